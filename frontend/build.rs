@@ -1,0 +1,3 @@
+fn main() {
+    lalrpop::process_src().expect("the grammar of the .ic language must compile");
+}

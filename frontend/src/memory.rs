@@ -1,0 +1,198 @@
+//! Global memory at run time, its locations, and an undo log.
+//!
+//! Every scalar and every array element has a slot; each map is an ordered map. A
+//! [`Loc`] names what an event reads or writes at the finest grain the language has:
+//! a scalar, one array element, one map key, or a whole list. Writes record the old
+//! value in an [`UndoLog`], so an explorer can step back without copying the memory.
+
+use crate::ir::{GlobalId, GlobalKind, Program};
+use crate::value::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One location of global memory: `elem` is the array index or map key (0 for a scalar or a list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub global: GlobalId,
+    pub elem: i64,
+}
+
+impl Loc {
+    pub fn whole(global: GlobalId) -> Loc {
+        Loc { global, elem: 0 }
+    }
+
+    /// `x`, `a[3]` or `m[-1]`.
+    pub fn display(self, program: &Program) -> String {
+        let g = &program.globals[self.global as usize];
+        match g.kind {
+            GlobalKind::Scalar(_) => g.name.clone(),
+            GlobalKind::Array { .. } | GlobalKind::Map => format!("{}[{}]", g.name, self.elem),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Memory {
+    slots: Vec<Value>,
+    maps: Vec<BTreeMap<i64, i64>>,
+    /// For each global, its first slot (scalars, arrays) or its map index.
+    base: std::sync::Arc<[usize]>,
+}
+
+/// What a write replaced.
+#[derive(Clone, Debug)]
+enum Old {
+    Slot(usize, Value),
+    Map(usize, i64, Option<i64>),
+}
+
+/// Old values of the writes since the log was last cleared, newest last.
+#[derive(Clone, Debug, Default)]
+pub struct UndoLog {
+    entries: Vec<Old>,
+}
+
+impl UndoLog {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Memory {
+    /// The memory after the global initialisers (before `init` runs).
+    pub fn initial(program: &Program) -> Memory {
+        let mut slots = Vec::new();
+        let mut maps = Vec::new();
+        let mut base = Vec::with_capacity(program.globals.len());
+        for g in &program.globals {
+            match g.kind {
+                GlobalKind::Map => {
+                    base.push(maps.len());
+                    maps.push(BTreeMap::new());
+                }
+                GlobalKind::Scalar(_) | GlobalKind::Array { .. } => {
+                    base.push(slots.len());
+                    slots.extend(g.init.iter().cloned());
+                }
+            }
+        }
+        Memory {
+            slots,
+            maps,
+            base: base.into(),
+        }
+    }
+
+    /// A scalar or list global.
+    pub fn scalar(&self, g: GlobalId) -> &Value {
+        &self.slots[self.base[g as usize]]
+    }
+
+    /// Element `i` of an array, which the caller has bounds-checked.
+    pub fn element(&self, g: GlobalId, i: usize) -> &Value {
+        &self.slots[self.base[g as usize] + i]
+    }
+
+    pub fn map(&self, g: GlobalId) -> &BTreeMap<i64, i64> {
+        &self.maps[self.base[g as usize]]
+    }
+
+    pub fn set_scalar(&mut self, g: GlobalId, v: Value, log: &mut UndoLog) {
+        self.set_slot(self.base[g as usize], v, log);
+    }
+
+    pub fn set_element(&mut self, g: GlobalId, i: usize, v: Value, log: &mut UndoLog) {
+        self.set_slot(self.base[g as usize] + i, v, log);
+    }
+
+    fn set_slot(&mut self, slot: usize, v: Value, log: &mut UndoLog) {
+        let old = std::mem::replace(&mut self.slots[slot], v);
+        log.entries.push(Old::Slot(slot, old));
+    }
+
+    pub fn set_map(&mut self, g: GlobalId, key: i64, v: i64, log: &mut UndoLog) {
+        let m = self.base[g as usize];
+        let old = self.maps[m].insert(key, v);
+        log.entries.push(Old::Map(m, key, old));
+    }
+
+    /// Restores the memory to what it was when the log had `mark` entries.
+    pub fn undo_to(&mut self, log: &mut UndoLog, mark: usize) {
+        while log.entries.len() > mark {
+            match log.entries.pop() {
+                Some(Old::Slot(slot, v)) => self.slots[slot] = v,
+                Some(Old::Map(m, key, Some(v))) => {
+                    self.maps[m].insert(key, v);
+                }
+                Some(Old::Map(m, key, None)) => {
+                    self.maps[m].remove(&key);
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Every global with its current value, for reports.
+    pub fn show<'a>(&'a self, program: &'a Program) -> ShowMemory<'a> {
+        ShowMemory {
+            memory: self,
+            program,
+        }
+    }
+}
+
+/// `x = 1, a = [0, 2], m = {3: 4}`
+pub struct ShowMemory<'a> {
+    memory: &'a Memory,
+    program: &'a Program,
+}
+
+impl fmt::Display for ShowMemory<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, g) in self.program.globals.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{} = ", g.name)?;
+            write_global(f, self.memory, i as GlobalId, &g.kind)?;
+        }
+        Ok(())
+    }
+}
+
+/// The value of one global as the user writes it.
+pub fn write_global(
+    f: &mut impl fmt::Write,
+    memory: &Memory,
+    g: GlobalId,
+    kind: &GlobalKind,
+) -> fmt::Result {
+    match kind {
+        GlobalKind::Scalar(_) => write!(f, "{}", memory.scalar(g)),
+        GlobalKind::Array { len, .. } => {
+            f.write_str("[")?;
+            for i in 0..*len {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{}", memory.element(g, i))?;
+            }
+            f.write_str("]")
+        }
+        GlobalKind::Map => {
+            f.write_str("{")?;
+            for (i, (k, v)) in memory.map(g).iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{k}: {v}")?;
+            }
+            f.write_str("}")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Runtime values. Lists are immutable and shared, so copying one (assignment, a
+//! spawn argument, a saved state) is a reference-count increment.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// The type of a value (arrays and maps are not values: they exist only as globals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ty {
+    Int,
+    Bool,
+    List,
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ty::Int => "int",
+            Ty::Bool => "bool",
+            Ty::List => "list",
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    List(Arc<[i64]>),
+}
+
+impl Value {
+    pub fn zero(ty: Ty) -> Value {
+        match ty {
+            Ty::Int => Value::Int(0),
+            Ty::Bool => Value::Bool(false),
+            Ty::List => Value::List(Arc::from(Vec::new())),
+        }
+    }
+
+    pub fn ty(&self) -> Ty {
+        match self {
+            Value::Int(_) => Ty::Int,
+            Value::Bool(_) => Ty::Bool,
+            Value::List(_) => Ty::List,
+        }
+    }
+
+    /// The integer inside; the checker guarantees the type, so a mismatch is a bug.
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Int(n) => *n,
+            other => unreachable!("type checker let a {} through as int", other.ty()),
+        }
+    }
+
+    pub fn bool(&self) -> bool {
+        match self {
+            Value::Bool(b) => *b,
+            other => unreachable!("type checker let a {} through as bool", other.ty()),
+        }
+    }
+
+    pub fn list(&self) -> &Arc<[i64]> {
+        match self {
+            Value::List(l) => l,
+            other => unreachable!("type checker let a {} through as list", other.ty()),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, n) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{n}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
