@@ -1,1 +1,16 @@
+//! Exploration of `.ic` programs: states, events, happens-before, the algorithms
+//! (each behind [`Algorithm`]), statistics and witnesses.
 
+pub mod executor;
+pub mod exploration;
+pub mod fingerprint;
+pub mod happens_before;
+pub mod naive;
+pub mod pid;
+pub mod replay;
+pub mod report;
+pub mod schedule;
+pub mod state;
+
+pub use exploration::{explore, Algorithm, Config};
+pub use report::{Report, Stats, Stop, Violation, ViolationKind};

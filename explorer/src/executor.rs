@@ -1,0 +1,202 @@
+//! The executor: runs events on one mutable state and steps back, so an exploration
+//! needs no copy of the state per event. Memory writes are undone through the
+//! interpreter's undo log; the running process's locals are saved in a reused buffer;
+//! spawned processes are appended and truncated.
+
+use crate::pid::Pid;
+use crate::state::{Process, State};
+use frontend::interp::{Effects, Fault, Limits, Machine};
+use frontend::ir::{BlockId, Program};
+use frontend::memory::{Loc, Memory, UndoLog};
+use frontend::value::Value;
+
+/// One block run by one process.
+#[derive(Clone, Debug, Default)]
+pub struct Event {
+    /// Index of the process in [`State::procs`].
+    pub proc: usize,
+    pub block: BlockId,
+    /// Sorted, deduplicated globals read (the guard's reads included) and written.
+    pub reads: Vec<Loc>,
+    pub writes: Vec<Loc>,
+    /// Processes this event spawned: indices `spawned.0 .. spawned.1` of [`State::procs`].
+    pub spawned: (usize, usize),
+}
+
+impl Event {
+    /// Dependent by data: one writes what the other reads or writes (DESIGN.md, "Explorer").
+    pub fn conflicts(&self, other: &Event) -> bool {
+        intersects(&self.writes, &other.writes)
+            || intersects(&self.writes, &other.reads)
+            || intersects(&self.reads, &other.writes)
+    }
+}
+
+/// Whether two sorted slices share an element.
+fn intersects(a: &[Loc], b: &[Loc]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+/// What stepping back an event needs.
+#[derive(Default)]
+struct Saved {
+    undo_mark: usize,
+    next: Option<BlockId>,
+    locals: Vec<Value>,
+    spawned: u32,
+}
+
+pub struct Executor<'p> {
+    pub machine: Machine<'p>,
+    pub state: State,
+    undo: UndoLog,
+    /// The events of the current execution; entries past `depth` are reused buffers.
+    events: Vec<Event>,
+    saved: Vec<Saved>,
+    depth: usize,
+    fx: Effects,
+}
+
+impl<'p> Executor<'p> {
+    /// The initial state: globals initialised, `init` run, its spawns as processes `1, 2, …`.
+    pub fn new(program: &'p Program, limits: Limits) -> Result<Self, Fault> {
+        let machine = Machine::new(program, limits);
+        let mut mem = Memory::initial(program);
+        let spawns = machine.run_init(&mut mem)?;
+        let procs = spawns
+            .into_iter()
+            .enumerate()
+            .map(|(i, (proc, args))| Process {
+                pid: Pid::root(i as u32 + 1),
+                proc,
+                next: Some(program.procs[proc as usize].entry),
+                locals: machine.spawn_frame(proc, args),
+                spawned: 0,
+            })
+            .collect();
+        Ok(Executor {
+            machine,
+            state: State { mem, procs },
+            undo: UndoLog::default(),
+            events: Vec::new(),
+            saved: Vec::new(),
+            depth: 0,
+            fx: Effects::default(),
+        })
+    }
+
+    pub fn program(&self) -> &'p Program {
+        self.machine.program
+    }
+
+    /// The events executed so far, oldest first.
+    pub fn events(&self) -> &[Event] {
+        &self.events[..self.depth]
+    }
+
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Processes that may run now, in creation order. A process whose guard cannot be
+    /// evaluated (a runtime error in the `await` condition) counts as enabled: running
+    /// it reports the error.
+    pub fn enabled(&self, out: &mut Vec<usize>) {
+        out.clear();
+        for (i, p) in self.state.procs.iter().enumerate() {
+            if let Some(b) = p.next {
+                if self.machine.enabled(b, &self.state.mem, &p.locals) != Ok(false) {
+                    out.push(i);
+                }
+            }
+        }
+    }
+
+    /// Runs the next block of process `proc`. On a fault the state is left unchanged.
+    pub fn step(&mut self, proc: usize) -> Result<&Event, Fault> {
+        let program = self.machine.program;
+        let p = &mut self.state.procs[proc];
+        let Some(block) = p.next else {
+            unreachable!("stepping an ended process");
+        };
+        if self.saved.len() == self.depth {
+            self.saved.push(Saved::default());
+            self.events.push(Event::default());
+        }
+        let saved = &mut self.saved[self.depth];
+        saved.undo_mark = self.undo.len();
+        saved.next = p.next;
+        saved.locals.clone_from(&p.locals);
+        saved.spawned = p.spawned;
+        self.fx.clear();
+        let result = self.machine.run_block(
+            block,
+            &mut self.state.mem,
+            &mut p.locals,
+            &mut self.undo,
+            &mut self.fx,
+        );
+        let next = match result {
+            Ok(next) => next,
+            Err(fault) => {
+                self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
+                std::mem::swap(&mut p.locals, &mut saved.locals);
+                return Err(fault);
+            }
+        };
+        p.set_next(next);
+        let first_child = self.state.procs.len();
+        for (proc_id, args) in self.fx.spawns.drain(..) {
+            let parent = &mut self.state.procs[proc];
+            parent.spawned += 1;
+            let pid = parent.pid.child(parent.spawned);
+            let locals = self.machine.spawn_frame(proc_id, args);
+            self.state.procs.push(Process {
+                pid,
+                proc: proc_id,
+                next: Some(program.procs[proc_id as usize].entry),
+                locals,
+                spawned: 0,
+            });
+        }
+        let event = &mut self.events[self.depth];
+        event.proc = proc;
+        event.block = block;
+        event.reads.clone_from(&self.fx.reads);
+        event.writes.clone_from(&self.fx.writes);
+        event.spawned = (first_child, self.state.procs.len());
+        self.depth += 1;
+        Ok(&self.events[self.depth - 1])
+    }
+
+    /// Steps back the last event.
+    pub fn back(&mut self) {
+        self.depth -= 1;
+        let event = &self.events[self.depth];
+        let saved = &mut self.saved[self.depth];
+        self.state.procs.truncate(event.spawned.0);
+        self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
+        let p = &mut self.state.procs[event.proc];
+        p.next = saved.next;
+        p.spawned = saved.spawned;
+        std::mem::swap(&mut p.locals, &mut saved.locals);
+    }
+
+    /// The schedule of the current execution, plus optionally one more step.
+    pub fn schedule(&self, then: Option<usize>) -> Vec<Pid> {
+        self.events()
+            .iter()
+            .map(|e| e.proc)
+            .chain(then)
+            .map(|i| self.state.procs[i].pid.clone())
+            .collect()
+    }
+}

@@ -1,0 +1,202 @@
+//! What every algorithm shares: the executor, the counters, violation bookkeeping and
+//! the stopping rules. An [`Algorithm`] decides only which events to run.
+
+use crate::executor::{Event, Executor};
+use crate::fingerprint::Fingerprint;
+use crate::report::{Report, Stats, Stop, Violation, ViolationKind};
+use crate::schedule;
+use frontend::interp::{Fault, Limits};
+use frontend::ir::Program;
+use rustc_hash::FxHashSet;
+use std::time::{Duration, Instant};
+
+/// An exploration strategy. Each lives in its own module; their differences are
+/// only in how they choose what to explore.
+pub trait Algorithm {
+    /// The name `--algo` takes.
+    fn name(&self) -> &'static str;
+    /// Explores from the executor's current (initial) state until done or stopped.
+    fn explore(&mut self, run: &mut Exploration<'_>);
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Go on after a violation and report each distinct one once.
+    pub all_violations: bool,
+    pub max_traces: Option<u64>,
+    pub timeout: Option<Duration>,
+    pub limits: Limits,
+}
+
+pub struct Exploration<'p> {
+    pub ex: Executor<'p>,
+    pub config: Config,
+    pub stats: Stats,
+    violations: Vec<Violation>,
+    seen: FxHashSet<(ViolationKind, String, String, Option<frontend::ast::Span>)>,
+    finals: FxHashSet<Fingerprint>,
+    stop: Option<Stop>,
+    started: Instant,
+    polls: u32,
+}
+
+/// Runs `algorithm` on `program`.
+pub fn explore(program: &Program, algorithm: &mut dyn Algorithm, config: Config) -> Report {
+    let ex = match Executor::new(program, config.limits) {
+        Ok(ex) => ex,
+        Err(fault) => return init_failed(fault),
+    };
+    let mut run = Exploration {
+        ex,
+        config,
+        stats: Stats {
+            states: 1,
+            ..Stats::default()
+        },
+        violations: Vec::new(),
+        seen: FxHashSet::default(),
+        finals: FxHashSet::default(),
+        stop: None,
+        started: Instant::now(),
+        polls: 0,
+    };
+    algorithm.explore(&mut run);
+    run.stats.final_states = run.finals.len() as u64;
+    Report {
+        stats: run.stats,
+        violations: run.violations,
+        stop: run.stop.unwrap_or(Stop::Complete),
+    }
+}
+
+fn init_failed(fault: Fault) -> Report {
+    let kind = match fault {
+        Fault::Assert { .. } => ViolationKind::Assert,
+        Fault::Runtime(_) => ViolationKind::Runtime,
+    };
+    Report {
+        stats: Stats::default(),
+        violations: vec![Violation {
+            kind,
+            message: fault.to_string(),
+            block: "init".to_string(),
+            span: Some(fault.span()),
+            schedule: String::new(),
+        }],
+        stop: Stop::Violation,
+    }
+}
+
+impl<'p> Exploration<'p> {
+    pub fn program(&self) -> &'p Program {
+        self.ex.program()
+    }
+
+    /// Runs the next block of process `proc`, counting a state. A fault is recorded
+    /// as a violation (the execution ends there) and gives `None`.
+    pub fn step(&mut self, proc: usize) -> Option<&Event> {
+        match self.ex.step(proc) {
+            Ok(_) => {
+                self.stats.states += 1;
+                self.ex.events().last()
+            }
+            Err(fault) => {
+                let block = self.ex.state.procs[proc].next.map_or(String::new(), |b| {
+                    self.program().blocks[b as usize].name.clone()
+                });
+                let kind = match fault {
+                    Fault::Assert { .. } => ViolationKind::Assert,
+                    Fault::Runtime(_) => ViolationKind::Runtime,
+                };
+                let schedule = self.schedule_then(Some(proc));
+                self.violation(Violation {
+                    kind,
+                    message: fault.to_string(),
+                    block,
+                    span: Some(fault.span()),
+                    schedule,
+                });
+                None
+            }
+        }
+    }
+
+    pub fn back(&mut self) {
+        self.ex.back();
+    }
+
+    /// The current execution is complete (no process enabled): count it, record its
+    /// final state, and report a deadlock if some process has not ended.
+    pub fn complete_execution(&mut self) {
+        self.stats.traces += 1;
+        let program = self.program();
+        self.finals.insert(self.ex.state.fingerprint(program));
+        let blocked: Vec<usize> = (0..self.ex.state.procs.len())
+            .filter(|&i| self.ex.state.procs[i].next.is_some())
+            .collect();
+        if let Some(&first) = blocked.first() {
+            let names: Vec<String> = blocked
+                .iter()
+                .map(|&i| {
+                    let b = self.ex.state.procs[i].next.unwrap_or_default();
+                    format!(
+                        "{} at {}",
+                        self.ex.state.process_name(program, i),
+                        program.blocks[b as usize].name
+                    )
+                })
+                .collect();
+            let block = self.ex.state.procs[first].next.unwrap_or_default();
+            let schedule = self.schedule_then(None);
+            self.violation(Violation {
+                kind: ViolationKind::Deadlock,
+                message: format!("deadlock: {} waiting", names.join(", ")),
+                block: program.blocks[block as usize].name.clone(),
+                span: None,
+                schedule,
+            });
+        }
+        if self
+            .config
+            .max_traces
+            .is_some_and(|m| self.stats.traces >= m)
+            && self.stop.is_none()
+        {
+            self.stop = Some(Stop::MaxTraces);
+        }
+    }
+
+    fn schedule_then(&self, then: Option<usize>) -> String {
+        let procs = self.ex.events().iter().map(|e| e.proc).chain(then);
+        schedule::format(self.program(), &self.ex.state, procs)
+    }
+
+    fn violation(&mut self, v: Violation) {
+        if self
+            .seen
+            .insert((v.kind, v.message.clone(), v.block.clone(), v.span))
+        {
+            self.violations.push(v);
+        }
+        if !self.config.all_violations {
+            self.stop.get_or_insert(Stop::Violation);
+        }
+    }
+
+    /// Whether to stop now (a violation when stopping at the first, a limit).
+    pub fn stopped(&mut self) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
+        self.polls = self.polls.wrapping_add(1);
+        if self.polls % 256 == 0 {
+            if let Some(t) = self.config.timeout {
+                if self.started.elapsed() >= t {
+                    self.stop = Some(Stop::Timeout);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

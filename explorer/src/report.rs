@@ -1,0 +1,68 @@
+//! What an exploration found: counters, violations with their schedules, and why it stopped.
+
+use frontend::ast::Span;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ViolationKind {
+    Assert,
+    Runtime,
+    Deadlock,
+}
+
+/// A failed assertion, a runtime error or a deadlock, with a schedule that reaches it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub message: String,
+    /// The block that failed (for a deadlock: the first blocked block).
+    pub block: String,
+    /// The failing statement (none for a deadlock).
+    #[serde(skip)]
+    pub span: Option<Span>,
+    /// The processes to run, in order, from the initial state, as `ic-check --replay`
+    /// takes them; the last step fails (for a deadlock: the state after it is stuck).
+    pub schedule: String,
+}
+
+/// The counters of the papers' tables (DESIGN.md, "Counting").
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Complete executions explored (ending in a final state, deadlocks included).
+    pub traces: u64,
+    /// Executions abandoned because every enabled process was asleep.
+    pub blocked: u64,
+    /// 1 + every event executed, including events run only to compare states.
+    pub states: u64,
+    /// Distinct final states, compared as in LANGUAGE.md.
+    pub final_states: u64,
+    /// Mazurkiewicz traces among the complete executions (computed by `naive`).
+    pub mazurkiewicz: Option<u64>,
+}
+
+/// Why an exploration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// Every execution was explored.
+    Complete,
+    /// Stopped at the first violation, as asked.
+    Violation,
+    Timeout,
+    MaxTraces,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub stats: Stats,
+    pub violations: Vec<Violation>,
+    pub stop: Stop,
+}
+
+impl Report {
+    /// Everything was explored: the counts are exact, and no violation was missed.
+    pub fn complete(&self) -> bool {
+        self.stop == Stop::Complete
+    }
+}

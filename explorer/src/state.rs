@@ -1,0 +1,122 @@
+//! States: global memory and processes (LANGUAGE.md, "State and processes").
+
+use crate::fingerprint::{fingerprint, Fingerprint};
+use crate::pid::Pid;
+use frontend::interp::Next;
+use frontend::ir::{BlockId, ProcId, Program};
+use frontend::memory::Memory;
+use frontend::value::Value;
+use std::fmt::{self, Write as _};
+
+#[derive(Clone, Debug)]
+pub struct Process {
+    pub pid: Pid,
+    pub proc: ProcId,
+    /// The next block, or `None` once the process has ended.
+    pub next: Option<BlockId>,
+    pub locals: Vec<Value>,
+    /// How many processes this one has spawned (names the next child).
+    pub spawned: u32,
+}
+
+impl Process {
+    pub fn set_next(&mut self, next: Next) {
+        self.next = match next {
+            Next::Block(b) => Some(b),
+            Next::End => None,
+        };
+    }
+}
+
+/// The processes in creation order along the current execution, and the memory.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub mem: Memory,
+    pub procs: Vec<Process>,
+}
+
+impl State {
+    /// The state identity of LANGUAGE.md: global memory plus the multiset of live
+    /// processes, each as (procedure, next block, live locals). Identities and dead
+    /// locals are bookkeeping, not state; ended processes hold nothing.
+    pub fn fingerprint(&self, program: &Program) -> Fingerprint {
+        let mut live: Vec<Fingerprint> = self
+            .procs
+            .iter()
+            .filter_map(|p| {
+                let block = p.next?;
+                let locals: Vec<&Value> = program.blocks[block as usize]
+                    .live
+                    .iter()
+                    .map(|&l| &p.locals[l as usize])
+                    .collect();
+                Some(fingerprint(&(p.proc, block, locals)))
+            })
+            .collect();
+        live.sort_unstable();
+        fingerprint(&(&self.mem, live))
+    }
+
+    pub fn find(&self, pid: &Pid) -> Option<usize> {
+        self.procs.iter().position(|p| &p.pid == pid)
+    }
+
+    /// The state as a user reads it: globals, then each process.
+    pub fn show<'a>(&'a self, program: &'a Program) -> ShowState<'a> {
+        ShowState {
+            state: self,
+            program,
+        }
+    }
+
+    /// How reports name a process: its proc name, plus `@pid` when the name alone is ambiguous.
+    pub fn process_name(&self, program: &Program, index: usize) -> String {
+        let p = &self.procs[index];
+        let name = &program.procs[p.proc as usize].name;
+        let same = self.procs.iter().filter(|q| q.proc == p.proc).count();
+        if same > 1 {
+            format!("{name}@{}", p.pid)
+        } else {
+            name.clone()
+        }
+    }
+}
+
+pub struct ShowState<'a> {
+    state: &'a State,
+    program: &'a Program,
+}
+
+impl fmt::Display for ShowState<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let program = self.program;
+        write!(f, "{}", self.state.mem.show(program))?;
+        for (i, p) in self.state.procs.iter().enumerate() {
+            let mut line = format!("\n    {}: ", self.state.process_name(program, i));
+            match p.next {
+                None => line.push_str("ended"),
+                Some(b) => {
+                    let block = &program.blocks[b as usize];
+                    let _ = write!(line, "at {}", block.name);
+                    let code = &program.procs[p.proc as usize].code;
+                    let locals: Vec<String> = block
+                        .live
+                        .iter()
+                        .filter(|&&l| !code.locals[l as usize].hidden)
+                        .map(|&l| {
+                            format!(
+                                "{} = {}",
+                                code.locals[l as usize].name, p.locals[l as usize]
+                            )
+                        })
+                        .collect();
+                    if !locals.is_empty() {
+                        let _ = write!(line, " {{{}}}", locals.join(", "));
+                    }
+                }
+            }
+            f.write_str(&line)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,65 @@
+//! The command line, declared with clap's derive API.
+
+use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
+
+/// Explore every behaviour of a `.ic` program: final states, deadlocks, assertion
+/// violations and runtime errors, each with a schedule that reproduces it.
+///
+/// Exit status: 0 nothing found, 1 a violation, deadlock or runtime error was found,
+/// 2 bad input or usage, 3 stopped by a limit (--timeout, --max-traces) with nothing found.
+#[derive(Parser, Debug)]
+#[command(name = "ic-check", version)]
+pub struct Cli {
+    /// The program to check.
+    pub program: PathBuf,
+
+    /// The exploration algorithm.
+    #[arg(long, value_enum, default_value_t = Algo::Naive)]
+    pub algo: Algo,
+
+    /// Set a `param` of the program: `-D N=10` (repeatable).
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    pub define: Vec<(String, i64)>,
+
+    /// Print one JSON object instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Explore everything and report each distinct violation once (default: stop at the first).
+    #[arg(long)]
+    pub all_violations: bool,
+
+    /// Stop after this many seconds and report what was found (lower bounds).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+
+    /// Stop after this many complete executions.
+    #[arg(long, value_name = "N")]
+    pub max_traces: Option<u64>,
+
+    /// Instructions one block may run before it is a runtime error ("block did not terminate").
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_steps: u64,
+
+    /// Run this schedule (as printed in a witness, e.g. "p q r") and print every state.
+    #[arg(long, value_name = "SCHEDULE")]
+    pub replay: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Algo {
+    /// Every interleaving: the reference semantics.
+    Naive,
+}
+
+fn parse_define(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{value}` is not a 64-bit integer"))?;
+    Ok((name.trim().to_string(), value))
+}

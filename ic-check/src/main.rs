@@ -1,0 +1,107 @@
+//! `ic-check`: load a program, explore it with the chosen algorithm, report.
+
+mod cli;
+mod output;
+
+use clap::Parser;
+use cli::{Algo, Cli};
+use explorer::naive::Naive;
+use explorer::{Algorithm, Config, Stop};
+use frontend::interp::Limits;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Exit statuses (documented in the README and `--help`).
+const FOUND: u8 = 1;
+const BAD_INPUT: u8 = 2;
+const INCOMPLETE: u8 = 3;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Deeply nested programs recurse deeply in the checker and the interpreter.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run(&cli));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        _ => ExitCode::from(BAD_INPUT),
+    }
+}
+
+fn run(cli: &Cli) -> u8 {
+    let file = cli.program.display().to_string();
+    let source = match std::fs::read_to_string(&cli.program) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {file}: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let color = std::io::stderr().is_terminal();
+    let program = match frontend::load(&source, &cli.define) {
+        Ok(p) => p,
+        Err(diags) => {
+            eprint!(
+                "{}",
+                frontend::diagnostic::render(&file, &source, &diags, color)
+            );
+            return BAD_INPUT;
+        }
+    };
+    let limits = Limits {
+        max_steps: cli.max_steps,
+        ..Limits::default()
+    };
+    let out = output::Output {
+        file: &file,
+        source: &source,
+        program: &program,
+        limits,
+    };
+    if let Some(schedule) = &cli.replay {
+        return match explorer::replay::replay(&program, limits, schedule) {
+            Ok(replay) => {
+                print!("{}", out.replay(&replay));
+                if matches!(
+                    replay.end,
+                    explorer::replay::End::Fault { .. }
+                        | explorer::replay::End::InitFault(_)
+                        | explorer::replay::End::Final { deadlock: true }
+                ) {
+                    FOUND
+                } else {
+                    0
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                BAD_INPUT
+            }
+        };
+    }
+    let mut algorithm: Box<dyn Algorithm> = match cli.algo {
+        Algo::Naive => Box::new(Naive::default()),
+    };
+    let config = Config {
+        all_violations: cli.all_violations,
+        max_traces: cli.max_traces,
+        timeout: cli.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+        limits,
+    };
+    let started = Instant::now();
+    let report = explorer::explore(&program, algorithm.as_mut(), config);
+    let elapsed = started.elapsed();
+    if cli.json {
+        println!("{}", out.json(algorithm.name(), &report, elapsed));
+    } else {
+        print!("{}", out.human(algorithm.name(), &report, elapsed));
+    }
+    if !report.violations.is_empty() {
+        FOUND
+    } else if report.stop != Stop::Complete {
+        INCOMPLETE
+    } else {
+        0
+    }
+}

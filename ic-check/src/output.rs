@@ -1,0 +1,197 @@
+//! Reports: the human summary, the `--json` object, witnesses and replays.
+
+use explorer::replay::{self, End, Replay};
+use explorer::{Report, Stop, Violation, ViolationKind};
+use frontend::diagnostic::{line_col, render, Diagnostic};
+use frontend::interp::Limits;
+use frontend::ir::Program;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+pub struct Output<'a> {
+    pub file: &'a str,
+    pub source: &'a str,
+    pub program: &'a Program,
+    pub limits: Limits,
+}
+
+fn result(report: &Report) -> &'static str {
+    if !report.violations.is_empty() {
+        "violation"
+    } else if report.stop == Stop::Complete {
+        "ok"
+    } else {
+        "incomplete"
+    }
+}
+
+/// A count as the papers print it: `>N` when the exploration stopped early.
+fn count(n: u64, exact: bool) -> String {
+    if exact {
+        n.to_string()
+    } else {
+        format!(">{n}")
+    }
+}
+
+impl Output<'_> {
+    pub fn human(&self, algorithm: &str, report: &Report, elapsed: Duration) -> String {
+        let exact = report.complete();
+        let s = &report.stats;
+        let mut out = String::new();
+        let stop = match report.stop {
+            Stop::Complete | Stop::Violation => String::new(),
+            Stop::Timeout => " (stopped by --timeout)".to_string(),
+            Stop::MaxTraces => " (stopped by --max-traces)".to_string(),
+        };
+        let rows = [
+            ("program", self.file.to_string()),
+            ("algorithm", algorithm.to_string()),
+            ("result", format!("{}{stop}", result(report))),
+            ("traces", count(s.traces, exact)),
+            ("blocked", count(s.blocked, exact)),
+            ("states", count(s.states, exact)),
+            ("final states", count(s.final_states, exact)),
+        ];
+        for (k, v) in rows {
+            let _ = writeln!(out, "{:<13} {v}", format!("{k}:"));
+        }
+        if let Some(m) = s.mazurkiewicz {
+            let _ = writeln!(out, "{:<13} {}", "mazurkiewicz:", count(m, exact));
+        }
+        let _ = writeln!(out, "{:<13} {:.3} s", "time:", elapsed.as_secs_f64());
+        for v in &report.violations {
+            out.push('\n');
+            out.push_str(&self.witness(v));
+        }
+        out
+    }
+
+    /// One violation: what, where (with the source line), and the schedule with every state.
+    fn witness(&self, v: &Violation) -> String {
+        let mut out = format!("{}: {} (block {})\n", kind_name(v.kind), v.message, v.block);
+        if let Some(span) = v.span {
+            let d = Diagnostic::error(span, v.message.clone())
+                .with_label(format!("in block {}", v.block));
+            out.push_str(&render(self.file, self.source, &[d], false));
+        }
+        let _ = writeln!(
+            out,
+            "schedule: {}",
+            if v.schedule.is_empty() {
+                "(in init)"
+            } else {
+                &v.schedule
+            }
+        );
+        if !v.schedule.is_empty() || v.kind == ViolationKind::Deadlock {
+            // Witnesses are replayed to show the states; a schedule the explorer produced always replays.
+            if let Ok(r) = replay::replay(self.program, self.limits, &v.schedule) {
+                out.push_str(&self.replay(&r));
+            }
+        }
+        out
+    }
+
+    /// Every state along a replayed schedule.
+    pub fn replay(&self, r: &Replay) -> String {
+        let mut out = String::new();
+        if let End::InitFault(fault) = &r.end {
+            let _ = writeln!(out, "init fails: {fault}");
+            return out;
+        }
+        let _ = writeln!(out, "  0. initial\n    {}", r.initial);
+        for (n, step) in r.steps.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {}. {} runs {}\n    {}",
+                n + 1,
+                step.process,
+                step.block,
+                step.state
+            );
+        }
+        let n = r.steps.len() + 1;
+        match &r.end {
+            End::InitFault(_) => {}
+            End::Fault {
+                process,
+                block,
+                fault,
+            } => {
+                let (line, col) = line_col(self.source, fault.span().start);
+                let _ = writeln!(
+                    out,
+                    "  {n}. {process} runs {block}: {fault} at {}:{line}:{col}",
+                    self.file
+                );
+            }
+            End::Final { deadlock: true } => {
+                let _ = writeln!(
+                    out,
+                    "  deadlock: no process can run, and not all have ended"
+                );
+            }
+            End::Final { deadlock: false } => {
+                let _ = writeln!(out, "  final state: every process has ended");
+            }
+            End::Open { enabled } => {
+                let _ = writeln!(out, "  (schedule ends; enabled: {})", enabled.join(" "));
+            }
+        }
+        out
+    }
+
+    pub fn json(&self, algorithm: &str, report: &Report, elapsed: Duration) -> String {
+        let s = &report.stats;
+        let params: serde_json::Map<String, Value> = self
+            .program
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), json!(p.value)))
+            .collect();
+        let violations: Vec<Value> = report
+            .violations
+            .iter()
+            .map(|v| {
+                let mut o = json!({
+                    "kind": v.kind,
+                    "message": v.message,
+                    "block": v.block,
+                    "schedule": v.schedule,
+                });
+                if let Some(span) = v.span {
+                    let (line, column) = line_col(self.source, span.start);
+                    o["line"] = json!(line);
+                    o["column"] = json!(column);
+                }
+                o
+            })
+            .collect();
+        json!({
+            "program": self.file,
+            "algorithm": algorithm,
+            "params": params,
+            "result": result(report),
+            "stop": report.stop,
+            "traces": s.traces,
+            "blocked": s.blocked,
+            "states": s.states,
+            "final_states": s.final_states,
+            "mazurkiewicz": s.mazurkiewicz,
+            "violations": violations,
+            "time_ms": elapsed.as_secs_f64() * 1000.0,
+            "complete": report.complete(),
+        })
+        .to_string()
+    }
+}
+
+fn kind_name(kind: ViolationKind) -> &'static str {
+    match kind {
+        ViolationKind::Assert => "assertion violation",
+        ViolationKind::Runtime => "runtime error",
+        ViolationKind::Deadlock => "deadlock",
+    }
+}
