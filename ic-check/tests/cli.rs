@@ -1,0 +1,215 @@
+//! The command line end to end: exit codes, JSON keys, witnesses, replay, diagnostics.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+}
+
+fn ic_check(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ic-check"))
+        .args(args)
+        .output()
+        .expect("ic-check runs")
+}
+
+/// Writes a program to a fresh temporary file.
+fn program(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ic-check-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const DEADLOCK: &str = "global int x = 0; global int y = 0;
+proc p() { await (x == 1); y = 1; }
+proc q() { x = 1; }
+proc r() { x = 2; }
+init { spawn p(); spawn q(); spawn r(); }
+";
+
+#[test]
+fn fig1_summary_and_exit_zero() {
+    let fig1 = repo("examples/fig1.ic");
+    let o = ic_check(&["--algo", "naive", fig1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "result:       ok",
+        "traces:       6",
+        "blocked:      0",
+        "states:       16",
+        "final states: 1",
+        "mazurkiewicz: 4",
+    ] {
+        assert!(out.contains(line), "missing `{line}` in\n{out}");
+    }
+}
+
+#[test]
+fn json_has_every_key() {
+    let fig1 = repo("examples/fig1.ic");
+    let o = ic_check(&["--json", "-D", "Z0=-1", fig1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(v["algorithm"], "naive");
+    assert_eq!(v["params"]["Z0"], -1);
+    assert_eq!(v["params"]["X0"], -2);
+    assert_eq!(v["result"], "ok");
+    assert_eq!(v["traces"], 6);
+    assert_eq!(v["blocked"], 0);
+    assert_eq!(v["states"], 16);
+    assert_eq!(v["final_states"], 2);
+    assert_eq!(v["mazurkiewicz"], 5);
+    assert_eq!(v["violations"], serde_json::json!([]));
+    assert_eq!(v["complete"], true);
+    assert!(v["time_ms"].as_f64().is_some());
+    assert!(v["program"].as_str().unwrap().ends_with("fig1.ic"));
+}
+
+#[test]
+fn deadlock_reported_with_schedule_and_exit_one() {
+    let path = program("deadlock.ic", DEADLOCK);
+    let o = ic_check(&["--json", "--all-violations", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["result"], "violation");
+    assert_eq!(
+        v["violations"],
+        serde_json::json!([{"kind": "deadlock", "message": "deadlock: p at p waiting", "block": "p", "schedule": "q r"}])
+    );
+    // The human report shows the schedule and every state along it.
+    let o = ic_check(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("deadlock: deadlock: p at p waiting (block p)"),
+        "{out}"
+    );
+    assert!(out.contains("schedule: q r"), "{out}");
+    assert!(
+        out.contains("  2. r runs r\n    x = 2, y = 0\n    p: at p\n    q: ended\n    r: ended"),
+        "{out}"
+    );
+}
+
+#[test]
+fn assertion_points_at_the_source() {
+    let path = program("assert.ic", "global int x = 0;\nproc p() { x = 1; }\nproc q() { assert(x == 0, \"x changed\"); }\ninit { spawn p(); spawn q(); }\n");
+    let o = ic_check(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("assertion violation: assertion failed: x changed (block q)"),
+        "{out}"
+    );
+    assert!(out.contains("assert.ic:3:12"), "{out}");
+    assert!(out.contains("schedule: p q"), "{out}");
+}
+
+#[test]
+fn replay_prints_every_state() {
+    let path = program("replay.ic", DEADLOCK);
+    let o = ic_check(&["--replay", "q p r", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "  0. initial\n    x = 0, y = 0\n    p: at p\n    q: at q\n    r: at r\n\
+         \x20 1. q runs q\n    x = 1, y = 0\n    p: at p\n    q: ended\n    r: at r\n\
+         \x20 2. p runs p\n    x = 1, y = 1\n    p: ended\n    q: ended\n    r: at r\n\
+         \x20 3. r runs r\n    x = 2, y = 1\n    p: ended\n    q: ended\n    r: ended\n\
+         \x20 final state: every process has ended\n"
+    );
+    // A deadlocking schedule exits 1; a step whose guard is false is bad input.
+    assert_eq!(
+        ic_check(&["--replay", "q r", path.to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
+    let o = ic_check(&["--replay", "p", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("step 1 (`p`): p is not enabled here"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_input_exits_two_with_a_diagnostic() {
+    let path = program(
+        "bad.ic",
+        "global int x = 0;\nproc p() { y = 1; }\ninit { spawn p(); }\n",
+    );
+    let o = ic_check(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("unknown name `y`"), "{err}");
+    assert!(err.contains("bad.ic:2:12"), "{err}");
+    assert!(err.contains("^"), "{err}");
+    // Unknown -D name, malformed -D, missing file, unknown flag.
+    let fig1 = repo("examples/fig1.ic");
+    let o = ic_check(&["-D", "NOPE=1", fig1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("-D NOPE: the program has no `param NOPE`"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        ic_check(&["-D", "X0", fig1.to_str().unwrap()])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(ic_check(&["/nonexistent/prog.ic"]).status.code(), Some(2));
+    assert_eq!(
+        ic_check(&["--frobnicate", fig1.to_str().unwrap()])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn limits_exit_three() {
+    let fig1 = repo("examples/fig1.ic");
+    let o = ic_check(&["--json", "--max-traces", "2", fig1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["result"], "incomplete");
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["traces"], 2);
+    let o = ic_check(&["--max-traces", "2", fig1.to_str().unwrap()]);
+    assert!(stdout(&o).contains("traces:       >2"), "{}", stdout(&o));
+}
+
+#[test]
+fn step_bound_is_a_runtime_error() {
+    let path = program(
+        "loop.ic",
+        "global int x = 0;\nproc p() { while (true) { x = x + 0; } }\ninit { spawn p(); }\n",
+    );
+    let o = ic_check(&["--json", "--max-steps", "1000", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["violations"][0]["kind"], "runtime");
+    assert_eq!(
+        v["violations"][0]["message"],
+        "block did not terminate (more than 1000 steps)"
+    );
+    assert_eq!(v["violations"][0]["schedule"], "p");
+}
