@@ -74,12 +74,9 @@ impl<'p> Executor<'p> {
         let procs = spawns
             .into_iter()
             .enumerate()
-            .map(|(i, (proc, args))| Process {
-                pid: Pid::root(i as u32 + 1),
-                proc,
-                next: Some(program.procs[proc as usize].entry),
-                locals: machine.spawn_frame(proc, args),
-                spawned: 0,
+            .map(|(i, (proc, args))| {
+                let locals = machine.spawn_frame(proc, args);
+                Process::spawned(program, Pid::root(i as u32 + 1), proc, locals)
             })
             .collect();
         Ok(Executor {
@@ -159,13 +156,9 @@ impl<'p> Executor<'p> {
             parent.spawned += 1;
             let pid = parent.pid.child(parent.spawned);
             let locals = self.machine.spawn_frame(proc_id, args);
-            self.state.procs.push(Process {
-                pid,
-                proc: proc_id,
-                next: Some(program.procs[proc_id as usize].entry),
-                locals,
-                spawned: 0,
-            });
+            self.state
+                .procs
+                .push(Process::spawned(program, pid, proc_id, locals));
         }
         let event = &mut self.events[self.depth];
         event.proc = proc;

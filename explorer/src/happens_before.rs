@@ -8,8 +8,7 @@
 
 use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
-use crate::pid::Pid;
-use crate::state::State;
+use crate::state::Process;
 
 #[derive(Default)]
 pub struct HappensBefore {
@@ -17,23 +16,26 @@ pub struct HappensBefore {
     clocks: Vec<Vec<u32>>,
     /// Per event: its position (1-based) among its process's events.
     nth: Vec<u32>,
+    /// Per event: the trace fingerprint of the execution up to and including it.
+    prefix: Vec<Fingerprint>,
     depth: usize,
 }
 
 impl HappensBefore {
-    /// Adds the clock of the newest event of `events`.
-    pub fn push(&mut self, events: &[Event], procs: usize) {
+    /// Adds the clock of the newest of `events`; `procs` are the state's processes.
+    pub fn push(&mut self, events: &[Event], procs: &[Process]) {
         let d = events.len() - 1;
         debug_assert_eq!(d, self.depth);
         let e = &events[d];
         if self.clocks.len() == d {
             self.clocks.push(Vec::new());
             self.nth.push(0);
+            self.prefix.push(0);
         }
         let (done, rest) = self.clocks.split_at_mut(d);
         let clock = &mut rest[0];
         clock.clear();
-        clock.resize(procs, 0);
+        clock.resize(procs.len(), 0);
         let mut nth = 1;
         for (earlier, c) in events[..d].iter().zip(done.iter()) {
             let same = earlier.proc == e.proc;
@@ -49,6 +51,8 @@ impl HappensBefore {
         }
         clock[e.proc] = nth;
         self.nth[d] = nth;
+        let before = if d == 0 { 0 } else { self.prefix[d - 1] };
+        self.prefix[d] = before.wrapping_add(event_key(procs, e.proc, nth, clock));
         self.depth += 1;
     }
 
@@ -64,27 +68,27 @@ impl HappensBefore {
                 .is_some_and(|&c| c >= self.nth[a])
     }
 
-    /// Identifies the Mazurkiewicz trace of the current (complete) execution: equal
-    /// for two executions exactly when they have the same events with the same
-    /// happens-before relation. Events are named by (process identity, position), so
-    /// the key does not depend on the order in which processes were created.
-    pub fn trace_fingerprint(&self, events: &[Event], state: &State) -> Fingerprint {
-        let pid = |i: usize| &state.procs[i].pid;
-        let mut named: Vec<(&Pid, u32, Vec<(&Pid, u32)>)> = events
-            .iter()
-            .enumerate()
-            .map(|(d, e)| {
-                let mut clock: Vec<(&Pid, u32)> = self.clocks[d]
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| **c > 0)
-                    .map(|(i, c)| (pid(i), *c))
-                    .collect();
-                clock.sort_unstable();
-                (pid(e.proc), self.nth[d], clock)
-            })
-            .collect();
-        named.sort_unstable();
-        fingerprint(&named)
+    /// Identifies the Mazurkiewicz trace of the current execution: equal for two
+    /// executions exactly when they have the same events with the same happens-before
+    /// relation (up to fingerprint collisions). It is the sum of one key per event,
+    /// so it does not depend on the order of the events.
+    pub fn trace_fingerprint(&self) -> Fingerprint {
+        if self.depth == 0 {
+            0
+        } else {
+            self.prefix[self.depth - 1]
+        }
     }
+}
+
+/// An event named by (process identity, position in its process) with its clock, the
+/// clock read as a set of (identity, count): independent of process creation order.
+fn event_key(procs: &[Process], proc: usize, nth: u32, clock: &[u32]) -> Fingerprint {
+    let clock_key = clock
+        .iter()
+        .zip(procs)
+        .filter(|(c, _)| **c > 0)
+        .map(|(c, p)| fingerprint(&(p.pid_key, *c)))
+        .fold(0u128, u128::wrapping_add);
+    fingerprint(&(procs[proc].pid_key, nth, clock_key))
 }

@@ -35,9 +35,7 @@ impl Algorithm for Naive {
                 break;
             }
             if node.enabled.is_empty() {
-                let events = run.ex.events();
-                self.traces
-                    .insert(self.hb.trace_fingerprint(events, &run.ex.state));
+                self.traces.insert(self.hb.trace_fingerprint());
                 run.complete_execution();
             }
             let Some(&proc) = node.enabled.get(node.next) else {
@@ -53,7 +51,7 @@ impl Algorithm for Naive {
             };
             node.next += 1;
             if run.step(proc).is_some() {
-                self.hb.push(run.ex.events(), run.ex.state.procs.len());
+                self.hb.push(run.ex.events(), &run.ex.state.procs);
                 let mut enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
                 stack.push(Node { enabled, next: 0 });

@@ -3,10 +3,11 @@
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::pid::Pid;
 use frontend::interp::Next;
-use frontend::ir::{BlockId, ProcId, Program};
+use frontend::ir::{BlockId, LocalId, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
 use std::fmt::{self, Write as _};
+use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Debug)]
 pub struct Process {
@@ -17,9 +18,40 @@ pub struct Process {
     pub locals: Vec<Value>,
     /// How many processes this one has spawned (names the next child).
     pub spawned: u32,
+    /// A fingerprint of `pid`, computed once at spawn.
+    pub pid_key: Fingerprint,
+}
+
+/// A process as state equality sees it: procedure, next block, live locals.
+struct LiveProcess<'a> {
+    process: &'a Process,
+    block: BlockId,
+    live: &'a [LocalId],
+}
+
+impl Hash for LiveProcess<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.process.proc.hash(h);
+        self.block.hash(h);
+        for &l in self.live {
+            self.process.locals[l as usize].hash(h);
+        }
+    }
 }
 
 impl Process {
+    /// A process about to run its proc's entry block.
+    pub fn spawned(program: &Program, pid: Pid, proc: ProcId, locals: Vec<Value>) -> Process {
+        Process {
+            pid_key: fingerprint(&pid),
+            pid,
+            proc,
+            next: Some(program.procs[proc as usize].entry),
+            locals,
+            spawned: 0,
+        }
+    }
+
     pub fn set_next(&mut self, next: Next) {
         self.next = match next {
             Next::Block(b) => Some(b),
@@ -40,20 +72,20 @@ impl State {
     /// processes, each as (procedure, next block, live locals). Identities and dead
     /// locals are bookkeeping, not state; ended processes hold nothing.
     pub fn fingerprint(&self, program: &Program) -> Fingerprint {
-        let mut live: Vec<Fingerprint> = self
+        // Processes are combined by a commutative sum: a multiset, whatever their order.
+        let live = self
             .procs
             .iter()
             .filter_map(|p| {
                 let block = p.next?;
-                let locals: Vec<&Value> = program.blocks[block as usize]
-                    .live
-                    .iter()
-                    .map(|&l| &p.locals[l as usize])
-                    .collect();
-                Some(fingerprint(&(p.proc, block, locals)))
+                let live = &program.blocks[block as usize].live;
+                Some(fingerprint(&LiveProcess {
+                    process: p,
+                    block,
+                    live,
+                }))
             })
-            .collect();
-        live.sort_unstable();
+            .fold(0u128, u128::wrapping_add);
         fingerprint(&(&self.mem, live))
     }
 

@@ -32,12 +32,28 @@ impl Loc {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Memory {
     slots: Vec<Value>,
     maps: Vec<BTreeMap<i64, i64>>,
     /// For each global, its first slot (scalars, arrays) or its map index.
     base: std::sync::Arc<[usize]>,
+}
+
+/// Two memories are equal when their contents are (the layout is the program's).
+impl PartialEq for Memory {
+    fn eq(&self, other: &Self) -> bool {
+        self.slots == other.slots && self.maps == other.maps
+    }
+}
+
+impl Eq for Memory {}
+
+impl std::hash::Hash for Memory {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.slots.hash(state);
+        self.maps.hash(state);
+    }
 }
 
 /// What a write replaced.
