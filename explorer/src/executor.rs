@@ -3,11 +3,12 @@
 //! interpreter's undo log; the running process's locals are saved in a reused buffer;
 //! spawned processes are appended and truncated.
 
+use crate::footprint::Footprint;
 use crate::pid::Pid;
 use crate::state::{Process, State};
 use frontend::interp::{Effects, Fault, Limits, Machine};
 use frontend::ir::{BlockId, Program};
-use frontend::memory::{Loc, Memory, UndoLog};
+use frontend::memory::{Memory, UndoLog};
 use frontend::value::Value;
 
 /// One block run by one process.
@@ -16,33 +17,19 @@ pub struct Event {
     /// Index of the process in [`State::procs`].
     pub proc: usize,
     pub block: BlockId,
-    /// Sorted, deduplicated globals read (the guard's reads included) and written.
-    pub reads: Vec<Loc>,
-    pub writes: Vec<Loc>,
+    pub footprint: Footprint,
     /// Processes this event spawned: indices `spawned.0 .. spawned.1` of [`State::procs`].
     pub spawned: (usize, usize),
+    /// The block failed (assertion or runtime error): the state is unchanged, and the
+    /// footprint holds what it touched before failing. Such an event ends its execution.
+    pub failed: bool,
 }
 
 impl Event {
-    /// Dependent by data: one writes what the other reads or writes (DESIGN.md, "Explorer").
+    /// Dependent by data (see [`Footprint::conflicts`]).
     pub fn conflicts(&self, other: &Event) -> bool {
-        intersects(&self.writes, &other.writes)
-            || intersects(&self.writes, &other.reads)
-            || intersects(&self.reads, &other.writes)
+        self.footprint.conflicts(&other.footprint)
     }
-}
-
-/// Whether two sorted slices share an element.
-fn intersects(a: &[Loc], b: &[Loc]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => return true,
-        }
-    }
-    false
 }
 
 /// What stepping back an event needs.
@@ -66,6 +53,19 @@ pub struct Executor<'p> {
 }
 
 impl<'p> Executor<'p> {
+    /// An executor continuing from `state` (a snapshot of another exploration).
+    pub fn from_state(program: &'p Program, limits: Limits, state: State) -> Self {
+        Executor {
+            machine: Machine::new(program, limits),
+            state,
+            undo: UndoLog::default(),
+            events: Vec::new(),
+            saved: Vec::new(),
+            depth: 0,
+            fx: Effects::default(),
+        }
+    }
+
     /// The initial state: globals initialised, `init` run, its spawns as processes `1, 2, …`.
     pub fn new(program: &'p Program, limits: Limits) -> Result<Self, Fault> {
         let machine = Machine::new(program, limits);
@@ -79,15 +79,7 @@ impl<'p> Executor<'p> {
                 Process::spawned(program, Pid::root(i as u32 + 1), proc, locals)
             })
             .collect();
-        Ok(Executor {
-            machine,
-            state: State { mem, procs },
-            undo: UndoLog::default(),
-            events: Vec::new(),
-            saved: Vec::new(),
-            depth: 0,
-            fx: Effects::default(),
-        })
+        Ok(Executor::from_state(program, limits, State { mem, procs }))
     }
 
     pub fn program(&self) -> &'p Program {
@@ -117,9 +109,12 @@ impl<'p> Executor<'p> {
         }
     }
 
-    /// Runs the next block of process `proc`. On a fault the state is left unchanged.
+    /// Runs the next block of process `proc`. On a fault the state is left unchanged
+    /// and a `failed` event is recorded all the same (so that algorithms can analyse
+    /// what it read); the caller steps it back with [`Executor::back`].
     pub fn step(&mut self, proc: usize) -> Result<&Event, Fault> {
         let program = self.machine.program;
+        let first_child = self.state.procs.len();
         let p = &mut self.state.procs[proc];
         let Some(block) = p.next else {
             unreachable!("stepping an ended process");
@@ -141,33 +136,35 @@ impl<'p> Executor<'p> {
             &mut self.undo,
             &mut self.fx,
         );
-        let next = match result {
-            Ok(next) => next,
+        let outcome = match result {
+            Ok(next) => {
+                p.set_next(next);
+                for (proc_id, args) in self.fx.spawns.drain(..) {
+                    let parent = &mut self.state.procs[proc];
+                    parent.spawned += 1;
+                    let pid = parent.pid.child(parent.spawned);
+                    let locals = self.machine.spawn_frame(proc_id, args);
+                    self.state
+                        .procs
+                        .push(Process::spawned(program, pid, proc_id, locals));
+                }
+                Ok(())
+            }
             Err(fault) => {
                 self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
-                std::mem::swap(&mut p.locals, &mut saved.locals);
-                return Err(fault);
+                p.locals.clone_from(&saved.locals);
+                Err(fault)
             }
         };
-        p.set_next(next);
-        let first_child = self.state.procs.len();
-        for (proc_id, args) in self.fx.spawns.drain(..) {
-            let parent = &mut self.state.procs[proc];
-            parent.spawned += 1;
-            let pid = parent.pid.child(parent.spawned);
-            let locals = self.machine.spawn_frame(proc_id, args);
-            self.state
-                .procs
-                .push(Process::spawned(program, pid, proc_id, locals));
-        }
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        event.reads.clone_from(&self.fx.reads);
-        event.writes.clone_from(&self.fx.writes);
+        event.footprint.reads.clone_from(&self.fx.reads);
+        event.footprint.writes.clone_from(&self.fx.writes);
         event.spawned = (first_child, self.state.procs.len());
+        event.failed = outcome.is_err();
         self.depth += 1;
-        Ok(&self.events[self.depth - 1])
+        outcome.map(|()| &self.events[self.depth - 1])
     }
 
     /// Steps back the last event.

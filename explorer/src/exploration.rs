@@ -92,23 +92,22 @@ impl<'p> Exploration<'p> {
         self.ex.program()
     }
 
-    /// Runs the next block of process `proc`, counting a state. A fault is recorded
-    /// as a violation (the execution ends there) and gives `None`.
-    pub fn step(&mut self, proc: usize) -> Option<&Event> {
+    /// Runs the next block of process `proc`. A completed block counts a state; a
+    /// fault is recorded as a violation and gives `Err`, its execution ends there. In
+    /// both cases the event is on the executor's path until [`Exploration::back`].
+    pub fn step(&mut self, proc: usize) -> Result<&Event, &Event> {
+        let block = self.ex.state.procs[proc].next;
         match self.ex.step(proc) {
-            Ok(_) => {
-                self.stats.states += 1;
-                self.ex.events().last()
-            }
+            Ok(_) => self.stats.states += 1,
             Err(fault) => {
-                let block = self.ex.state.procs[proc].next.map_or(String::new(), |b| {
+                let block = block.map_or(String::new(), |b| {
                     self.program().blocks[b as usize].name.clone()
                 });
                 let kind = match fault {
                     Fault::Assert { .. } => ViolationKind::Assert,
                     Fault::Runtime(_) => ViolationKind::Runtime,
                 };
-                let schedule = self.schedule_then(Some(proc));
+                let schedule = self.schedule_then(None);
                 self.violation(Violation {
                     kind,
                     message: fault.to_string(),
@@ -116,8 +115,13 @@ impl<'p> Exploration<'p> {
                     span: Some(fault.span()),
                     schedule,
                 });
-                None
             }
+        }
+        let event = self.ex.events().last().expect("an event was just recorded");
+        if event.failed {
+            Err(event)
+        } else {
+            Ok(event)
         }
     }
 

@@ -1,15 +1,21 @@
 //! Exploration of `.ic` programs: states, events, happens-before, the algorithms
 //! (each behind [`Algorithm`]), statistics and witnesses.
 
+pub mod csdpor;
+pub mod dpor;
 pub mod executor;
 pub mod exploration;
 pub mod fingerprint;
+pub mod footprint;
 pub mod happens_before;
 pub mod naive;
 pub mod pid;
+pub mod race;
 pub mod replay;
 pub mod report;
 pub mod schedule;
+pub mod sdpor;
+pub mod sleep;
 pub mod state;
 
 pub use exploration::{explore, Algorithm, Config};

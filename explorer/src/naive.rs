@@ -50,11 +50,13 @@ impl Algorithm for Naive {
                 continue;
             };
             node.next += 1;
-            if run.step(proc).is_some() {
+            if run.step(proc).is_ok() {
                 self.hb.push(run.ex.events(), &run.ex.state.procs);
                 let mut enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
                 stack.push(Node { enabled, next: 0 });
+            } else {
+                run.back();
             }
         }
         run.stats.mazurkiewicz = Some(self.traces.len() as u64);

@@ -89,6 +89,30 @@ impl State {
         fingerprint(&(&self.mem, live))
     }
 
+    /// Equality that also tells processes apart by identity: the globals and, for
+    /// every process, its identity, next block and live locals.
+    pub fn fingerprint_with_identities(&self, program: &Program) -> Fingerprint {
+        let procs = self
+            .procs
+            .iter()
+            .map(|p| match p.next {
+                None => fingerprint(&p.pid_key),
+                Some(block) => {
+                    let live = &program.blocks[block as usize].live;
+                    fingerprint(&(
+                        p.pid_key,
+                        LiveProcess {
+                            process: p,
+                            block,
+                            live,
+                        },
+                    ))
+                }
+            })
+            .fold(0u128, u128::wrapping_add);
+        fingerprint(&(&self.mem, procs))
+    }
+
     pub fn find(&self, pid: &Pid) -> Option<usize> {
         self.procs.iter().position(|p| &p.pid == pid)
     }

@@ -51,6 +51,10 @@ pub struct Cli {
 pub enum Algo {
     /// Every interleaving: the reference semantics.
     Naive,
+    /// Source-DPOR with sleep sets: one execution per Mazurkiewicz trace.
+    Sdpor,
+    /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
+    Csdpor,
 }
 
 fn parse_define(s: &str) -> Result<(String, i64), String> {

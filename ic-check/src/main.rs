@@ -5,7 +5,10 @@ mod output;
 
 use clap::Parser;
 use cli::{Algo, Cli};
+use explorer::csdpor::ContextSensitive;
+use explorer::dpor::Dpor;
 use explorer::naive::Naive;
+use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Stop};
 use frontend::interp::Limits;
 use std::io::IsTerminal;
@@ -82,6 +85,8 @@ fn run(cli: &Cli) -> u8 {
     }
     let mut algorithm: Box<dyn Algorithm> = match cli.algo {
         Algo::Naive => Box::new(Naive::default()),
+        Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
+        Algo::Csdpor => Box::new(Dpor::new(ContextSensitive)),
     };
     let config = Config {
         all_violations: cli.all_violations,

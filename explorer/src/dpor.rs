@@ -1,0 +1,351 @@
+//! The Source-DPOR skeleton that `sdpor`, `csdpor` and `cdpor` share: the black
+//! code of Alg. 1 in the CSDPOR and CDPOR papers. What each algorithm adds lives
+//! behind [`Reduction`], in its own module, so that the differences are visible.
+//!
+//! The search is depth first and iterative (no recursion on execution length). Each
+//! node of the current path keeps `enabled`, `backtrack` and `sleep` of Alg. 1; the
+//! executor holds the one mutable state and steps back with its undo log.
+
+use crate::executor::{Event, Executor};
+use crate::exploration::{Algorithm, Exploration};
+use crate::fingerprint::Fingerprint;
+use crate::footprint::Footprint;
+use crate::happens_before::HappensBefore;
+use crate::race;
+use crate::sleep::{SleepSet, Step};
+use crate::state::State;
+use frontend::interp::Limits;
+use frontend::ir::Program;
+
+/// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
+/// event is `n`), the race's `e`, and the states of the path.
+pub struct Race<'a, 'p> {
+    pub program: &'p Program,
+    pub limits: Limits,
+    pub events: &'a [Event],
+    pub hb: &'a HappensBefore,
+    /// Index of `e` in `events`; `E' = pre(E, e)` is the prefix before it.
+    pub e: usize,
+    /// `s[E.p]`: the state after `n`.
+    pub state: &'a State,
+    /// `s[E']` for every prefix `E'` of `E` (kept only when [`Reduction::snapshots`]).
+    pub snapshots: &'a [State],
+    /// `sleep(E')`.
+    pub sleep: &'a SleepSet,
+    /// Counts events run outside the main path (alternative sequences).
+    pub extra_states: &'a mut u64,
+}
+
+impl Race<'_, '_> {
+    /// The index of `n`.
+    pub fn n(&self) -> usize {
+        self.events.len() - 1
+    }
+
+    /// Identity keys of the processes of some events.
+    pub fn processes(&self, events: &[usize]) -> Vec<Fingerprint> {
+        events
+            .iter()
+            .map(|&i| self.state.procs[self.events[i].proc].pid_key)
+            .collect()
+    }
+
+    /// Runs `processes` from `s[E']` on a copy. `None` when a step is not enabled or
+    /// fails; otherwise the state reached and each step with its footprint.
+    pub fn run_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
+        let start = self.snapshots[self.e].clone();
+        let mut ex = Executor::from_state(self.program, self.limits, start);
+        let mut steps = Vec::with_capacity(processes.len());
+        let mut enabled = Vec::new();
+        for &key in processes {
+            let i = ex.state.procs.iter().position(|q| q.pid_key == key)?;
+            ex.enabled(&mut enabled);
+            if !enabled.contains(&i) {
+                return None;
+            }
+            let event = ex.step(i).ok()?;
+            *self.extra_states += 1;
+            steps.push(Step {
+                process: key,
+                footprint: event.footprint.clone(),
+            });
+        }
+        Some((ex.state, steps))
+    }
+}
+
+/// The additions of an algorithm to the Source-DPOR skeleton (Alg. 1 of the papers).
+pub trait Reduction {
+    fn name(&self) -> &'static str;
+
+    /// Whether the algorithm needs `s[E']` for every prefix `E'` (for alternative runs).
+    fn snapshots(&self) -> bool {
+        false
+    }
+
+    /// CDPOR Alg. 1, line 9: whether the race must be reversed (`updateBack`). The
+    /// skeleton always reverses.
+    fn must_reverse(&mut self, _race: &mut Race<'_, '_>) -> bool {
+        true
+    }
+
+    /// CSDPOR lines 11–14 / CDPOR lines 11–14: a sequence to add to `sleep(E')` after
+    /// the race, if any. The skeleton adds none.
+    fn sleep_after_race(&mut self, _race: &mut Race<'_, '_>) -> Option<Vec<Step>> {
+        None
+    }
+
+    /// CDPOR Alg. 1, line 17: keep a single-step sleep entry `x` that conflicts with
+    /// `n` because it is conditionally independent of `n` in `s[E]` (`before`; asked
+    /// only of reductions that keep [`Reduction::snapshots`]).
+    fn keep_asleep(&mut self, _before: &State, _x: &Step, _n: &Event) -> bool {
+        false
+    }
+
+    /// CSDPOR Sec. 5.3, optimisation 1: whether the node (whose sleep set is given) can
+    /// only lead to sleep-set-blocked executions, so its exploration is cut now.
+    fn cut(&mut self, _program: &Program, _state: &State, _sleep: &SleepSet) -> bool {
+        false
+    }
+
+    /// Guide the three arbitrary choices of Alg. 1 by sleep sequences (Sec. 5.3, opt. 2).
+    fn guided(&self) -> bool {
+        false
+    }
+}
+
+/// A node of the current path: the state `s[E]` after its depth's prefix.
+#[derive(Default)]
+struct Node {
+    enabled: Vec<usize>,
+    backtrack: Vec<usize>,
+    sleep: SleepSet,
+    /// The process explored from this node now (its event is at this depth).
+    current: Option<usize>,
+    started: bool,
+}
+
+pub struct Dpor<R> {
+    reduction: R,
+    hb: HappensBefore,
+    nodes: Vec<Node>,
+    depth: usize,
+    snapshots: Vec<State>,
+}
+
+impl<R: Reduction> Dpor<R> {
+    pub fn new(reduction: R) -> Self {
+        Dpor {
+            reduction,
+            hb: HappensBefore::default(),
+            nodes: Vec::new(),
+            depth: 0,
+            snapshots: Vec::new(),
+        }
+    }
+
+    /// Makes node `depth` the top, reusing its buffers, with the given sleep set.
+    fn open(&mut self, run: &Exploration<'_>, sleep: Option<SleepSet>) {
+        if self.nodes.len() == self.depth {
+            self.nodes.push(Node::default());
+        }
+        let node = &mut self.nodes[self.depth];
+        run.ex.enabled(&mut node.enabled);
+        node.backtrack.clear();
+        node.current = None;
+        node.started = false;
+        match sleep {
+            Some(s) => node.sleep = s,
+            None => node.sleep.clear(),
+        }
+        if self.reduction.snapshots() {
+            if self.snapshots.len() == self.depth {
+                self.snapshots.push(run.ex.state.clone());
+            } else {
+                self.snapshots[self.depth].clone_from(&run.ex.state);
+            }
+        }
+    }
+
+    /// A process to explore among `candidates`: the one heading the shortest sleep
+    /// sequence when guided, otherwise the first (spawn order).
+    fn choose(&self, run: &Exploration<'_>, node: &Node, candidates: &[usize]) -> Option<usize> {
+        if !self.reduction.guided() {
+            return candidates.first().copied();
+        }
+        candidates.iter().copied().min_by_key(|&i| {
+            let key = run.ex.state.procs[i].pid_key;
+            (node.sleep.shortest_headed_by(key).unwrap_or(usize::MAX), i)
+        })
+    }
+
+    fn asleep(&self, run: &Exploration<'_>, node: &Node, proc: usize) -> bool {
+        node.sleep.asleep(run.ex.state.procs[proc].pid_key)
+    }
+
+    /// Alg. 1, lines 6–14: the races of the newest event `n`, and what they add to the
+    /// backtrack and sleep sets of earlier nodes.
+    fn analyse_races(&mut self, run: &mut Exploration<'_>) {
+        let events = run.ex.events();
+        let n = events.len() - 1;
+        let mut extra = 0;
+        for e in race::races(events, &self.hb) {
+            let (before, _) = self.nodes.split_at_mut(n);
+            let prefix = &mut before[e];
+            let mut race = Race {
+                program: run.program(),
+                limits: run.config.limits,
+                events,
+                hb: &self.hb,
+                e,
+                state: &run.ex.state,
+                snapshots: &self.snapshots,
+                sleep: &prefix.sleep,
+                extra_states: &mut extra,
+            };
+            if self.reduction.must_reverse(&mut race) {
+                // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
+                // add an initial of v. Only initials enabled at E' can be explored: if
+                // none is, `e` enabled `n` and the race is not reversible.
+                let mut v = race::notdep(events, &self.hb, e);
+                v.push(n);
+                let initials = race::initials(events, &self.hb, &v);
+                if !initials.iter().any(|q| prefix.backtrack.contains(q)) {
+                    let candidates: Vec<usize> = initials
+                        .into_iter()
+                        .filter(|q| prefix.enabled.contains(q))
+                        .collect();
+                    let chosen = if self.reduction.guided() {
+                        candidates.iter().copied().min_by_key(|&i| {
+                            let key = run.ex.state.procs[i].pid_key;
+                            (
+                                prefix.sleep.shortest_headed_by(key).unwrap_or(usize::MAX),
+                                i,
+                            )
+                        })
+                    } else {
+                        candidates.first().copied()
+                    };
+                    if let Some(q) = chosen {
+                        prefix.backtrack.push(q);
+                    }
+                }
+            }
+            if let Some(entry) = self.reduction.sleep_after_race(&mut race) {
+                prefix.sleep.insert(entry);
+            }
+        }
+        run.stats.states += extra;
+    }
+}
+
+impl<R: Reduction> Algorithm for Dpor<R> {
+    fn name(&self) -> &'static str {
+        self.reduction.name()
+    }
+
+    fn explore(&mut self, run: &mut Exploration<'_>) {
+        self.depth = 0;
+        self.open(run, None);
+        let mut child_sleep = SleepSet::default();
+        loop {
+            if run.stopped() {
+                break;
+            }
+            let d = self.depth;
+            if !self.nodes[d].started {
+                self.nodes[d].started = true;
+                let node = &self.nodes[d];
+                if node.enabled.is_empty() {
+                    run.complete_execution();
+                    if !self.close(run) {
+                        break;
+                    }
+                    continue;
+                }
+                // Alg. 1, lines 1–3: an enabled process not asleep starts backtrack(E).
+                let awake: Vec<usize> = node
+                    .enabled
+                    .iter()
+                    .copied()
+                    .filter(|&i| !self.asleep(run, node, i))
+                    .collect();
+                let cut = self
+                    .reduction
+                    .cut(run.program(), &run.ex.state, &node.sleep);
+                match self.choose(run, node, &awake) {
+                    Some(p) if !cut => self.nodes[d].backtrack.push(p),
+                    _ => {
+                        run.stats.blocked += 1;
+                        if !self.close(run) {
+                            break;
+                        }
+                        continue;
+                    }
+                }
+            }
+            // Line 4: some p ∈ backtrack(E) \ sleep(E).
+            let node = &self.nodes[d];
+            let pending: Vec<usize> = node
+                .backtrack
+                .iter()
+                .copied()
+                .filter(|&i| node.enabled.contains(&i) && !self.asleep(run, node, i))
+                .collect();
+            let Some(p) = self.choose(run, node, &pending) else {
+                if !self.close(run) {
+                    break;
+                }
+                continue;
+            };
+            self.nodes[d].current = Some(p);
+            let p_key = run.ex.state.procs[p].pid_key;
+            let ok = run.step(p).is_ok();
+            self.hb.push(run.ex.events(), &run.ex.state.procs);
+            self.analyse_races(run);
+            if !ok {
+                // A failed event ends its execution; line 19 as on return from a child.
+                self.hb.pop();
+                let footprint = run.ex.events()[d].footprint.clone();
+                run.back();
+                self.nodes[d].sleep.insert(vec![Step {
+                    process: p_key,
+                    footprint,
+                }]);
+                continue;
+            }
+            // Lines 15–17: the sleep set of E.p.
+            let n = &run.ex.events()[d];
+            let reduction = &mut self.reduction;
+            let before = self.snapshots.get(d);
+            let mut keep = |x: &Step| before.is_some_and(|s| reduction.keep_asleep(s, x, n));
+            self.nodes[d]
+                .sleep
+                .after(p_key, &n.footprint, &mut keep, &mut child_sleep);
+            self.depth += 1;
+            let sleep = std::mem::take(&mut child_sleep);
+            self.open(run, Some(sleep));
+        }
+    }
+}
+
+impl<R: Reduction> Dpor<R> {
+    /// Leaves the top node: steps back to its parent and puts the process explored
+    /// from the parent to sleep there (Alg. 1, line 19). `false` at the root.
+    fn close(&mut self, run: &mut Exploration<'_>) -> bool {
+        if self.depth == 0 {
+            return false;
+        }
+        self.depth -= 1;
+        let d = self.depth;
+        let footprint: Footprint = run.ex.events()[d].footprint.clone();
+        self.hb.pop();
+        run.back();
+        let node = &mut self.nodes[d];
+        if let Some(p) = node.current.take() {
+            let process = run.ex.state.procs[p].pid_key;
+            node.sleep.insert(vec![Step { process, footprint }]);
+        }
+        true
+    }
+}

@@ -1,0 +1,65 @@
+//! Races and the sequences DPOR builds from them, as the papers define them. Events
+//! are indices into the current execution `E.p`; the newest event `n = next_[E](p)`
+//! is the last one (index `d`).
+
+use crate::executor::Event;
+use crate::happens_before::HappensBefore;
+
+/// Events `e` in race with `n` (CSDPOR Alg. 1, line 6: `e ⋖_{E.p} n`): of another
+/// process, `e → n` directly — they conflict and no event between them happens after
+/// `e` and before `n` — and `e` did not create `n`'s process (a spawn is ordered like
+/// program order, never reversible).
+pub fn races(events: &[Event], hb: &HappensBefore) -> Vec<usize> {
+    let d = events.len() - 1;
+    let n = &events[d];
+    (0..d)
+        .filter(|&i| {
+            let e = &events[i];
+            e.proc != n.proc
+                && !(e.spawned.0..e.spawned.1).contains(&n.proc)
+                && e.conflicts(n)
+                && !(i + 1..d).any(|j| hb.before(events, i, j) && hb.before(events, j, d))
+        })
+        .collect()
+}
+
+/// `notdep(e, E)` (CSDPOR Sec. 5.1): the events after `e` in `E` that do not happen
+/// after `e`, in order (`n` excluded).
+pub fn notdep(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
+    let d = events.len() - 1;
+    (e + 1..d).filter(|&j| !hb.before(events, e, j)).collect()
+}
+
+/// `dep(e, E)` of CSDPOR (Alg. 1, line 11): `e` and the events after it in `E` that
+/// happen after `e`, in order (`n` excluded).
+pub fn dep_after(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
+    let d = events.len() - 1;
+    std::iter::once(e)
+        .chain((e + 1..d).filter(|&j| hb.before(events, e, j)))
+        .collect()
+}
+
+/// `dep(E, e, n)` of CDPOR (Alg. 1, line 8): the events after `e` in `E` that happen
+/// before `n`, in order.
+pub fn dep_before(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
+    let d = events.len() - 1;
+    (e + 1..d).filter(|&j| hb.before(events, j, d)).collect()
+}
+
+/// `I_[E'](v)` (Source-DPOR's initials): the processes whose first event in the
+/// sequence `v` (event indices, in order) has no happens-before predecessor in `v`.
+pub fn initials(events: &[Event], hb: &HappensBefore, v: &[usize]) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
+    for (k, &x) in v.iter().enumerate() {
+        let proc = events[x].proc;
+        if seen.contains(&proc) {
+            continue;
+        }
+        seen.push(proc);
+        if !v[..k].iter().any(|&y| hb.before(events, y, x)) {
+            out.push(proc);
+        }
+    }
+    out
+}
