@@ -4,7 +4,8 @@
 //! (lines 11–14); sleep entries are sequences, consumed step by step (line 16,
 //! in [`crate::sleep::SleepSet::after`]).
 
-use crate::dpor::{Race, Reduction};
+use crate::dpor::{run_from, Around, Race, Reduction};
+use crate::footprint::Footprint;
 use crate::race;
 use crate::sleep::Step;
 
@@ -37,6 +38,33 @@ impl Reduction for ContextSensitive {
         (reached.fingerprint_with_identities(r.program)
             == r.state.fingerprint_with_identities(r.program))
         .then_some(steps)
+    }
+
+    /// Keeps `x` asleep after `n` when `x` and `n` commute in `s[E]`: `s[E.x.n] =
+    /// s[E.n.x]`. This is line 14's rule applied to the pair: `E.x` is covered (`x` is
+    /// asleep), so `n.x` may join `sleep(E)`, and line 16 hands `x` down to `E.n` —
+    /// with the footprint `x` has after `n`, which may differ from the one it had.
+    /// Not in the paper's Alg. 1, whose literal reading explores more than the 2^N
+    /// executions of the producer–consumer of Sec. 4 that Table 1 reports.
+    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+        let (n_then_x, steps) =
+            run_from(a.program, a.limits, a.after, &[x.process], a.extra_states)?;
+        let (x_then_n, _) = run_from(
+            a.program,
+            a.limits,
+            a.before,
+            &[x.process, a.p],
+            a.extra_states,
+        )?;
+        let same = n_then_x.fingerprint_with_identities(a.program)
+            == x_then_n.fingerprint_with_identities(a.program);
+        same.then(|| {
+            steps
+                .into_iter()
+                .next()
+                .map(|s| s.footprint)
+                .unwrap_or_default()
+        })
     }
 
     fn guided(&self) -> bool {

@@ -50,28 +50,56 @@ impl Race<'_, '_> {
             .collect()
     }
 
-    /// Runs `processes` from `s[E']` on a copy. `None` when a step is not enabled or
-    /// fails; otherwise the state reached and each step with its footprint.
+    /// Runs `processes` from `s[E']` on a copy (see [`run_from`]).
     pub fn run_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
-        let start = self.snapshots[self.e].clone();
-        let mut ex = Executor::from_state(self.program, self.limits, start);
-        let mut steps = Vec::with_capacity(processes.len());
-        let mut enabled = Vec::new();
-        for &key in processes {
-            let i = ex.state.procs.iter().position(|q| q.pid_key == key)?;
-            ex.enabled(&mut enabled);
-            if !enabled.contains(&i) {
-                return None;
-            }
-            let event = ex.step(i).ok()?;
-            *self.extra_states += 1;
-            steps.push(Step {
-                process: key,
-                footprint: event.footprint.clone(),
-            });
-        }
-        Some((ex.state, steps))
+        run_from(
+            self.program,
+            self.limits,
+            &self.snapshots[self.e],
+            processes,
+            self.extra_states,
+        )
     }
+}
+
+/// Runs `processes` (by identity key) from a copy of `state`, counting each step in
+/// `states`. `None` when a step is not enabled or fails; otherwise the state reached
+/// and each step with its footprint.
+pub fn run_from(
+    program: &Program,
+    limits: Limits,
+    state: &State,
+    processes: &[Fingerprint],
+    states: &mut u64,
+) -> Option<(State, Vec<Step>)> {
+    let mut ex = Executor::from_state(program, limits, state.clone());
+    let mut steps = Vec::with_capacity(processes.len());
+    let mut enabled = Vec::new();
+    for &key in processes {
+        let i = ex.state.procs.iter().position(|q| q.pid_key == key)?;
+        ex.enabled(&mut enabled);
+        if !enabled.contains(&i) {
+            return None;
+        }
+        let event = ex.step(i).ok()?;
+        *states += 1;
+        steps.push(Step {
+            process: key,
+            footprint: event.footprint.clone(),
+        });
+    }
+    Some((ex.state, steps))
+}
+
+/// The states around a newly run event `n` of process `p`: `s[E]` and `s[E.p]`.
+pub struct Around<'a, 'p> {
+    pub program: &'p Program,
+    pub limits: Limits,
+    pub before: &'a State,
+    pub after: &'a State,
+    pub p: Fingerprint,
+    pub n: &'a Event,
+    pub extra_states: &'a mut u64,
 }
 
 /// The additions of an algorithm to the Source-DPOR skeleton (Alg. 1 of the papers).
@@ -96,10 +124,11 @@ pub trait Reduction {
     }
 
     /// CDPOR Alg. 1, line 17: keep a single-step sleep entry `x` that conflicts with
-    /// `n` because it is conditionally independent of `n` in `s[E]` (`before`; asked
-    /// only of reductions that keep [`Reduction::snapshots`]).
-    fn keep_asleep(&mut self, _before: &State, _x: &Step, _n: &Event) -> bool {
-        false
+    /// `n` because it is conditionally independent of `n` in `s[E]` (asked only of
+    /// reductions that keep [`Reduction::snapshots`]). The entry is kept with the
+    /// returned footprint: what `x` touches when run after `n`.
+    fn keep_asleep(&mut self, _around: &mut Around<'_, '_>, _x: &Step) -> Option<Footprint> {
+        None
     }
 
     /// CSDPOR Sec. 5.3, optimisation 1: whether the node (whose sleep set is given) can
@@ -315,13 +344,23 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 continue;
             }
             // Lines 15–17: the sleep set of E.p.
-            let n = &run.ex.events()[d];
+            let mut extra = 0;
             let reduction = &mut self.reduction;
-            let before = self.snapshots.get(d);
-            let mut keep = |x: &Step| before.is_some_and(|s| reduction.keep_asleep(s, x, n));
+            let mut around = self.snapshots.get(d).map(|before| Around {
+                program: run.ex.program(),
+                limits: run.config.limits,
+                before,
+                after: &run.ex.state,
+                p: p_key,
+                n: &run.ex.events()[d],
+                extra_states: &mut extra,
+            });
+            let mut keep = |x: &Step| around.as_mut().and_then(|a| reduction.keep_asleep(a, x));
+            let n = &run.ex.events()[d];
             self.nodes[d]
                 .sleep
                 .after(p_key, &n.footprint, &mut keep, &mut child_sleep);
+            run.stats.states += extra;
             self.depth += 1;
             let sleep = std::mem::take(&mut child_sleep);
             self.open(run, Some(sleep));

@@ -26,6 +26,8 @@ pub struct Config {
     pub max_traces: Option<u64>,
     pub timeout: Option<Duration>,
     pub limits: Limits,
+    /// Keep the schedule of every complete execution ([`Report::schedules`]).
+    pub record_schedules: bool,
 }
 
 pub struct Exploration<'p> {
@@ -33,6 +35,7 @@ pub struct Exploration<'p> {
     pub config: Config,
     pub stats: Stats,
     violations: Vec<Violation>,
+    schedules: Vec<String>,
     seen: FxHashSet<(ViolationKind, String, String, Option<frontend::ast::Span>)>,
     finals: FxHashSet<Fingerprint>,
     stop: Option<Stop>,
@@ -54,6 +57,7 @@ pub fn explore(program: &Program, algorithm: &mut dyn Algorithm, config: Config)
             ..Stats::default()
         },
         violations: Vec::new(),
+        schedules: Vec::new(),
         seen: FxHashSet::default(),
         finals: FxHashSet::default(),
         stop: None,
@@ -62,10 +66,14 @@ pub fn explore(program: &Program, algorithm: &mut dyn Algorithm, config: Config)
     };
     algorithm.explore(&mut run);
     run.stats.final_states = run.finals.len() as u64;
+    let mut finals: Vec<Fingerprint> = run.finals.into_iter().collect();
+    finals.sort_unstable();
     Report {
         stats: run.stats,
         violations: run.violations,
         stop: run.stop.unwrap_or(Stop::Complete),
+        finals,
+        schedules: run.schedules,
     }
 }
 
@@ -76,6 +84,8 @@ fn init_failed(fault: Fault) -> Report {
     };
     Report {
         stats: Stats::default(),
+        finals: Vec::new(),
+        schedules: Vec::new(),
         violations: vec![Violation {
             kind,
             message: fault.to_string(),
@@ -133,6 +143,10 @@ impl<'p> Exploration<'p> {
     /// final state, and report a deadlock if some process has not ended.
     pub fn complete_execution(&mut self) {
         self.stats.traces += 1;
+        if self.config.record_schedules {
+            let schedule = self.schedule_then(None);
+            self.schedules.push(schedule);
+        }
         let program = self.program();
         self.finals.insert(self.ex.state.fingerprint(program));
         let blocked: Vec<usize> = (0..self.ex.state.procs.len())

@@ -58,6 +58,13 @@ pub struct Report {
     pub stats: Stats,
     pub violations: Vec<Violation>,
     pub stop: Stop,
+    /// Fingerprints of the distinct final states, sorted: comparable across algorithms
+    /// (the differential tests compare them with naive's).
+    #[serde(skip)]
+    pub finals: Vec<crate::fingerprint::Fingerprint>,
+    /// The schedule of every complete execution, in exploration order (when asked).
+    #[serde(skip)]
+    pub schedules: Vec<String>,
 }
 
 impl Report {

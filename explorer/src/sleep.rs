@@ -69,12 +69,13 @@ impl SleepSet {
     /// The sleep set of `E.p` from that of `E`, where `p` ran an event with footprint `n`:
     /// - CSDPOR line 15: entries independent of `n` (no step of `p`, no step in conflict);
     /// - CSDPOR line 16: `x` for each entry `p.x`;
-    /// - CDPOR line 17: single steps that `keep` declares independent of `n` in `s[E]`.
+    /// - CDPOR line 17: single steps that `keep` declares independent of `n` in `s[E]`,
+    ///   with the footprint it gives (the step's footprint after `n`).
     pub fn after(
         &self,
         p: Fingerprint,
         n: &Footprint,
-        mut keep: impl FnMut(&Step) -> bool,
+        mut keep: impl FnMut(&Step) -> Option<Footprint>,
         out: &mut SleepSet,
     ) {
         out.clear();
@@ -86,9 +87,15 @@ impl SleepSet {
             } else if entry
                 .iter()
                 .all(|s| s.process != p && !s.footprint.conflicts(n))
-                || (entry.len() == 1 && keep(&entry[0]))
             {
                 out.insert(entry.clone());
+            } else if let [x] = entry.as_slice() {
+                if let Some(footprint) = keep(x) {
+                    out.insert(vec![Step {
+                        process: x.process,
+                        footprint,
+                    }]);
+                }
             }
         }
     }

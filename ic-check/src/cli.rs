@@ -42,6 +42,10 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_steps: u64,
 
+    /// List the schedule of every explored complete execution, one per line.
+    #[arg(long)]
+    pub print_traces: bool,
+
     /// Run this schedule (as printed in a witness, e.g. "p q r") and print every state.
     #[arg(long, value_name = "SCHEDULE")]
     pub replay: Option<String>,

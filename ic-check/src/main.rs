@@ -93,10 +93,16 @@ fn run(cli: &Cli) -> u8 {
         max_traces: cli.max_traces,
         timeout: cli.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
         limits,
+        record_schedules: cli.print_traces,
     };
     let started = Instant::now();
     let report = explorer::explore(&program, algorithm.as_mut(), config);
     let elapsed = started.elapsed();
+    if cli.print_traces {
+        for schedule in &report.schedules {
+            println!("{schedule}");
+        }
+    }
     if cli.json {
         println!("{}", out.json(algorithm.name(), &report, elapsed));
     } else {
