@@ -213,8 +213,9 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// Alg. 1, lines 6–14: the races of the newest event `n`, and what they add to the
-    /// backtrack and sleep sets of earlier nodes.
-    fn analyse_races(&mut self, run: &mut Exploration<'_>) {
+    /// backtrack and sleep sets of earlier nodes. For a probe (`real == false`) only
+    /// the backtrack sets: there is no state after it to compare.
+    fn analyse_races(&mut self, run: &mut Exploration<'_>, real: bool) {
         let events = run.ex.events();
         let n = events.len() - 1;
         let mut extra = 0;
@@ -260,11 +261,45 @@ impl<R: Reduction> Dpor<R> {
                     }
                 }
             }
+            if !real {
+                continue;
+            }
             if let Some(entry) = self.reduction.sleep_after_race(&mut race) {
                 prefix.sleep.insert(entry);
             }
         }
         run.stats.states += extra;
+    }
+}
+
+impl<R: Reduction> Dpor<R> {
+    /// Processes blocked on an `await` take part in races too: the event that made
+    /// the guard false must be reversed so that the process may run before it. For
+    /// each disabled process whose guard reads what the newest event wrote, a probe
+    /// event (the guard's reads) is analysed like a real one, then stepped back.
+    fn probe_disabled(&mut self, run: &mut Exploration<'_>) {
+        let newest = run.ex.events().len() - 1;
+        let mut enabled = Vec::new();
+        run.ex.enabled(&mut enabled);
+        for r in 0..run.ex.state.procs.len() {
+            if run.ex.state.procs[r].next.is_none() || enabled.contains(&r) {
+                continue;
+            }
+            let written = &run.ex.events()[newest].footprint.writes;
+            let reads = run.ex.machine.guard_reads(
+                run.ex.state.procs[r].next.unwrap_or_default(),
+                &run.ex.state.mem,
+                &run.ex.state.procs[r].locals,
+            );
+            if !reads.iter().any(|l| written.binary_search(l).is_ok()) {
+                continue;
+            }
+            run.ex.probe(r);
+            self.hb.push(run.ex.events(), &run.ex.state.procs);
+            self.analyse_races(run, false);
+            self.hb.pop();
+            run.ex.back();
+        }
     }
 }
 
@@ -329,20 +364,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             };
             self.nodes[d].current = Some(p);
             let p_key = run.ex.state.procs[p].pid_key;
-            let ok = run.step(p).is_ok();
+            // A failed event stops its process; the search goes on with the others.
+            let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs);
-            self.analyse_races(run);
-            if !ok {
-                // A failed event ends its execution; line 19 as on return from a child.
-                self.hb.pop();
-                let footprint = run.ex.events()[d].footprint.clone();
-                run.back();
-                self.nodes[d].sleep.insert(vec![Step {
-                    process: p_key,
-                    footprint,
-                }]);
-                continue;
-            }
+            self.analyse_races(run, true);
+            self.probe_disabled(run);
             // Lines 15–17: the sleep set of E.p.
             let mut extra = 0;
             let reduction = &mut self.reduction;

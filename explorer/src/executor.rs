@@ -109,9 +109,12 @@ impl<'p> Executor<'p> {
         }
     }
 
-    /// Runs the next block of process `proc`. On a fault the state is left unchanged
-    /// and a `failed` event is recorded all the same (so that algorithms can analyse
-    /// what it read); the caller steps it back with [`Executor::back`].
+    /// Runs the next block of process `proc`. On a fault the memory is left unchanged,
+    /// the process stops (it has no next block), and a `failed` event is recorded all
+    /// the same, with what the block touched before failing. The naive search steps it
+    /// back at once (its execution ends there); the DPOR searches go on with the other
+    /// processes: a failed event is a no-op on the state, so whatever they reach is
+    /// reachable without it, and their coverage arguments need every process to go on.
     pub fn step(&mut self, proc: usize) -> Result<&Event, Fault> {
         let program = self.machine.program;
         let first_child = self.state.procs.len();
@@ -151,8 +154,10 @@ impl<'p> Executor<'p> {
                 Ok(())
             }
             Err(fault) => {
+                // A failed block changes nothing but stops its process.
                 self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
                 p.locals.clone_from(&saved.locals);
+                p.next = None;
                 Err(fault)
             }
         };
@@ -165,6 +170,32 @@ impl<'p> Executor<'p> {
         event.failed = outcome.is_err();
         self.depth += 1;
         outcome.map(|()| &self.events[self.depth - 1])
+    }
+
+    /// Records a probe for the disabled process `proc`: an event that reads what its
+    /// guard reads now and changes nothing, so that DPOR can find the races of the
+    /// event that disabled it. Stepped back with [`Executor::back`] like any event.
+    pub fn probe(&mut self, proc: usize) -> &Event {
+        if self.saved.len() == self.depth {
+            self.saved.push(Saved::default());
+            self.events.push(Event::default());
+        }
+        let p = &self.state.procs[proc];
+        let block = p.next.expect("only a process with a next block is probed");
+        let saved = &mut self.saved[self.depth];
+        saved.undo_mark = self.undo.len();
+        saved.next = p.next;
+        saved.locals.clone_from(&p.locals);
+        saved.spawned = p.spawned;
+        let event = &mut self.events[self.depth];
+        event.proc = proc;
+        event.block = block;
+        event.footprint.reads = self.machine.guard_reads(block, &self.state.mem, &p.locals);
+        event.footprint.writes.clear();
+        event.spawned = (self.state.procs.len(), self.state.procs.len());
+        event.failed = true;
+        self.depth += 1;
+        &self.events[self.depth - 1]
     }
 
     /// Steps back the last event.
@@ -180,13 +211,8 @@ impl<'p> Executor<'p> {
         std::mem::swap(&mut p.locals, &mut saved.locals);
     }
 
-    /// The schedule of the current execution, plus optionally one more step.
-    pub fn schedule(&self, then: Option<usize>) -> Vec<Pid> {
-        self.events()
-            .iter()
-            .map(|e| e.proc)
-            .chain(then)
-            .map(|i| self.state.procs[i].pid.clone())
-            .collect()
+    /// Whether some event of the current execution failed.
+    pub fn failed(&self) -> bool {
+        self.events().iter().any(|e| e.failed)
     }
 }

@@ -103,7 +103,7 @@ impl<'p> Exploration<'p> {
     }
 
     /// Runs the next block of process `proc`. A completed block counts a state; a
-    /// fault is recorded as a violation and gives `Err`, its execution ends there. In
+    /// fault is recorded as a violation and gives `Err` (see [`Executor::step`]). In
     /// both cases the event is on the executor's path until [`Exploration::back`].
     pub fn step(&mut self, proc: usize) -> Result<&Event, &Event> {
         let block = self.ex.state.procs[proc].next;
@@ -117,7 +117,7 @@ impl<'p> Exploration<'p> {
                     Fault::Assert { .. } => ViolationKind::Assert,
                     Fault::Runtime(_) => ViolationKind::Runtime,
                 };
-                let schedule = self.schedule_then(None);
+                let schedule = self.schedule();
                 self.violation(Violation {
                     kind,
                     message: fault.to_string(),
@@ -140,11 +140,15 @@ impl<'p> Exploration<'p> {
     }
 
     /// The current execution is complete (no process enabled): count it, record its
-    /// final state, and report a deadlock if some process has not ended.
+    /// final state, and report a deadlock if some process has not ended. An execution
+    /// with a failed event is no complete execution (its violation is reported).
     pub fn complete_execution(&mut self) {
+        if self.ex.failed() {
+            return;
+        }
         self.stats.traces += 1;
         if self.config.record_schedules {
-            let schedule = self.schedule_then(None);
+            let schedule = self.schedule();
             self.schedules.push(schedule);
         }
         let program = self.program();
@@ -165,7 +169,7 @@ impl<'p> Exploration<'p> {
                 })
                 .collect();
             let block = self.ex.state.procs[first].next.unwrap_or_default();
-            let schedule = self.schedule_then(None);
+            let schedule = self.schedule();
             self.violation(Violation {
                 kind: ViolationKind::Deadlock,
                 message: format!("deadlock: {} waiting", names.join(", ")),
@@ -184,8 +188,17 @@ impl<'p> Exploration<'p> {
         }
     }
 
-    fn schedule_then(&self, then: Option<usize>) -> String {
-        let procs = self.ex.events().iter().map(|e| e.proc).chain(then);
+    /// The schedule of the current execution, as a witness: the last event, failed or
+    /// not, and every other completed event (earlier failed events change nothing and
+    /// are left out, so the schedule replays).
+    fn schedule(&self) -> String {
+        let events = self.ex.events();
+        let last = events.len().saturating_sub(1);
+        let procs = events
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| !e.failed || *i == last)
+            .map(|(_, e)| e.proc);
         schedule::format(self.program(), &self.ex.state, procs)
     }
 

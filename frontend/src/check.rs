@@ -350,7 +350,9 @@ impl Checker {
                         format!("this constant cannot be computed: {}", err.error),
                     )
                     .with_label("evaluated when the program is loaded")
-                    .with_help("constants are computed with the `param` values in force"),
+                    .with_help(
+                        "change the expression, or the `param` values (`-D`) it is computed with",
+                    ),
                 );
                 None
             }
@@ -642,12 +644,20 @@ impl Checker {
             StmtKind::Yield => self.block_end(body, s.span, "yield", None),
             StmtKind::Return(value) => self.ret(body, s.span, value.as_ref()),
             StmtKind::Expr(e) => {
+                // `p();` for a proc is a forgotten `spawn`: the call's own error says so.
+                let proc_call = matches!(&e.kind, ast::ExprKind::Call(name, _)
+                    if matches!(self.top.get(&name.name), Some((Top::Proc(_), _))));
                 self.expr(body, e);
-                self.error(
-                    Diagnostic::error(e.span, "a call cannot be a statement")
-                        .with_label("its result would be thrown away")
-                        .with_help("funs have no effects: use the result, e.g. `int r = f(x);`"),
-                );
+                if !proc_call {
+                    self.error(
+                        Diagnostic::error(e.span, "a call cannot be a statement")
+                            .with_label("its result would be thrown away")
+                            .with_help(
+                                "funs and builtins have no effects: use the result, \
+                                 e.g. `int r = f(x);` or `l = append(l, v);`",
+                            ),
+                    );
+                }
             }
             StmtKind::Block(b) => self.scoped(body, b),
         }
@@ -688,7 +698,12 @@ impl Checker {
                 self.error(
                     Diagnostic::error(name.span, format!("no proc named `{}`", name.name))
                         .with_label("unknown proc")
-                        .with_help(self.suggest(&name.name, |t| matches!(t, Top::Proc(_)))),
+                        .with_help(
+                            self.suggest_top(&name.name, |t| matches!(t, Top::Proc(_)))
+                                .unwrap_or_else(|| {
+                                    format!("declare it: `proc {}() {{ … }}`", name.name)
+                                }),
+                        ),
                 );
                 None
             }
@@ -803,7 +818,7 @@ impl Checker {
                 let ty = self.out.funs[f as usize].ret;
                 self.error(
                     Diagnostic::error(span, "`return` without a value in a fun")
-                        .with_label(format!("this fun returns {ty}"))
+                        .with_label(format!("this fun returns {}", article(&ty.to_string())))
                         .with_help("write `return e;`"),
                 );
             }
@@ -903,7 +918,7 @@ impl Checker {
                 None
             }
             None => {
-                self.unknown(name);
+                self.unknown(body, name);
                 None
             }
         }
@@ -949,8 +964,32 @@ impl Checker {
         }
     }
 
-    fn unknown(&mut self, name: &ast::Ident) {
-        let help = self.suggest(&name.name, |t| matches!(t, Top::Global(_) | Top::Param(_)));
+    fn unknown(&mut self, body: &Body, name: &ast::Ident) {
+        let locals = body
+            .scopes
+            .iter()
+            .flat_map(|s| &s.vars)
+            .map(|(n, _, _)| n.as_str());
+        let wanted = |t: Top| match body.context {
+            // Funs and constants cannot use globals: suggesting one would lead to the next error.
+            Context::Fun(_) | Context::Const => matches!(t, Top::Param(_)),
+            Context::Proc(_) | Context::Init => matches!(t, Top::Global(_) | Top::Param(_)),
+        };
+        let tops = self
+            .top
+            .iter()
+            .filter(|(_, (t, _))| wanted(*t))
+            .map(|(n, _)| n.as_str());
+        let n = &name.name;
+        let help = closest(n, locals.chain(tops)).unwrap_or_else(|| match body.context {
+            Context::Fun(_) => {
+                format!("declare it first (`int {n} = 0;`) or pass it as a parameter")
+            }
+            Context::Const => format!("declare it: `param {n} = 0;`"),
+            Context::Proc(_) | Context::Init => format!(
+                "declare it first: a local `int {n} = 0;` or a global `global int {n} = 0;`"
+            ),
+        });
         self.error(
             Diagnostic::error(name.span, format!("unknown name `{}`", name.name))
                 .with_label("not declared")
@@ -958,21 +997,14 @@ impl Checker {
         );
     }
 
-    /// A "did you mean" for a misspelt name, or how to declare it.
-    fn suggest(&self, name: &str, wanted: impl Fn(Top) -> bool) -> String {
-        let best = self
+    /// A "did you mean" for a misspelt top-level name of the wanted kind.
+    fn suggest_top(&self, name: &str, wanted: impl Fn(Top) -> bool) -> Option<String> {
+        let names = self
             .top
             .iter()
             .filter(|(_, (t, _))| wanted(*t))
-            .map(|(n, _)| (edit_distance(n, name), n))
-            .filter(|(d, n)| *d <= 2 && *d < n.len())
-            .min();
-        match best {
-            Some((_, n)) => format!("did you mean `{n}`?"),
-            None => {
-                "declare it first (locals: `int x = 0;`, globals: `global int x = 0;`)".to_string()
-            }
-        }
+            .map(|(n, _)| n.as_str());
+        closest(name, names)
     }
 
     // ---------------------------------------------------------------- expressions
@@ -1089,14 +1121,22 @@ impl Checker {
                         ty,
                         span,
                     }),
-                    GlobalKind::Array { .. } | GlobalKind::Map => {
+                    ref kind @ (GlobalKind::Array { .. } | GlobalKind::Map) => {
+                        let n = &name.name;
+                        let (label, help) = match kind {
+                            GlobalKind::Map => (
+                                "a map must be indexed",
+                                format!("use one entry `{n}[k]`, or test a key with `has({n}, k)`"),
+                            ),
+                            _ => (
+                                "an array must be indexed",
+                                format!("use one element `{n}[i]`, or its length `len({n})`"),
+                            ),
+                        };
                         self.error(
-                            Diagnostic::error(span, format!("`{}` is not a value", name.name))
-                                .with_label("an array or map must be indexed")
-                                .with_help(format!(
-                                    "use `{}[i]`, `len({})` or `has({}, k)`",
-                                    name.name, name.name, name.name
-                                )),
+                            Diagnostic::error(span, format!("`{n}` is not a value"))
+                                .with_label(label)
+                                .with_help(help),
                         );
                         None
                     }
@@ -1111,7 +1151,7 @@ impl Checker {
                 None
             }
             None => {
-                self.unknown(name);
+                self.unknown(body, name);
                 None
             }
         }
@@ -1203,16 +1243,19 @@ impl Checker {
         if let Some(b) = builtin {
             return self.builtin(body, span, b, args);
         }
-        match self.top.get(&name.name).copied() {
+        let top = self.top.get(&name.name).copied();
+        if body.context == Context::Const && !matches!(top, Some((Top::Proc(_), _))) {
+            // Whether or not the fun is declared (params are computed before funs are
+            // even known), a constant cannot call one.
+            self.error(
+                Diagnostic::error(span, "a fun call in a constant")
+                    .with_label("constants are computed when the program is loaded")
+                    .with_help("constants may use only literals, `param`s and builtins"),
+            );
+            return None;
+        }
+        match top {
             Some((Top::Fun(f), _)) => {
-                if body.context == Context::Const {
-                    self.error(
-                        Diagnostic::error(span, "a fun call in a constant")
-                            .with_label("constants are computed before funs exist")
-                            .with_help("constants may use only literals, `param`s and builtins"),
-                    );
-                    return None;
-                }
                 let fun = &self.out.funs[f as usize];
                 let (params, ret, fname) = (fun.params.clone(), fun.ret, fun.name.clone());
                 let args = self.args(body, span, &fname, "fun", &params, args)?;
@@ -1237,7 +1280,7 @@ impl Checker {
                 self.error(
                     Diagnostic::error(name.span, format!("no fun named `{}`", name.name))
                         .with_label("unknown function")
-                        .with_help(self.suggest(&name.name, |t| matches!(t, Top::Fun(_)))),
+                        .with_help(self.unknown_fun_help(&name.name)),
                 );
                 for a in args {
                     self.expr(body, a);
@@ -1245,6 +1288,20 @@ impl Checker {
                 None
             }
         }
+    }
+
+    fn unknown_fun_help(&self, name: &str) -> String {
+        let funs = self
+            .top
+            .iter()
+            .filter(|(_, (t, _))| matches!(t, Top::Fun(_)))
+            .map(|(n, _)| n.as_str());
+        closest(name, funs.chain(BUILTINS.iter().copied())).unwrap_or_else(|| {
+            format!(
+                "declare it: `fun {name}(int x) -> int {{ … }}`; the builtins are {}",
+                BUILTINS.join(", ")
+            )
+        })
     }
 
     fn builtin(
@@ -1369,6 +1426,15 @@ fn conversion_help(found: Ty, wanted: Ty) -> String {
         (Ty::Int, Ty::List) => "make a one-element list with `[x]`".to_string(),
         _ => format!("write an expression of type {wanted}"),
     }
+}
+
+/// "did you mean `n`?" for the candidate closest to a misspelt name, if any is close.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    candidates
+        .map(|n| (edit_distance(n, name), n))
+        .filter(|(d, n)| *d <= 2 && *d < n.chars().count() && *n != name)
+        .min()
+        .map(|(_, n)| format!("did you mean `{n}`?"))
 }
 
 /// Levenshtein distance, for "did you mean".

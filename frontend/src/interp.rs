@@ -189,6 +189,17 @@ impl<'p> Machine<'p> {
             .bool())
     }
 
+    /// The globals `block`'s guard reads in this state (sorted; empty without a guard).
+    pub fn guard_reads(&self, block: BlockId, mem: &Memory, locals: &[Value]) -> Vec<Loc> {
+        let mut fx = Effects::default();
+        if let Some(guard) = &self.program.blocks[block as usize].guard {
+            // A guard that fails to evaluate still read what it read before failing.
+            let _ = Run::new(self, &mut fx, true).eval(guard, mem, locals);
+        }
+        fx.normalize();
+        fx.reads
+    }
+
     /// Runs one block of a process whose next block it is and whose guard holds.
     pub fn run_block(
         &self,
@@ -266,6 +277,8 @@ struct Run<'m, 'p> {
     track: bool,
     steps: u64,
     depth: u32,
+    /// The call depth at which the current thread's stack took over.
+    stack_base: u32,
 }
 
 fn err<T>(error: ErrorKind, span: Span) -> Result<T, Fault> {
@@ -288,6 +301,7 @@ impl<'m, 'p> Run<'m, 'p> {
             track,
             steps: 0,
             depth: 0,
+            stack_base: 0,
         }
     }
 
@@ -318,45 +332,50 @@ impl<'m, 'p> Run<'m, 'p> {
                 );
             }
             pc += 1;
+            // As in `eval`, arms that need temporaries are functions of their own.
             match &instr.kind {
-                InstrKind::Assign(place, e) => {
-                    let v = self.eval(e, mem.view(), locals)?;
-                    self.assign(place, v, mem, locals)?;
-                }
+                InstrKind::Assign(place, e) => self.assign(place, e, mem, locals)?,
                 InstrKind::Jump(t) => pc = *t,
                 InstrKind::JumpUnless(c, t) => {
-                    if !self.eval(c, mem.view(), locals)?.bool() {
+                    if !self.eval_bool(c, mem.view(), locals)? {
                         pc = *t;
                     }
                 }
-                InstrKind::Spawn(proc, args) => {
-                    let args = self.eval_all(args, mem.view(), locals)?;
-                    self.fx.spawns.push((*proc, args));
-                }
+                InstrKind::Spawn(proc, args) => self.spawn(*proc, args, mem.view(), locals)?,
                 InstrKind::Assert(c, message) => {
-                    if !self.eval(c, mem.view(), locals)?.bool() {
-                        return Err(Fault::Assert {
-                            message: message.clone(),
-                            span: instr.span,
-                        });
+                    if !self.eval_bool(c, mem.view(), locals)? {
+                        return Err(assert_failed(message, instr.span));
                     }
                 }
                 InstrKind::Await(b) | InstrKind::Yield(b) => return Ok(Exit::Block(*b)),
                 InstrKind::Return(None) => return Ok(Exit::End),
                 InstrKind::Return(Some(e)) => {
-                    return Ok(Exit::Value(self.eval(e, mem.view(), locals)?))
+                    return self.eval(e, mem.view(), locals).map(Exit::Value)
                 }
             }
         }
     }
 
+    fn spawn(
+        &mut self,
+        proc: ProcId,
+        args: &[Expr],
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<(), Fault> {
+        let args = self.eval_all(args, mem, locals)?;
+        self.fx.spawns.push((proc, args));
+        Ok(())
+    }
+
     fn assign(
         &mut self,
         place: &Place,
-        v: Value,
+        e: &Expr,
         mem: &mut Mem<'_>,
         locals: &mut [Value],
     ) -> Result<(), Fault> {
+        let v = self.eval(e, mem.view(), locals)?;
         match place {
             Place::Local(l) => locals[*l as usize] = v,
             Place::Global(g) => {
@@ -414,90 +433,165 @@ impl<'m, 'p> Run<'m, 'p> {
         mem: &Memory,
         locals: &[Value],
     ) -> Result<Vec<Value>, Fault> {
-        es.iter().map(|e| self.eval(e, mem, locals)).collect()
+        let mut values = Vec::with_capacity(es.len());
+        for e in es {
+            values.push(self.eval(e, mem, locals)?);
+        }
+        Ok(values)
     }
 
+    fn eval_int(&mut self, e: &Expr, mem: &Memory, locals: &[Value]) -> Result<i64, Fault> {
+        Ok(self.eval(e, mem, locals)?.int())
+    }
+
+    fn eval_bool(&mut self, e: &Expr, mem: &Memory, locals: &[Value]) -> Result<bool, Fault> {
+        Ok(self.eval(e, mem, locals)?.bool())
+    }
+
+    // `eval` recurses through fun calls, so its frame is kept small: every arm that
+    // needs temporaries is a function of its own (unoptimised builds give each
+    // temporary of a function its own stack slot).
     fn eval(&mut self, e: &Expr, mem: &Memory, locals: &[Value]) -> Result<Value, Fault> {
-        Ok(match &e.kind {
-            ExprKind::Const(v) => v.clone(),
-            ExprKind::Local(l) => locals[*l as usize].clone(),
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Local(l) => Ok(locals[*l as usize].clone()),
             ExprKind::Global(g) => {
                 self.read(Loc::whole(*g));
-                mem.scalar(*g).clone()
+                Ok(mem.scalar(*g).clone())
             }
-            ExprKind::ArrayGet(g, i) => {
-                let index = self.eval(i, mem, locals)?.int();
-                let at = checked_index(index, self.array_len(*g), i.span)?;
-                self.read(Loc {
-                    global: *g,
-                    elem: index,
-                });
-                mem.element(*g, at).clone()
-            }
-            ExprKind::MapGet(g, k) => {
-                let key = self.eval(k, mem, locals)?.int();
-                self.read(Loc {
-                    global: *g,
-                    elem: key,
-                });
-                Value::Int(mem.map(*g).get(&key).copied().unwrap_or(0))
-            }
-            ExprKind::MapHas(g, k) => {
-                let key = self.eval(k, mem, locals)?.int();
-                self.read(Loc {
-                    global: *g,
-                    elem: key,
-                });
-                Value::Bool(mem.map(*g).contains_key(&key))
-            }
-            ExprKind::ListGet(l, i) => {
-                let list = self.eval(l, mem, locals)?;
-                let index = self.eval(i, mem, locals)?.int();
-                let list = list.list();
-                Value::Int(list[checked_index(index, list.len(), e.span)?])
-            }
-            ExprKind::ListLit(items) => {
-                let items: Vec<i64> = items
-                    .iter()
-                    .map(|i| self.eval(i, mem, locals).map(|v| v.int()))
-                    .collect::<Result<_, _>>()?;
-                Value::List(Arc::from(items))
-            }
-            ExprKind::Unary(UnOp::Not, a) => Value::Bool(!self.eval(a, mem, locals)?.bool()),
-            ExprKind::Unary(UnOp::Neg, a) => {
-                let n = self.eval(a, mem, locals)?.int();
-                match n.checked_neg() {
-                    Some(v) => Value::Int(v),
-                    None => return err(ErrorKind::Overflow("-"), e.span),
-                }
-            }
-            ExprKind::Binary(BinOp::And, a, b) => {
-                Value::Bool(self.eval(a, mem, locals)?.bool() && self.eval(b, mem, locals)?.bool())
-            }
-            ExprKind::Binary(BinOp::Or, a, b) => {
-                Value::Bool(self.eval(a, mem, locals)?.bool() || self.eval(b, mem, locals)?.bool())
-            }
-            ExprKind::Binary(op, a, b) => {
-                let a = self.eval(a, mem, locals)?;
-                let b = self.eval(b, mem, locals)?;
-                binary(*op, a, b, e.span)?
-            }
+            ExprKind::ArrayGet(g, i) => self.array_get(*g, i, mem, locals),
+            ExprKind::MapGet(g, k) => self.map_get(*g, k, false, mem, locals),
+            ExprKind::MapHas(g, k) => self.map_get(*g, k, true, mem, locals),
+            ExprKind::ListGet(l, i) => self.list_get(l, i, e.span, mem, locals),
+            ExprKind::ListLit(items) => self.list_lit(items, mem, locals),
+            ExprKind::Unary(op, a) => self.unary(*op, a, e.span, mem, locals),
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span, mem, locals),
             ExprKind::Cond(c, a, b) => {
-                if self.eval(c, mem, locals)?.bool() {
-                    self.eval(a, mem, locals)?
+                let branch = if self.eval_bool(c, mem, locals)? {
+                    a
                 } else {
-                    self.eval(b, mem, locals)?
-                }
+                    b
+                };
+                self.eval(branch, mem, locals)
             }
-            ExprKind::Builtin(b, args) => {
-                let args = self.eval_all(args, mem, locals)?;
-                builtin(*b, &args, e.span)?
-            }
+            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span, mem, locals),
             ExprKind::Call(f, args) => {
                 let args = self.eval_all(args, mem, locals)?;
-                self.call(*f, args, mem, e.span)?
+                self.call(*f, args, mem, e.span)
             }
+        }
+    }
+
+    fn array_get(
+        &mut self,
+        g: GlobalId,
+        i: &Expr,
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<Value, Fault> {
+        let index = self.eval_int(i, mem, locals)?;
+        let at = checked_index(index, self.array_len(g), i.span)?;
+        self.read(Loc {
+            global: g,
+            elem: index,
+        });
+        Ok(mem.element(g, at).clone())
+    }
+
+    fn map_get(
+        &mut self,
+        g: GlobalId,
+        k: &Expr,
+        has: bool,
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<Value, Fault> {
+        let key = self.eval_int(k, mem, locals)?;
+        self.read(Loc {
+            global: g,
+            elem: key,
+        });
+        let value = mem.map(g).get(&key).copied();
+        Ok(if has {
+            Value::Bool(value.is_some())
+        } else {
+            Value::Int(value.unwrap_or(0))
         })
+    }
+
+    fn list_get(
+        &mut self,
+        l: &Expr,
+        i: &Expr,
+        span: Span,
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<Value, Fault> {
+        let list = self.eval(l, mem, locals)?;
+        let index = self.eval_int(i, mem, locals)?;
+        let list = list.list();
+        Ok(Value::Int(list[checked_index(index, list.len(), span)?]))
+    }
+
+    fn list_lit(&mut self, items: &[Expr], mem: &Memory, locals: &[Value]) -> Result<Value, Fault> {
+        let mut values = Vec::with_capacity(items.len());
+        for i in items {
+            values.push(self.eval_int(i, mem, locals)?);
+        }
+        Ok(Value::List(Arc::from(values)))
+    }
+
+    fn unary(
+        &mut self,
+        op: UnOp,
+        a: &Expr,
+        span: Span,
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<Value, Fault> {
+        match op {
+            UnOp::Not => Ok(Value::Bool(!self.eval_bool(a, mem, locals)?)),
+            UnOp::Neg => match self.eval_int(a, mem, locals)?.checked_neg() {
+                Some(v) => Ok(Value::Int(v)),
+                None => err(ErrorKind::Overflow("-"), span),
+            },
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<Value, Fault> {
+        match op {
+            BinOp::And => Ok(Value::Bool(
+                self.eval_bool(a, mem, locals)? && self.eval_bool(b, mem, locals)?,
+            )),
+            BinOp::Or => Ok(Value::Bool(
+                self.eval_bool(a, mem, locals)? || self.eval_bool(b, mem, locals)?,
+            )),
+            _ => {
+                let a = self.eval(a, mem, locals)?;
+                let b = self.eval(b, mem, locals)?;
+                binary(op, a, b, span)
+            }
+        }
+    }
+
+    fn builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        span: Span,
+        mem: &Memory,
+        locals: &[Value],
+    ) -> Result<Value, Fault> {
+        let args = self.eval_all(args, mem, locals)?;
+        builtin(b, &args, span)
     }
 
     fn call(&mut self, f: u32, args: Vec<Value>, mem: &Memory, span: Span) -> Result<Value, Fault> {
@@ -510,12 +604,58 @@ impl<'m, 'p> Run<'m, 'p> {
         }
         self.depth += 1;
         let mut locals = frame(&fun.code, args);
-        let exit = self.exec(&fun.code, 0, &mut Mem::ReadOnly(mem), &mut locals);
+        let exit = if self.depth - self.stack_base >= CALLS_PER_STACK {
+            self.exec_on_fresh_stack(&fun.code, mem, &mut locals)
+        } else {
+            self.exec(&fun.code, 0, &mut Mem::ReadOnly(mem), &mut locals)
+        };
         self.depth -= 1;
         match exit? {
             Exit::Value(v) => Ok(v),
             Exit::Block(_) | Exit::End => err(ErrorKind::NoReturn(fun.name.clone()), span),
         }
+    }
+
+    /// Runs a fun body on a new thread with a stack of its own, so that deep recursion
+    /// ends in [`ErrorKind::CallDepth`] rather than overflowing the caller's stack,
+    /// whatever its size (test threads have 2 MiB; unoptimised frames are large).
+    fn exec_on_fresh_stack(
+        &mut self,
+        code: &Code,
+        mem: &Memory,
+        locals: &mut [Value],
+    ) -> Result<Exit, Fault> {
+        let outer_base = std::mem::replace(&mut self.stack_base, self.depth);
+        let joined = std::thread::scope(|scope| {
+            let run = &mut *self;
+            let locals = &mut *locals;
+            std::thread::Builder::new()
+                .name("ic-fun-calls".to_string())
+                .stack_size(FRESH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    run.exec(code, 0, &mut Mem::ReadOnly(mem), locals)
+                })
+                .map(|handle| handle.join())
+        });
+        self.stack_base = outer_base;
+        match joined {
+            Ok(Ok(exit)) => exit,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            // No thread to be had: carry on with the stack there is.
+            Err(_) => self.exec(code, 0, &mut Mem::ReadOnly(mem), locals),
+        }
+    }
+}
+
+/// Nested fun calls that run on one stack before the next call moves to a fresh one.
+const CALLS_PER_STACK: u32 = 100;
+/// The stack of each fresh thread: ample for `CALLS_PER_STACK` calls even unoptimised.
+const FRESH_STACK_BYTES: usize = 16 << 20;
+
+fn assert_failed(message: &Option<String>, span: Span) -> Fault {
+    Fault::Assert {
+        message: message.clone(),
+        span,
     }
 }
 
@@ -537,7 +677,8 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Fault> {
         BinOp::Mul => int(a.int().checked_mul(b.int()), "*"),
         BinOp::Div | BinOp::Mod if b.int() == 0 => err(ErrorKind::DivisionByZero, span),
         BinOp::Div => int(a.int().checked_div(b.int()), "/"),
-        BinOp::Mod => int(a.int().checked_rem(b.int()), "%"),
+        // The remainder always fits: `i64::MIN % -1` is 0, not an overflow.
+        BinOp::Mod => Ok(Value::Int(a.int().wrapping_rem(b.int()))),
         BinOp::Concat => {
             let mut items = a.list().to_vec();
             items.extend_from_slice(b.list());

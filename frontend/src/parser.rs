@@ -55,7 +55,28 @@ pub fn unescape(literal: &str, span: Span) -> Result<String, LiteralError> {
 type LalrpopError<'s> = ParseError<usize, lalrpop_util::lexer::Token<'s>, LiteralError>;
 
 fn to_diagnostic(source: &str, error: LalrpopError<'_>) -> Diagnostic {
+    let at = match &error {
+        ParseError::InvalidToken { location } | ParseError::UnrecognizedEof { location, .. } => {
+            *location
+        }
+        ParseError::UnrecognizedToken { token, .. } | ParseError::ExtraToken { token } => token.0,
+        ParseError::User {
+            error: LiteralError::IntegerTooLarge(span) | LiteralError::BadEscape(span),
+        } => span.start,
+    };
+    // The lexer reads an unclosed `/*` as the operators `/` and `*`, which fails at
+    // or just after the `/`: say what the user actually did.
+    if let Some(open) = unclosed_comment(source).filter(|&open| open <= at) {
+        return Diagnostic::error(Span::new(open, open + 2), "unterminated comment")
+            .with_label("this comment is never closed")
+            .with_help("end it with `*/`");
+    }
     match error {
+        ParseError::InvalidToken { location } if source[location..].starts_with('"') => {
+            Diagnostic::error(Span::new(location, location + 1), "unterminated string")
+                .with_label("no closing `\"` on this line")
+                .with_help("strings end on the line they start; write a line break as `\\n`")
+        }
         ParseError::InvalidToken { location } => {
             let end = next_char_end(source, location);
             Diagnostic::error(Span::new(location, end), "unexpected character")
@@ -91,6 +112,33 @@ fn to_diagnostic(source: &str, error: LalrpopError<'_>) -> Diagnostic {
             .with_label("bad escape")
             .with_help(r#"the escapes are \" \\ \n and \t"#),
     }
+}
+
+/// Where a `/*` that no `*/` closes starts, skipping string literals and line
+/// comments the way the lexer does.
+fn unclosed_comment(source: &str) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'"', _) => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            (b'/', Some(b'/')) => {
+                i = source[i..].find('\n').map_or(bytes.len(), |nl| i + nl + 1);
+            }
+            (b'/', Some(b'*')) => match source[i + 2..].find("*/") {
+                Some(close) => i += 2 + close + 2,
+                None => return Some(i),
+            },
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 fn next_char_end(source: &str, at: usize) -> usize {

@@ -1,0 +1,488 @@
+//! Robustness of the front end: whatever the text, `frontend::load` returns (a
+//! program or diagnostics) without panicking, every diagnostic points inside the
+//! source, and rendering the diagnostics does not panic either.
+//!
+//! Inputs are arbitrary strings, soups of the language's tokens, and valid programs
+//! with a few tokens or characters deleted, inserted, duplicated, swapped or replaced
+//! (so that most of them still parse and reach the checker).
+
+use frontend::ast::Span;
+use frontend::diagnostic::render;
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::{select, Index};
+
+/// Loads `src`; on diagnostics, checks their spans and renders them.
+fn survives(src: &str, defines: &[(String, i64)]) -> Result<(), TestCaseError> {
+    let Err(diagnostics) = frontend::load(src, defines) else {
+        return Ok(());
+    };
+    prop_assert!(!diagnostics.is_empty(), "an error without diagnostics");
+    for d in &diagnostics {
+        let spans = d.span.iter().chain(d.secondary.iter().map(|(s, _)| s));
+        for span in spans {
+            within(src, *span).map_err(|e| TestCaseError::fail(format!("{e} in {d:?}")))?;
+        }
+    }
+    render("fuzz.ic", src, &diagnostics, false);
+    render("fuzz.ic", src, &diagnostics, true);
+    Ok(())
+}
+
+fn within(src: &str, span: Span) -> Result<(), String> {
+    let inside = span.start <= span.end
+        && span.end <= src.len()
+        && src.is_char_boundary(span.start)
+        && src.is_char_boundary(span.end);
+    if inside {
+        Ok(())
+    } else {
+        Err(format!(
+            "span {span:?} is not within a source of {} bytes",
+            src.len()
+        ))
+    }
+}
+
+/// Tokens of the language and near misses: keywords, names (some declared by the
+/// seeds, some builtins), punctuation, literals at the limits, strings, comments.
+const TOKENS: &[&str] = &[
+    "param",
+    "global",
+    "proc",
+    "fun",
+    "init",
+    "int",
+    "bool",
+    "list",
+    "map",
+    "if",
+    "else",
+    "while",
+    "for",
+    "in",
+    "break",
+    "continue",
+    "spawn",
+    "assert",
+    "await",
+    "yield",
+    "return",
+    "true",
+    "false",
+    "x",
+    "z",
+    "y",
+    "p",
+    "q",
+    "r",
+    "N",
+    "a",
+    "l",
+    "m",
+    "f",
+    "i",
+    "sum",
+    "len",
+    "head",
+    "tail",
+    "append",
+    "take",
+    "drop",
+    "min",
+    "max",
+    "abs",
+    "has",
+    "_",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    "=",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "++",
+    "&&",
+    "||",
+    "!",
+    "?",
+    ":",
+    "->",
+    "..",
+    "0",
+    "1",
+    "2",
+    "7",
+    "-1",
+    "1048576",
+    "1048577",
+    "9223372036854775807",
+    "9223372036854775808",
+    "99999999999999999999999",
+    "\"msg\"",
+    "\"a\\\"b\"",
+    "\"\\q\"",
+    "\"open",
+    "//",
+    "// c\n",
+    "/*",
+    "*/",
+    "/* c */",
+    " ",
+    "\n",
+    "\t",
+    "x'",
+    "@",
+    "é",
+    "\u{0}",
+    "#",
+    "'",
+    ".",
+];
+
+/// Valid programs (checked by `seeds_are_valid`), the starting points of mutation.
+const SEEDS: &[&str] = &[
+    "// The working example of the CDPOR paper (Fig. 1).
+global int x = -2;
+global int z = -2;
+
+proc p() { x = x + 1; }
+proc q() { if (z >= 0) { z = x; } }
+proc r() { x = x + 1; z = z + 1; }
+
+init { spawn p(); spawn q(); spawn r(); }",
+    "param N = 3;
+global int[N] a = [1, 2, 3];
+global bool[2] flags;
+global list l = [1, 2];
+global map m;
+global bool done = false;
+
+fun sum(list xs, int acc) -> int {
+    if (len(xs) == 0) { return acc; } else if (head(xs) < 0) { return -1; }
+    return sum(tail(xs), acc + head(xs));
+}
+
+proc worker(int id, list todo) {
+    await (!done || id > 0);
+    int i = 0;
+    list seen;
+    while (i < 3) {
+        for k in 0..len(todo) {
+            if (k % 2 == 1) { continue; }
+            seen = append(seen, k);
+        }
+        i = i + 1;
+        if (i > 100) { break; }
+        yield;
+    }
+    { int v = a[id % N]; a[id % N] = v + 1; m[id] = has(m, id) ? m[id] + 1 : 1; }
+    flags[0] = !flags[1];
+    assert(sum(seen, 0) >= 0, \"sums are \\\"non-negative\\\"\");
+    l = take(l ++ seen, 3) ++ drop(seen, min(1, max(0, abs(id))));
+    return;
+}
+
+init {
+    int k = 0;
+    while (k < 2) { spawn worker(k, [k, k + 1] ++ l); k = k + 1; }
+    done = true;
+}",
+    "param K = 2;
+global int c;
+proc inc() { int t = c; yield; c = t + 1; }
+proc check() { await (c == K); assert(c == K, \"lost update\"); }
+init { for i in 0..K { spawn inc(); } spawn check(); }",
+];
+
+/// Tokens that can stand for each other in the same place, so that swapping one for
+/// another keeps a program parsing and gives the checker something to check.
+const CLASSES: &[&[&str]] = &[
+    &[
+        "x",
+        "z",
+        "p",
+        "q",
+        "r",
+        "N",
+        "K",
+        "a",
+        "l",
+        "m",
+        "c",
+        "k",
+        "i",
+        "id",
+        "xs",
+        "acc",
+        "v",
+        "t",
+        "seen",
+        "todo",
+        "done",
+        "flags",
+        "sum",
+        "worker",
+        "inc",
+        "check",
+        "len",
+        "head",
+        "tail",
+        "append",
+        "take",
+        "drop",
+        "min",
+        "max",
+        "abs",
+        "has",
+        "undeclared",
+    ],
+    &[
+        "0",
+        "1",
+        "2",
+        "3",
+        "1048576",
+        "1048577",
+        "9223372036854775807",
+    ],
+    &[
+        "+", "-", "*", "/", "%", "++", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+    ],
+    &["int", "bool", "list", "map"],
+    &["true", "false"],
+    &["if", "while"],
+    &["await", "assert"],
+    &["break", "continue", "yield", "return"],
+    &["proc", "fun", "init", "global", "param"],
+];
+
+/// The seeds cut into tokens: runs of name characters, string literals, the
+/// two-character operators, whitespace runs, single characters.
+fn tokens(src: &str) -> Vec<String> {
+    const PAIRS: &[&str] = &[
+        "==", "!=", "<=", ">=", "&&", "||", "++", "->", "..", "//", "/*", "*/",
+    ];
+    let mut out = Vec::new();
+    let mut rest = src;
+    while let Some(c) = rest.chars().next() {
+        let len = if c.is_ascii_alphanumeric() || c == '_' {
+            rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())
+        } else if c.is_whitespace() {
+            rest.find(|c: char| !c.is_whitespace())
+                .unwrap_or(rest.len())
+        } else if c == '"' {
+            rest[1..].find('"').map_or(rest.len(), |end| end + 2)
+        } else if PAIRS.iter().any(|p| rest.starts_with(p)) {
+            2
+        } else {
+            c.len_utf8()
+        };
+        out.push(rest[..len].to_string());
+        rest = &rest[len..];
+    }
+    out
+}
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    Delete(Index),
+    Insert(Index, &'static str),
+    Replace(Index, &'static str),
+    Duplicate(Index),
+    Swap(Index, Index),
+    /// Replaces one of the tokens that belong to a class by a token of that class.
+    Respell(Index, Index),
+    /// Removes one character of a token.
+    DeleteChar(Index, Index),
+    /// Puts a character inside a token.
+    InsertChar(Index, Index, char),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    let token = || select(TOKENS);
+    let idx = any::<Index>;
+    let odd_char = prop_oneof![
+        select(&['"', '/', '*', '\\', '{', '}', '(', ')', ';', '-', '0', 'x', ' ', '\n'][..]),
+        any::<char>(),
+    ];
+    prop_oneof![
+        1 => idx().prop_map(Mutation::Delete),
+        1 => (idx(), token()).prop_map(|(i, t)| Mutation::Insert(i, t)),
+        1 => (idx(), token()).prop_map(|(i, t)| Mutation::Replace(i, t)),
+        1 => idx().prop_map(Mutation::Duplicate),
+        1 => (idx(), idx()).prop_map(|(i, j)| Mutation::Swap(i, j)),
+        8 => (idx(), idx()).prop_map(|(i, j)| Mutation::Respell(i, j)),
+        1 => (idx(), idx()).prop_map(|(i, j)| Mutation::DeleteChar(i, j)),
+        1 => (idx(), idx(), odd_char).prop_map(|(i, j, c)| Mutation::InsertChar(i, j, c)),
+    ]
+}
+
+fn mutate(seed: &str, mutations: &[Mutation]) -> String {
+    let mut toks = tokens(seed);
+    for m in mutations {
+        if toks.is_empty() {
+            toks.push(String::new());
+        }
+        let n = toks.len();
+        match m {
+            Mutation::Delete(i) => {
+                toks.remove(i.index(n));
+            }
+            Mutation::Insert(i, t) => toks.insert(i.index(n + 1), t.to_string()),
+            Mutation::Replace(i, t) => toks[i.index(n)] = t.to_string(),
+            Mutation::Duplicate(i) => {
+                let i = i.index(n);
+                toks.insert(i, toks[i].clone());
+            }
+            Mutation::Swap(i, j) => toks.swap(i.index(n), j.index(n)),
+            Mutation::Respell(i, j) => {
+                let classed: Vec<(usize, &[&str])> = toks
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(at, t)| {
+                        Some((at, *CLASSES.iter().find(|c| c.contains(&t.as_str()))?))
+                    })
+                    .collect();
+                if !classed.is_empty() {
+                    let (at, class) = classed[i.index(classed.len())];
+                    toks[at] = class[j.index(class.len())].to_string();
+                }
+            }
+            Mutation::DeleteChar(i, j) => {
+                let t = &mut toks[i.index(n)];
+                if let Some((at, _)) = t.char_indices().nth(j.index(t.chars().count().max(1))) {
+                    t.remove(at);
+                }
+            }
+            Mutation::InsertChar(i, j, c) => {
+                let t = &mut toks[i.index(n)];
+                let boundaries: Vec<usize> = t
+                    .char_indices()
+                    .map(|(at, _)| at)
+                    .chain([t.len()])
+                    .collect();
+                t.insert(boundaries[j.index(boundaries.len())], *c);
+            }
+        }
+    }
+    toks.concat()
+}
+
+/// `-D` settings, most of them empty; some name no param, some are extreme.
+fn defines() -> impl Strategy<Value = Vec<(String, i64)>> {
+    let define = (
+        select(&["N", "K", "x", "Q"][..]),
+        prop_oneof![
+            Just(0i64),
+            Just(-1),
+            Just(5),
+            Just(1 << 21),
+            Just(i64::MAX),
+            Just(i64::MIN)
+        ],
+    )
+        .prop_map(|(name, v)| (name.to_string(), v));
+    prop_oneof![3 => Just(Vec::new()), 1 => vec(define, 1..3)]
+}
+
+#[test]
+fn seeds_are_valid() {
+    for seed in SEEDS {
+        if let Err(d) = frontend::load(seed, &[]) {
+            panic!("{d:?} in\n{seed}");
+        }
+        assert_eq!(tokens(seed).concat(), *seed);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_text(src in prop_oneof![
+        vec(any::<char>(), 0..64).prop_map(String::from_iter),
+        "[ -~\n\t]{0,120}",
+    ]) {
+        survives(&src, &[])?;
+    }
+
+    #[test]
+    fn token_soup(
+        toks in vec(select(TOKENS), 0..60),
+        glue in vec(select(&["", " ", "\n"][..]), 60),
+        defines in defines(),
+    ) {
+        let src: String = toks.iter().zip(&glue).flat_map(|(t, g)| [*t, *g]).collect();
+        survives(&src, &defines)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6000))]
+
+    #[test]
+    fn mutated_programs(
+        seed in select(SEEDS),
+        mutations in vec(mutation(), 1..5),
+        defines in defines(),
+    ) {
+        survives(&mutate(seed, &mutations), &defines)?;
+    }
+}
+
+fn nested(depth: usize) -> [String; 5] {
+    [
+        format!(
+            "global int x = {}1{}; init {{ }}",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        ),
+        format!("global int x = {}1; init {{ }}", "-".repeat(depth)),
+        format!("global int x; init {{ x = 1{}; }}", " + 1".repeat(depth)),
+        format!("init {{ {}{} }}", "{ ".repeat(depth), "} ".repeat(depth)),
+        format!(
+            "global int x; init {{ {}x = 1;{} }}",
+            "if (x == 0) { ".repeat(depth),
+            " }".repeat(depth)
+        ),
+    ]
+}
+
+/// Nesting as deep as people write does not overflow the stack of a test thread.
+#[test]
+fn deep_nesting() {
+    for depth in [10, 100, 200] {
+        for src in nested(depth) {
+            survives(&src, &[]).unwrap_or_else(|e| panic!("{e}"));
+            assert!(frontend::load(&src, &[]).is_ok(), "{src}");
+        }
+    }
+}
+
+/// KNOWN BUG (for check.rs, not fixed here): the checker recurses once per level of
+/// nesting, about 6 KiB a level in a debug build, and aborts the process on stack
+/// overflow around 330 levels on a 2 MiB thread, e.g. `global int x; init { x = 1
+/// + 1 + … + 1; }` with 333 `+ 1`. (The parser alone handles 18 000.) It is an
+/// abort, not a panic, hence ignored: run with `--ignored` once that is fixed.
+#[test]
+#[ignore = "the checker overflows the stack on deep nesting"]
+fn very_deep_nesting() {
+    for src in nested(1000) {
+        survives(&src, &[]).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
