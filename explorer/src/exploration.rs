@@ -220,7 +220,7 @@ impl<'p> Exploration<'p> {
             return true;
         }
         self.polls = self.polls.wrapping_add(1);
-        if self.polls % 256 == 0 {
+        if self.polls.is_multiple_of(256) {
             if let Some(t) = self.config.timeout {
                 if self.started.elapsed() >= t {
                     self.stop = Some(Stop::Timeout);

@@ -18,7 +18,28 @@ pub mod value;
 pub use diagnostic::Diagnostic;
 
 /// Parses and checks a program, with `-D NAME=VALUE` overrides of its `param`s.
+///
+/// The checker recurses on the program's nesting, so it runs on a thread with a large
+/// stack: deeply nested input gets its diagnostics instead of overflowing the caller's
+/// stack (a test thread has 2 MiB).
 pub fn load(source: &str, defines: &[(String, i64)]) -> Result<ir::Program, Vec<Diagnostic>> {
-    let ast = parser::parse_program(source).map_err(|d| vec![d])?;
-    check::check(&ast, defines)
+    let work = || {
+        let ast = parser::parse_program(source).map_err(|d| vec![d])?;
+        check::check(&ast, defines)
+    };
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .stack_size(LOAD_STACK)
+            .spawn_scoped(scope, work)
+        {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => work(),
+        }
+    })
 }
+
+/// Stack of the thread that parses and checks (virtual memory: pages are touched
+/// only as deep as the program nests).
+const LOAD_STACK: usize = 256 << 20;
