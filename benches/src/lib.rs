@@ -7,6 +7,9 @@ pub fn program(name: &str, defines: &[(&str, i64)]) -> frontend::ir::Program {
     let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let defines: Vec<(String, i64)> = defines.iter().map(|(n, v)| (n.to_string(), *v)).collect();
     frontend::load(&source, &defines).unwrap_or_else(|d| {
-        panic!("{}", frontend::diagnostic::render(&path, &source, &d, false))
+        panic!(
+            "{}",
+            frontend::diagnostic::render(&path, &source, &d, false)
+        )
     })
 }

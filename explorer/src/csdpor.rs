@@ -35,9 +35,10 @@ impl Reduction for ContextSensitive {
         // Line 13: s[E.p] = s[E'.v.u]? Processes are compared with their identities:
         // the soundness argument (Lemma 1) continues both states with the same steps.
         let (reached, steps) = r.run_from_prefix(&sequence)?;
-        (reached.fingerprint_with_identities(r.program)
-            == r.state.fingerprint_with_identities(r.program))
-        .then_some(steps)
+        let same = reached.fingerprint_with_identities(r.program)
+            == r.state.fingerprint_with_identities(r.program);
+        r.stats.pruning.sleep_added_by_states += u64::from(same);
+        same.then_some(steps)
     }
 
     /// Keeps `x` asleep after `n` when `x` and `n` commute in `s[E]`: `s[E.x.n] =
@@ -47,15 +48,8 @@ impl Reduction for ContextSensitive {
     /// Not in the paper's Alg. 1, whose literal reading explores more than the 2^N
     /// executions of the producer–consumer of Sec. 4 that Table 1 reports.
     fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
-        let (n_then_x, steps) =
-            run_from(a.program, a.limits, a.after, &[x.process], a.extra_states)?;
-        let (x_then_n, _) = run_from(
-            a.program,
-            a.limits,
-            a.before,
-            &[x.process, a.p],
-            a.extra_states,
-        )?;
+        let (n_then_x, steps) = run_from(a.program, a.limits, a.after, &[x.process], a.stats)?;
+        let (x_then_n, _) = run_from(a.program, a.limits, a.before, &[x.process, a.p], a.stats)?;
         let same = n_then_x.fingerprint_with_identities(a.program)
             == x_then_n.fingerprint_with_identities(a.program);
         same.then(|| {

@@ -12,6 +12,7 @@ use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
 use crate::happens_before::HappensBefore;
 use crate::race;
+use crate::report::Stats;
 use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use frontend::interp::Limits;
@@ -32,8 +33,8 @@ pub struct Race<'a, 'p> {
     pub snapshots: &'a [State],
     /// `sleep(E')`.
     pub sleep: &'a SleepSet,
-    /// Counts events run outside the main path (alternative sequences).
-    pub extra_states: &'a mut u64,
+    /// The exploration's counters: alternative runs count their events as states.
+    pub stats: &'a mut Stats,
 }
 
 impl Race<'_, '_> {
@@ -57,20 +58,20 @@ impl Race<'_, '_> {
             self.limits,
             &self.snapshots[self.e],
             processes,
-            self.extra_states,
+            self.stats,
         )
     }
 }
 
-/// Runs `processes` (by identity key) from a copy of `state`, counting each step in
-/// `states`. `None` when a step is not enabled or fails; otherwise the state reached
-/// and each step with its footprint.
+/// Runs `processes` (by identity key) from a copy of `state`, counting each step as a
+/// state. `None` when a step is not enabled or fails; otherwise the state reached and
+/// each step with its footprint.
 pub fn run_from(
     program: &Program,
     limits: Limits,
     state: &State,
     processes: &[Fingerprint],
-    states: &mut u64,
+    stats: &mut Stats,
 ) -> Option<(State, Vec<Step>)> {
     let mut ex = Executor::from_state(program, limits, state.clone());
     let mut steps = Vec::with_capacity(processes.len());
@@ -82,7 +83,7 @@ pub fn run_from(
             return None;
         }
         let event = ex.step(i).ok()?;
-        *states += 1;
+        stats.states += 1;
         steps.push(Step {
             process: key,
             footprint: event.footprint.clone(),
@@ -99,7 +100,7 @@ pub struct Around<'a, 'p> {
     pub after: &'a State,
     pub p: Fingerprint,
     pub n: &'a Event,
-    pub extra_states: &'a mut u64,
+    pub stats: &'a mut Stats,
 }
 
 /// The additions of an algorithm to the Source-DPOR skeleton (Alg. 1 of the papers).
@@ -218,8 +219,8 @@ impl<R: Reduction> Dpor<R> {
     fn analyse_races(&mut self, run: &mut Exploration<'_>, real: bool) {
         let events = run.ex.events();
         let n = events.len() - 1;
-        let mut extra = 0;
         for e in race::races(events, &self.hb) {
+            run.stats.pruning.races += 1;
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
             let mut race = Race {
@@ -231,7 +232,7 @@ impl<R: Reduction> Dpor<R> {
                 state: &run.ex.state,
                 snapshots: &self.snapshots,
                 sleep: &prefix.sleep,
-                extra_states: &mut extra,
+                stats: &mut run.stats,
             };
             if self.reduction.must_reverse(&mut race) {
                 // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
@@ -258,6 +259,7 @@ impl<R: Reduction> Dpor<R> {
                     };
                     if let Some(q) = chosen {
                         prefix.backtrack.push(q);
+                        race.stats.pruning.backtrack_added += 1;
                     }
                 }
             }
@@ -268,7 +270,6 @@ impl<R: Reduction> Dpor<R> {
                 prefix.sleep.insert(entry);
             }
         }
-        run.stats.states += extra;
     }
 }
 
@@ -294,6 +295,7 @@ impl<R: Reduction> Dpor<R> {
             if !reads.iter().any(|l| written.binary_search(l).is_ok()) {
                 continue;
             }
+            run.stats.pruning.probes += 1;
             run.ex.probe(r);
             self.hb.push(run.ex.events(), &run.ex.state.procs);
             self.analyse_races(run, false);
@@ -341,6 +343,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     Some(p) if !cut => self.nodes[d].backtrack.push(p),
                     _ => {
                         run.stats.blocked += 1;
+                        run.stats.pruning.cuts += u64::from(cut);
                         if !self.close(run) {
                             break;
                         }
@@ -370,7 +373,6 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.analyse_races(run, true);
             self.probe_disabled(run);
             // Lines 15–17: the sleep set of E.p.
-            let mut extra = 0;
             let reduction = &mut self.reduction;
             let mut around = self.snapshots.get(d).map(|before| Around {
                 program: run.ex.program(),
@@ -379,14 +381,21 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 after: &run.ex.state,
                 p: p_key,
                 n: &run.ex.events()[d],
-                extra_states: &mut extra,
+                stats: &mut run.stats,
             });
-            let mut keep = |x: &Step| around.as_mut().and_then(|a| reduction.keep_asleep(a, x));
+            let mut keep = |x: &Step| {
+                let a = around.as_mut()?;
+                let kept = reduction.keep_asleep(a, x);
+                a.stats.pruning.sleep_extensions += u64::from(kept.is_some());
+                kept
+            };
             let n = &run.ex.events()[d];
             self.nodes[d]
                 .sleep
                 .after(p_key, &n.footprint, &mut keep, &mut child_sleep);
-            run.stats.states += extra;
+            let pruning = &mut run.stats.pruning;
+            pruning.max_sleep = pruning.max_sleep.max(child_sleep.len() as u64);
+            pruning.max_depth = pruning.max_depth.max(d as u64 + 1);
             self.depth += 1;
             let sleep = std::mem::take(&mut child_sleep);
             self.open(run, Some(sleep));

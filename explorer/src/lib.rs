@@ -19,4 +19,4 @@ pub mod sleep;
 pub mod state;
 
 pub use exploration::{explore, Algorithm, Config};
-pub use report::{Report, Stats, Stop, Violation, ViolationKind};
+pub use report::{Pruning, Report, Stats, Stop, Violation, ViolationKind};

@@ -39,6 +39,34 @@ pub struct Stats {
     pub final_states: u64,
     /// Mazurkiewicz traces among the complete executions (computed by `naive`).
     pub mazurkiewicz: Option<u64>,
+    /// What each pruning of the DPOR algorithms did (`ic-check --stats`).
+    pub pruning: Pruning,
+}
+
+/// Counters of the DPOR prunings, by the line of Alg. 1 (CDPOR/CSDPOR papers) they
+/// come from, and the peak sizes of what a stateless search keeps.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Pruning {
+    /// Races found (line 6).
+    pub races: u64,
+    /// Processes added to backtrack sets (line 10).
+    pub backtrack_added: u64,
+    /// Races not reversed because an independence constraint holds uniformly (CDPOR line 9).
+    pub races_pruned_by_ics: u64,
+    /// Sleep sequences added because a constraint holds (CDPOR lines 11–12).
+    pub sleep_added_by_ics: u64,
+    /// Sleep sequences added because the reversed race reaches the same state (CSDPOR line 14).
+    pub sleep_added_by_states: u64,
+    /// Sleeping steps kept asleep though dependent (CDPOR line 17, csdpor's commutation check).
+    pub sleep_extensions: u64,
+    /// Executions cut because a sleeping step can never be woken (CSDPOR Sec. 5.3, opt. 1).
+    pub cuts: u64,
+    /// Guards of disabled processes analysed for races.
+    pub probes: u64,
+    /// The longest execution.
+    pub max_depth: u64,
+    /// The largest sleep set of a node.
+    pub max_sleep: u64,
 }
 
 /// Why an exploration ended.

@@ -42,6 +42,10 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_steps: u64,
 
+    /// Also print the counters of each pruning (races pruned, sleep entries added…).
+    #[arg(long)]
+    pub stats: bool,
+
     /// List the schedule of every explored complete execution, one per line.
     #[arg(long)]
     pub print_traces: bool,

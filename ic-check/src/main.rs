@@ -104,9 +104,15 @@ fn run(cli: &Cli) -> u8 {
         }
     }
     if cli.json {
-        println!("{}", out.json(algorithm.name(), &report, elapsed));
+        println!(
+            "{}",
+            out.json(algorithm.name(), &report, elapsed, cli.stats)
+        );
     } else {
-        print!("{}", out.human(algorithm.name(), &report, elapsed));
+        print!(
+            "{}",
+            out.human(algorithm.name(), &report, elapsed, cli.stats)
+        );
     }
     if !report.violations.is_empty() {
         FOUND

@@ -1,7 +1,7 @@
 //! Reports: the human summary, the `--json` object, witnesses and replays.
 
 use explorer::replay::{self, End, Replay};
-use explorer::{Report, Stop, Violation, ViolationKind};
+use explorer::{Pruning, Report, Stop, Violation, ViolationKind};
 use frontend::diagnostic::{line_col, render, Diagnostic};
 use frontend::interp::Limits;
 use frontend::ir::Program;
@@ -36,7 +36,13 @@ fn count(n: u64, exact: bool) -> String {
 }
 
 impl Output<'_> {
-    pub fn human(&self, algorithm: &str, report: &Report, elapsed: Duration) -> String {
+    pub fn human(
+        &self,
+        algorithm: &str,
+        report: &Report,
+        elapsed: Duration,
+        stats: bool,
+    ) -> String {
         let exact = report.complete();
         let s = &report.stats;
         let mut out = String::new();
@@ -61,6 +67,9 @@ impl Output<'_> {
             let _ = writeln!(out, "{:<13} {}", "mazurkiewicz:", count(m, exact));
         }
         let _ = writeln!(out, "{:<13} {:.3} s", "time:", elapsed.as_secs_f64());
+        if stats {
+            out.push_str(&pruning(&s.pruning));
+        }
         for v in &report.violations {
             out.push('\n');
             out.push_str(&self.witness(v));
@@ -143,7 +152,7 @@ impl Output<'_> {
         out
     }
 
-    pub fn json(&self, algorithm: &str, report: &Report, elapsed: Duration) -> String {
+    pub fn json(&self, algorithm: &str, report: &Report, elapsed: Duration, stats: bool) -> String {
         let s = &report.stats;
         let params: serde_json::Map<String, Value> = self
             .program
@@ -169,7 +178,7 @@ impl Output<'_> {
                 o
             })
             .collect();
-        json!({
+        let mut object = json!({
             "program": self.file,
             "algorithm": algorithm,
             "params": params,
@@ -183,9 +192,36 @@ impl Output<'_> {
             "violations": violations,
             "time_ms": elapsed.as_secs_f64() * 1000.0,
             "complete": report.complete(),
-        })
-        .to_string()
+        });
+        if stats {
+            object["pruning"] = json!(s.pruning);
+        }
+        object.to_string()
     }
+}
+
+/// The `--stats` block of the human summary.
+fn pruning(p: &Pruning) -> String {
+    let rows = [
+        ("races", p.races),
+        ("backtrack added", p.backtrack_added),
+        ("races pruned by ICs", p.races_pruned_by_ics),
+        ("sleep added by ICs", p.sleep_added_by_ics),
+        ("sleep added by state checks", p.sleep_added_by_states),
+        ("sleep extensions", p.sleep_extensions),
+        ("cuts", p.cuts),
+        ("disabled probes", p.probes),
+        ("max depth", p.max_depth),
+        ("max sleep set", p.max_sleep),
+    ];
+    let mut out = String::from(
+        "pruning:
+",
+    );
+    for (k, v) in rows {
+        let _ = writeln!(out, "  {:<28} {v}", format!("{k}:"));
+    }
+    out
 }
 
 fn kind_name(kind: ViolationKind) -> &'static str {
