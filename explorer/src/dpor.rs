@@ -175,7 +175,7 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// Makes node `depth` the top, reusing its buffers, with the given sleep set.
-    fn open(&mut self, run: &Exploration<'_>, sleep: Option<SleepSet>) {
+    fn open(&mut self, run: &Exploration<'_, '_>, sleep: Option<SleepSet>) {
         if self.nodes.len() == self.depth {
             self.nodes.push(Node::default());
         }
@@ -199,7 +199,12 @@ impl<R: Reduction> Dpor<R> {
 
     /// A process to explore among `candidates`: the one heading the shortest sleep
     /// sequence when guided, otherwise the first (spawn order).
-    fn choose(&self, run: &Exploration<'_>, node: &Node, candidates: &[usize]) -> Option<usize> {
+    fn choose(
+        &self,
+        run: &Exploration<'_, '_>,
+        node: &Node,
+        candidates: &[usize],
+    ) -> Option<usize> {
         if !self.reduction.guided() {
             return candidates.first().copied();
         }
@@ -209,14 +214,14 @@ impl<R: Reduction> Dpor<R> {
         })
     }
 
-    fn asleep(&self, run: &Exploration<'_>, node: &Node, proc: usize) -> bool {
+    fn asleep(&self, run: &Exploration<'_, '_>, node: &Node, proc: usize) -> bool {
         node.sleep.asleep(run.ex.state.procs[proc].pid_key)
     }
 
     /// Alg. 1, lines 6–14: the races of the newest event `n`, and what they add to the
     /// backtrack and sleep sets of earlier nodes. For a probe (`real == false`) only
     /// the backtrack sets: there is no state after it to compare.
-    fn analyse_races(&mut self, run: &mut Exploration<'_>, real: bool) {
+    fn analyse_races(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
         let events = run.ex.events();
         let n = events.len() - 1;
         for e in race::races(events, &self.hb) {
@@ -278,7 +283,7 @@ impl<R: Reduction> Dpor<R> {
     /// the guard false must be reversed so that the process may run before it. For
     /// each disabled process whose guard reads what the newest event wrote, a probe
     /// event (the guard's reads) is analysed like a real one, then stepped back.
-    fn probe_disabled(&mut self, run: &mut Exploration<'_>) {
+    fn probe_disabled(&mut self, run: &mut Exploration<'_, '_>) {
         let newest = run.ex.events().len() - 1;
         let mut enabled = Vec::new();
         run.ex.enabled(&mut enabled);
@@ -310,7 +315,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.reduction.name()
     }
 
-    fn explore(&mut self, run: &mut Exploration<'_>) {
+    fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
         self.open(run, None);
         let mut child_sleep = SleepSet::default();
@@ -406,7 +411,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 impl<R: Reduction> Dpor<R> {
     /// Leaves the top node: steps back to its parent and puts the process explored
     /// from the parent to sleep there (Alg. 1, line 19). `false` at the root.
-    fn close(&mut self, run: &mut Exploration<'_>) -> bool {
+    fn close(&mut self, run: &mut Exploration<'_, '_>) -> bool {
         if self.depth == 0 {
             return false;
         }

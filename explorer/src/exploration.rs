@@ -16,7 +16,7 @@ pub trait Algorithm {
     /// The name `--algo` takes.
     fn name(&self) -> &'static str;
     /// Explores from the executor's current (initial) state until done or stopped.
-    fn explore(&mut self, run: &mut Exploration<'_>);
+    fn explore(&mut self, run: &mut Exploration<'_, '_>);
 }
 
 #[derive(Clone, Debug, Default)]
@@ -30,7 +30,10 @@ pub struct Config {
     pub record_schedules: bool,
 }
 
-pub struct Exploration<'p> {
+/// Called now and then during a long exploration with the counters so far.
+pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
+
+pub struct Exploration<'p, 'a> {
     pub ex: Executor<'p>,
     pub config: Config,
     pub stats: Stats,
@@ -41,10 +44,22 @@ pub struct Exploration<'p> {
     stop: Option<Stop>,
     started: Instant,
     polls: u32,
+    progress: Option<Progress<'a>>,
+    reported: Instant,
 }
 
 /// Runs `algorithm` on `program`.
 pub fn explore(program: &Program, algorithm: &mut dyn Algorithm, config: Config) -> Report {
+    explore_with_progress(program, algorithm, config, None)
+}
+
+/// Runs `algorithm` on `program`, reporting progress about five times a second.
+pub fn explore_with_progress(
+    program: &Program,
+    algorithm: &mut dyn Algorithm,
+    config: Config,
+    progress: Option<Progress<'_>>,
+) -> Report {
     let ex = match Executor::new(program, config.limits) {
         Ok(ex) => ex,
         Err(fault) => return init_failed(fault),
@@ -63,6 +78,8 @@ pub fn explore(program: &Program, algorithm: &mut dyn Algorithm, config: Config)
         stop: None,
         started: Instant::now(),
         polls: 0,
+        progress,
+        reported: Instant::now(),
     };
     algorithm.explore(&mut run);
     run.stats.final_states = run.finals.len() as u64;
@@ -97,7 +114,7 @@ fn init_failed(fault: Fault) -> Report {
     }
 }
 
-impl<'p> Exploration<'p> {
+impl<'p> Exploration<'p, '_> {
     pub fn program(&self) -> &'p Program {
         self.ex.program()
     }
@@ -225,6 +242,12 @@ impl<'p> Exploration<'p> {
                 if self.started.elapsed() >= t {
                     self.stop = Some(Stop::Timeout);
                     return true;
+                }
+            }
+            if let Some(progress) = self.progress.as_mut() {
+                if self.reported.elapsed() >= Duration::from_millis(200) {
+                    self.reported = Instant::now();
+                    progress(&self.stats);
                 }
             }
         }

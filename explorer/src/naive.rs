@@ -24,7 +24,7 @@ impl Algorithm for Naive {
         "naive"
     }
 
-    fn explore(&mut self, run: &mut Exploration<'_>) {
+    fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         let mut stack: Vec<Node> = Vec::new();
         let mut spare: Vec<Vec<usize>> = Vec::new();
         let mut enabled = spare.pop().unwrap_or_default();

@@ -11,6 +11,7 @@ use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Stop};
 use frontend::interp::Limits;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -96,7 +97,30 @@ fn run(cli: &Cli) -> u8 {
         record_schedules: cli.print_traces,
     };
     let started = Instant::now();
-    let report = explorer::explore(&program, algorithm.as_mut(), config);
+    // A progress line on a terminal only: never in --json output or into a pipe.
+    let bar = (!cli.json && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    });
+    let mut show = |s: &explorer::Stats| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "traces {}  blocked {}  states {}",
+                s.traces, s.blocked, s.states
+            ));
+            bar.tick();
+        }
+    };
+    let progress: Option<explorer::Progress<'_>> =
+        if bar.is_some() { Some(&mut show) } else { None };
+    let report = explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
     let elapsed = started.elapsed();
     if cli.print_traces {
         for schedule in &report.schedules {
