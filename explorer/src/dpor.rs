@@ -15,14 +15,14 @@ use crate::race;
 use crate::report::Stats;
 use crate::sleep::{SleepSet, Step};
 use crate::state::State;
-use frontend::interp::Limits;
 use frontend::ir::Program;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
 pub struct Race<'a, 'p> {
     pub program: &'p Program,
-    pub limits: Limits,
+    /// The main executor (for forking alternative runs with the same dependencies).
+    pub ex: &'a Executor<'p>,
     pub events: &'a [Event],
     pub hb: &'a HappensBefore,
     /// Index of `e` in `events`; `E' = pre(E, e)` is the prefix before it.
@@ -53,13 +53,7 @@ impl Race<'_, '_> {
 
     /// Runs `processes` from `s[E']` on a copy (see [`run_from`]).
     pub fn run_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
-        run_from(
-            self.program,
-            self.limits,
-            &self.snapshots[self.e],
-            processes,
-            self.stats,
-        )
+        run_from(self.ex, &self.snapshots[self.e], processes, self.stats)
     }
 }
 
@@ -67,13 +61,12 @@ impl Race<'_, '_> {
 /// state. `None` when a step is not enabled or fails; otherwise the state reached and
 /// each step with its footprint.
 pub fn run_from(
-    program: &Program,
-    limits: Limits,
+    base: &Executor<'_>,
     state: &State,
     processes: &[Fingerprint],
     stats: &mut Stats,
 ) -> Option<(State, Vec<Step>)> {
-    let mut ex = Executor::from_state(program, limits, state.clone());
+    let mut ex = base.fork(state.clone());
     let mut steps = Vec::with_capacity(processes.len());
     let mut enabled = Vec::new();
     for &key in processes {
@@ -95,7 +88,7 @@ pub fn run_from(
 /// The states around a newly run event `n` of process `p`: `s[E]` and `s[E.p]`.
 pub struct Around<'a, 'p> {
     pub program: &'p Program,
-    pub limits: Limits,
+    pub ex: &'a Executor<'p>,
     pub before: &'a State,
     pub after: &'a State,
     pub p: Fingerprint,
@@ -229,8 +222,8 @@ impl<R: Reduction> Dpor<R> {
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
             let mut race = Race {
-                program: run.program(),
-                limits: run.config.limits,
+                program: run.ex.program(),
+                ex: &run.ex,
                 events,
                 hb: &self.hb,
                 e,
@@ -291,20 +284,14 @@ impl<R: Reduction> Dpor<R> {
             if run.ex.state.procs[r].next.is_none() || enabled.contains(&r) {
                 continue;
             }
-            let written = &run.ex.events()[newest].footprint.writes;
-            let reads = run.ex.machine.guard_reads(
-                run.ex.state.procs[r].next.unwrap_or_default(),
-                &run.ex.state.mem,
-                &run.ex.state.procs[r].locals,
-            );
-            if !reads.iter().any(|l| written.binary_search(l).is_ok()) {
-                continue;
-            }
-            run.stats.pruning.probes += 1;
             run.ex.probe(r);
-            self.hb.push(run.ex.events(), &run.ex.state.procs);
-            self.analyse_races(run, false);
-            self.hb.pop();
+            let events = run.ex.events();
+            if events[newest].conflicts(&events[newest + 1]) {
+                run.stats.pruning.probes += 1;
+                self.hb.push(run.ex.events(), &run.ex.state.procs);
+                self.analyse_races(run, false);
+                self.hb.pop();
+            }
             run.ex.back();
         }
     }
@@ -381,7 +368,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let reduction = &mut self.reduction;
             let mut around = self.snapshots.get(d).map(|before| Around {
                 program: run.ex.program(),
-                limits: run.config.limits,
+                ex: &run.ex,
                 before,
                 after: &run.ex.state,
                 p: p_key,

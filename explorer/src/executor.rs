@@ -50,6 +50,8 @@ pub struct Executor<'p> {
     saved: Vec<Saved>,
     depth: usize,
     fx: Effects,
+    /// With `--deps static`: each block's syntactic footprint replaces what its events touch.
+    static_footprints: Option<std::sync::Arc<Vec<Footprint>>>,
 }
 
 impl<'p> Executor<'p> {
@@ -63,7 +65,20 @@ impl<'p> Executor<'p> {
             saved: Vec::new(),
             depth: 0,
             fx: Effects::default(),
+            static_footprints: None,
         }
+    }
+
+    /// Makes events carry their block's syntactic footprint (see [`crate::Config::deps`]).
+    pub fn use_static_footprints(&mut self, footprints: Vec<Footprint>) {
+        self.static_footprints = Some(std::sync::Arc::new(footprints));
+    }
+
+    /// An executor for alternative runs from `state` with the same dependency notion.
+    pub fn fork(&self, state: State) -> Executor<'p> {
+        let mut ex = Executor::from_state(self.machine.program, self.machine.limits, state);
+        ex.static_footprints.clone_from(&self.static_footprints);
+        ex
     }
 
     /// The initial state: globals initialised, `init` run, its spawns as processes `1, 2, …`.
@@ -164,8 +179,13 @@ impl<'p> Executor<'p> {
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        event.footprint.reads.clone_from(&self.fx.reads);
-        event.footprint.writes.clone_from(&self.fx.writes);
+        match &self.static_footprints {
+            Some(fps) => event.footprint.clone_from(&fps[block as usize]),
+            None => {
+                event.footprint.reads.clone_from(&self.fx.reads);
+                event.footprint.writes.clone_from(&self.fx.writes);
+            }
+        }
         event.spawned = (first_child, self.state.procs.len());
         event.failed = outcome.is_err();
         self.depth += 1;
@@ -190,7 +210,10 @@ impl<'p> Executor<'p> {
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        event.footprint.reads = self.machine.guard_reads(block, &self.state.mem, &p.locals);
+        event.footprint.reads = match &self.static_footprints {
+            Some(fps) => fps[block as usize].reads.clone(),
+            None => self.machine.guard_reads(block, &self.state.mem, &p.locals),
+        };
         event.footprint.writes.clear();
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;

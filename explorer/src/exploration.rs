@@ -28,6 +28,17 @@ pub struct Config {
     pub limits: Limits,
     /// Keep the schedule of every complete execution ([`Report::schedules`]).
     pub record_schedules: bool,
+    pub deps: Deps,
+}
+
+/// What makes two events dependent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Deps {
+    /// The locations the events actually read and wrote (elements individually).
+    #[default]
+    Dynamic,
+    /// The globals their blocks' code mentions (`--deps static`, as the papers' baselines).
+    Static,
 }
 
 /// Called now and then during a long exploration with the counters so far.
@@ -60,10 +71,13 @@ pub fn explore_with_progress(
     config: Config,
     progress: Option<Progress<'_>>,
 ) -> Report {
-    let ex = match Executor::new(program, config.limits) {
+    let mut ex = match Executor::new(program, config.limits) {
         Ok(ex) => ex,
         Err(fault) => return init_failed(fault),
     };
+    if config.deps == Deps::Static {
+        ex.use_static_footprints(crate::footprint::static_footprints(program));
+    }
     let mut run = Exploration {
         ex,
         config,

@@ -18,5 +18,5 @@ pub mod sdpor;
 pub mod sleep;
 pub mod state;
 
-pub use exploration::{explore, explore_with_progress, Algorithm, Config, Progress};
+pub use exploration::{explore, explore_with_progress, Algorithm, Config, Deps, Progress};
 pub use report::{Pruning, Report, Stats, Stop, Violation, ViolationKind};

@@ -18,6 +18,16 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = Algo::Naive)]
     pub algo: Algo,
 
+    /// What makes two events dependent: what they actually touched (`dynamic`), or the
+    /// globals their blocks mention (`static`, as the papers' baselines count).
+    #[arg(long, value_enum, default_value_t = DepsArg::Dynamic)]
+    pub deps: DepsArg,
+
+    /// Follow the papers' Alg. 1 to the letter: no commutation of sleeping steps in
+    /// csdpor (reproduces the worked examples; Table 1's 2^N needs the default).
+    #[arg(long)]
+    pub literal: bool,
+
     /// Set a `param` of the program: `-D N=10` (repeatable).
     #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
     pub define: Vec<(String, i64)>,
@@ -63,6 +73,21 @@ pub enum Algo {
     Sdpor,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DepsArg {
+    Dynamic,
+    Static,
+}
+
+impl From<DepsArg> for explorer::Deps {
+    fn from(d: DepsArg) -> Self {
+        match d {
+            DepsArg::Dynamic => explorer::Deps::Dynamic,
+            DepsArg::Static => explorer::Deps::Static,
+        }
+    }
 }
 
 fn parse_define(s: &str) -> Result<(String, i64), String> {

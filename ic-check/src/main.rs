@@ -87,7 +87,9 @@ fn run(cli: &Cli) -> u8 {
     let mut algorithm: Box<dyn Algorithm> = match cli.algo {
         Algo::Naive => Box::new(Naive::default()),
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
-        Algo::Csdpor => Box::new(Dpor::new(ContextSensitive)),
+        Algo::Csdpor => Box::new(Dpor::new(ContextSensitive {
+            commute: !cli.literal,
+        })),
     };
     let config = Config {
         all_violations: cli.all_violations,
@@ -95,6 +97,7 @@ fn run(cli: &Cli) -> u8 {
         timeout: cli.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
         limits,
         record_schedules: cli.print_traces,
+        deps: cli.deps.into(),
     };
     let started = Instant::now();
     // A progress line on a terminal only: never in --json output or into a pipe.

@@ -17,7 +17,12 @@ fn sdpor(source: &str, defines: &[(&str, i64)]) -> Report {
 }
 
 fn csdpor(source: &str, defines: &[(&str, i64)]) -> Report {
-    run(source, defines, &mut Dpor::new(ContextSensitive))
+    run(source, defines, &mut Dpor::new(ContextSensitive::new()))
+}
+
+/// The paper's Alg. 1 to the letter (`--literal`).
+fn csdpor_literal(source: &str, defines: &[(&str, i64)]) -> Report {
+    run(source, defines, &mut Dpor::new(ContextSensitive::literal()))
 }
 
 fn naive(source: &str, defines: &[(&str, i64)]) -> Report {
@@ -64,22 +69,25 @@ const CSDPOR_SEC3: &str = "global int x = 0; global int y = -1;
 /// CSDPOR Sec. 3 / Ex. 1: p and q write x = 5, r reads x. Every pair conflicts, so
 /// sdpor explores all 6 orders. There are 2 final states (r reads 0 or 5).
 ///
-/// The paper's walk-through of its Alg. 1 explores 3 complete sequences (p.q.r,
-/// q.r.p and r.p.q) and blocks 2 (p.r, r.q). Ours explores the minimum, 2: at state
-/// `q.r` (the paper's state 6) p is asleep (from q.p in sleep(ε)) and r conflicts
-/// with it, so the paper wakes p and completes q.r.p only to find a known state at
-/// state 7; our csdpor sees that p and r commute after q (s[q.p.r] = s[q.r.p]) and
-/// keeps p asleep (`ContextSensitive::keep_asleep`), blocking q.r instead: 3 blocked.
+/// The paper's Alg. 1 (`--literal`) explores 3 complete sequences, as its walk-through
+/// does: p.q.r, q.r.p and r.p.q, with p.r and r.q blocked. By default csdpor explores
+/// the minimum, 2: at `q.r` (the paper's state 6) p is asleep (from q.p in sleep(ε))
+/// and r conflicts with it, so Alg. 1 wakes p and completes q.r.p only to reach a known
+/// state (the paper's state 7); our default sees that p and r commute after q
+/// (s[q.p.r] = s[q.r.p]) and keeps p asleep, so q.r is blocked instead: 3 blocked.
 #[test]
 fn csdpor_section_3() {
     let s = sdpor(CSDPOR_SEC3, &[]);
     assert_eq!((s.stats.traces, s.stats.final_states), (6, 2));
+    let literal = csdpor_literal(CSDPOR_SEC3, &[]);
+    assert_eq!((literal.stats.traces, literal.stats.blocked), (3, 2));
     let c = csdpor(CSDPOR_SEC3, &[]);
     assert_eq!(
         (c.stats.traces, c.stats.blocked, c.stats.final_states),
         (2, 3, 2)
     );
     assert_eq!(c.finals, s.finals);
+    assert_eq!(literal.finals, s.finals);
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -91,6 +99,11 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// 252, 3432) and visits 69, 923, 12869 states — Table 1's numbers exactly. The final
 /// state records which takes found the buffer empty: 2^N final states, and csdpor
 /// explores exactly one execution for each (Table 1: 8, 32, 128).
+///
+/// The paper's Alg. 1 read literally explores 10, 62 and 408: after p1.p2.c1, p3 is
+/// asleep (from c1.p3 in sleep(p1.p2)) but c2 conflicts with it, so it wakes and
+/// p1.p2.c1.c2.p3.c3 repeats the state of p1.p2.p3.c1.c2.c3. Our default keeps p3
+/// asleep there since p3 and c2 commute in that state (`ContextSensitive::keep_asleep`).
 #[test]
 fn producer_consumer_table_1() {
     let src = std::fs::read_to_string(concat!(
@@ -98,7 +111,7 @@ fn producer_consumer_table_1() {
         "/../benches/programs/prodcons.ic"
     ))
     .unwrap();
-    for (n, sdpor_states) in [(3, 69), (5, 923), (7, 12869)] {
+    for (n, sdpor_states, literal_traces) in [(3, 69, 10), (5, 923, 62), (7, 12869, 408)] {
         let s = sdpor(&src, &[("N", n)]);
         assert_eq!(s.stats.traces, binomial(2 * n as u64, n as u64), "N = {n}");
         assert_eq!(s.stats.states, sdpor_states, "N = {n}");
@@ -106,7 +119,37 @@ fn producer_consumer_table_1() {
         let c = csdpor(&src, &[("N", n)]);
         assert_eq!(c.stats.traces, 1 << n, "N = {n}");
         assert_eq!(c.finals, s.finals, "N = {n}");
+        let literal = csdpor_literal(&src, &[("N", n)]);
+        assert_eq!(literal.stats.traces, literal_traces, "N = {n}");
+        assert_eq!(literal.finals, s.finals, "N = {n}");
     }
+}
+
+/// CDPOR Fig. 1 with static dependencies, as the paper counts (q's code mentions z
+/// and x, p writes x, r writes both: every pair conflicts). sdpor: all 6 orders,
+/// 16 states. csdpor as the paper's Ex. 2 walks it (`--literal`): 2 complete
+/// sequences, p.q.r and q.r.p; the paper counts 13 states — the 9 tree states plus 4
+/// new ones ending the alternative sequences q.p, r.p, r.q (from ε) and p.r.q (from
+/// p); we count every event run (DESIGN.md), 2 per alternative: 9 + 4 × 2 = 17.
+#[test]
+fn fig1_static_as_the_paper_counts() {
+    let src = example("fig1.ic");
+    let program = load(&src, &[]);
+    let run_static = |algorithm: &mut dyn Algorithm| {
+        let config = explorer::Config {
+            all_violations: true,
+            deps: explorer::Deps::Static,
+            ..Default::default()
+        };
+        explorer::explore(&program, algorithm, config)
+    };
+    let s = run_static(&mut Dpor::new(SourceDpor));
+    assert_eq!((s.stats.traces, s.stats.states), (6, 16));
+    let literal = run_static(&mut Dpor::new(ContextSensitive::literal()));
+    assert_eq!((literal.stats.traces, literal.stats.states), (2, 17));
+    let c = run_static(&mut Dpor::new(ContextSensitive::new()));
+    assert_eq!(c.stats.traces, 1);
+    assert_eq!(c.finals, s.finals);
 }
 
 /// q disables r's `await` (z becomes -1 < head(l) = 0) without r ever running in
