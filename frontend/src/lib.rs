@@ -7,13 +7,16 @@ pub mod ast;
 pub mod check;
 mod code;
 pub mod diagnostic;
+pub mod ics;
 pub mod interp;
 pub mod ir;
 pub mod liveness;
 pub mod memory;
 pub mod parser;
 pub mod pretty;
+pub mod transition;
 pub mod value;
+pub mod write_sets;
 
 pub use diagnostic::Diagnostic;
 

@@ -1,0 +1,1620 @@
+//! Blocks as deterministic transition systems (CDPOR paper, Sec. 4.1), by symbolic
+//! execution of the flat code.
+//!
+//! [`Exec::run_block`] runs one block of one process on a symbolic [`State`] and
+//! returns one outcome per path: the path condition (over the state before the run),
+//! the new state (globals, the process's locals, spawned processes) and where the
+//! process continues. Running a second block on each outcome composes the two
+//! (`T_{a·b}` of the paper) without substitution.
+//!
+//! - `if`/`else`, `? :`, `&&`/`||` (short-circuit), `min`/`max`/`abs`, and the
+//!   aliasing of array and map indices split paths; the result is exact.
+//! - A path that would fail (assertion, division by zero, index out of range, `head`
+//!   of an empty list, …) is dropped: what remains are the runs that end normally,
+//!   and the complement of their conditions is where the block fails.
+//! - Integers are unbounded: a 64-bit overflow is *not* a failure here (as in the
+//!   paper). Loops and recursive funs are assumed to end within the step and depth
+//!   limits.
+//! - What linear arithmetic cannot say becomes an uninterpreted function of what it
+//!   reads (Def. 7): a loop inside the block (one function per variable it may
+//!   write, its exit, its spawns, and whether it ends normally), a call of a `fun`
+//!   that loops or recurses (loop-free funs are inlined), list operations, and
+//!   products, quotients and remainders of two non-constants. [`Exec::inexact`]
+//!   then says so.
+//! - `param`s are free variables, so what is derived holds for every value of them.
+
+pub mod term;
+
+use crate::ast::{self, BinOp, UnOp};
+use crate::interp::Next;
+use crate::ir::{
+    BlockId, Builtin, Code, Expr, ExprKind, FunId, GlobalId, GlobalKind, InstrKind, LocalId, Pc,
+    Place, ProcId, Program,
+};
+use crate::value::{Ty, Value};
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
+pub use term::*;
+
+/// Paths one block run (or one expression) may split into before giving up.
+pub const MAX_PATHS: usize = 1024;
+/// Nesting of inlined fun calls.
+const MAX_INLINE_DEPTH: u32 = 16;
+
+/// Why a block has no transition system here. Callers treat the block as
+/// unanalysable (dependent on everything), which is sound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Abort {
+    TooManyPaths,
+    TooLarge,
+    InlineTooDeep,
+}
+
+impl std::fmt::Display for Abort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Abort::TooManyPaths => "too many paths",
+            Abort::TooLarge => "arithmetic coefficients too large",
+            Abort::InlineTooDeep => "fun calls nested too deep to inline",
+        })
+    }
+}
+
+impl From<TooLarge> for Abort {
+    fn from(_: TooLarge) -> Self {
+        Abort::TooLarge
+    }
+}
+
+type R<T> = Result<T, Abort>;
+/// Alternatives: each a list of conditions (a conjunction) and a result.
+type Cases<T> = Vec<(Vec<Form>, T)>;
+
+/// The value of one global in a symbolic state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GVal {
+    Scalar(Val),
+    Array(ArrVal),
+    Map(MapVal),
+}
+
+impl GVal {
+    pub fn as_val(&self) -> Val {
+        match self {
+            GVal::Scalar(v) => v.clone(),
+            GVal::Array(a) => Val::Arr(a.clone()),
+            GVal::Map(m) => Val::Map(m.clone()),
+        }
+    }
+}
+
+/// A process created by a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spawned {
+    /// The slot of the process that spawned it.
+    pub by: Slot,
+    pub what: SpawnKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpawnKind {
+    /// `spawn P(args)`
+    Proc(ProcId, Vec<Val>),
+    /// Whatever an abstracted loop spawned: an opaque multiset.
+    Bag(Fun, Vec<Val>),
+}
+
+/// A symbolic state: values as terms over the state before the first run.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub globals: Vec<GVal>,
+    /// The locals of the process in each slot (empty when the slot is unused).
+    pub locals: [Vec<Val>; 2],
+    pub spawns: Vec<Spawned>,
+    /// Conjunction of the conditions taken so far.
+    pub path: Vec<Form>,
+}
+
+impl State {
+    fn assume(&mut self, conds: Vec<Form>) -> bool {
+        for c in conds {
+            match c {
+                Form::True => {}
+                Form::False => return false,
+                c => self.path.push(c),
+            }
+        }
+        true
+    }
+}
+
+/// One path through a block: its condition, the state after it, the continuation.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub state: State,
+    pub next: Next,
+}
+
+/// A block as a transition system over the state before it (slot 0): one
+/// transition per path that ends normally. The guard includes the `await` condition.
+#[derive(Clone, Debug)]
+pub struct TransitionSystem {
+    pub block: BlockId,
+    pub transitions: Vec<Outcome>,
+    /// No abstraction was used.
+    pub exact: bool,
+}
+
+/// What a constant of the checked program stands for in the source.
+#[derive(Clone, Debug)]
+enum ConstKind {
+    /// The value of `param` number `i`.
+    Param(u32),
+    /// `len(a)` of an array whose size depends on params.
+    Len(Lin),
+}
+
+/// Loop regions (strongly connected parts of a proc's code between block ends).
+#[derive(Clone, Debug, Default)]
+struct Loops {
+    /// For each pc, the loop it belongs to.
+    of_pc: HashMap<Pc, usize>,
+    loops: Vec<LoopInfo>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct LoopInfo {
+    pcs: BTreeSet<Pc>,
+    read_locals: BTreeSet<LocalId>,
+    read_globals: BTreeSet<GlobalId>,
+    /// Spans of param-dependent constants read.
+    read_consts: BTreeSet<(usize, usize)>,
+    written_locals: BTreeSet<LocalId>,
+    written_globals: BTreeSet<GlobalId>,
+    spawns: bool,
+    may_fail: bool,
+}
+
+/// The symbolic executor for one program.
+pub struct Exec<'p> {
+    pub program: &'p Program,
+    consts: HashMap<(usize, usize), ConstKind>,
+    /// Length of each array global: a constant, a linear term over params, or
+    /// [`IAtom::ArrLen`].
+    array_len: Vec<Option<Lin>>,
+    axioms: Vec<Form>,
+    loops: Vec<Loops>,
+    inlinable: Vec<bool>,
+    fun_may_fail: Vec<bool>,
+    inexact: Cell<bool>,
+}
+
+impl<'p> Exec<'p> {
+    /// `source` is the program's text: with it, `param`s (which the checker replaces
+    /// by their values) become free variables again.
+    pub fn new(program: &'p Program, source: Option<&str>) -> Self {
+        let mut exec = Exec {
+            program,
+            consts: HashMap::new(),
+            array_len: Vec::new(),
+            axioms: Vec::new(),
+            loops: Vec::new(),
+            inlinable: Vec::new(),
+            fun_may_fail: Vec::new(),
+            inexact: Cell::new(false),
+        };
+        exec.array_lengths(source);
+        if let Some(source) = source {
+            exec.classify_consts(source);
+        }
+        exec.analyse_funs();
+        exec.loops = program.procs.iter().map(|p| exec.find_loops(&p.code)).collect();
+        exec
+    }
+
+    /// Facts true in every state of every run of the program (array lengths in range).
+    pub fn axioms(&self) -> &[Form] {
+        &self.axioms
+    }
+
+    /// Whether an abstraction was used since the last [`Exec::reset_inexact`].
+    pub fn inexact(&self) -> bool {
+        self.inexact.get()
+    }
+
+    pub fn reset_inexact(&self) {
+        self.inexact.set(false);
+    }
+
+    fn abstracted(&self) {
+        self.inexact.set(true);
+    }
+
+    // ---------------------------------------------------------------- analysis
+
+    fn array_lengths(&mut self, source: Option<&str>) {
+        let sizes: HashMap<String, ast::Expr> = source
+            .and_then(|s| crate::parser::parse_program(s).ok())
+            .map(|p| {
+                p.items
+                    .into_iter()
+                    .filter_map(|i| match i {
+                        ast::Item::Global(g) => match g.ty.kind {
+                            ast::TypeKind::Array(_, size) => Some((g.name.name, *size)),
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (i, g) in self.program.globals.iter().enumerate() {
+            let GlobalKind::Array { len, .. } = g.kind else {
+                self.array_len.push(None);
+                continue;
+            };
+            let lin = match sizes.get(&g.name) {
+                None => Lin::constant(len as Coef),
+                Some(size) => match self.param_lin(size) {
+                    Some(l) => l,
+                    None => Lin::atom(IAtom::ArrLen(i as GlobalId)),
+                },
+            };
+            if lin.as_const().is_none() {
+                self.axioms.push(Form::le(lin.neg().unwrap_or_default()));
+                if let Ok(l) = lin.add_const(-(crate::check::MAX_ARRAY_LEN as Coef)) {
+                    self.axioms.push(Form::le(l));
+                }
+            }
+            self.array_len.push(Some(lin));
+        }
+    }
+
+    /// A constant expression of the source as a linear term over params.
+    fn param_lin(&self, e: &ast::Expr) -> Option<Lin> {
+        match &e.kind {
+            ast::ExprKind::Int(n) => Some(Lin::constant(*n as Coef)),
+            ast::ExprKind::Var(v) => self
+                .program
+                .params
+                .iter()
+                .position(|p| p.name == v.name)
+                .map(|i| Lin::var(Var::Param(i as u32))),
+            ast::ExprKind::Unary(UnOp::Neg, a) => self.param_lin(a)?.neg().ok(),
+            ast::ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.param_lin(a)?, self.param_lin(b)?);
+                match op {
+                    BinOp::Add => a.add(&b).ok(),
+                    BinOp::Sub => a.sub(&b).ok(),
+                    BinOp::Mul => match (a.as_const(), b.as_const()) {
+                        (Some(k), _) => b.scale(k).ok(),
+                        (_, Some(k)) => a.scale(k).ok(),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Finds the constants of the checked code that stand for params or `len(a)`.
+    fn classify_consts(&mut self, source: &str) {
+        let mut spans = Vec::new();
+        let mut collect = |code: &Code| {
+            for instr in &code.instrs {
+                for_each_expr(&instr.kind, &mut |e| const_spans(e, &mut spans));
+            }
+        };
+        for p in &self.program.procs {
+            collect(&p.code);
+        }
+        for f in &self.program.funs {
+            collect(&f.code);
+        }
+        for b in &self.program.blocks {
+            if let Some(g) = &b.guard {
+                const_spans(g, &mut spans);
+            }
+        }
+        for (start, end) in spans {
+            let Some(text) = source.get(start..end) else {
+                continue;
+            };
+            let text = text.trim();
+            if let Some(i) = self.program.params.iter().position(|p| p.name == text) {
+                self.consts.insert((start, end), ConstKind::Param(i as u32));
+                continue;
+            }
+            if !text.starts_with("len") {
+                continue;
+            }
+            if let Ok(e) = crate::parser::parse_expr(text) {
+                if let ast::ExprKind::Call(f, args) = &e.kind {
+                    if let (true, [a]) = (f.name == "len", args.as_slice()) {
+                        if let ast::ExprKind::Var(a) = &a.kind {
+                            if let Some(g) = self.program.global_by_name(&a.name) {
+                                if let Some(Some(l)) = self.array_len.get(g as usize) {
+                                    if l.as_const().is_none() {
+                                        self.consts.insert((start, end), ConstKind::Len(l.clone()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn analyse_funs(&mut self) {
+        let funs = &self.program.funs;
+        let n = funs.len();
+        let calls: Vec<BTreeSet<FunId>> = funs
+            .iter()
+            .map(|f| {
+                let mut out = BTreeSet::new();
+                for i in &f.code.instrs {
+                    for_each_expr(&i.kind, &mut |e| calls_in(e, &mut out));
+                }
+                out
+            })
+            .collect();
+        // Recursive: reaches itself through calls.
+        let reaches = |from: usize| -> BTreeSet<FunId> {
+            let mut seen = BTreeSet::new();
+            let mut stack: Vec<FunId> = calls[from].iter().copied().collect();
+            while let Some(f) = stack.pop() {
+                if seen.insert(f) {
+                    stack.extend(calls[f as usize].iter().copied());
+                }
+            }
+            seen
+        };
+        let has_loop = |code: &Code| {
+            code.instrs.iter().enumerate().any(|(pc, i)| match i.kind {
+                InstrKind::Jump(t) | InstrKind::JumpUnless(_, t) => t as usize <= pc,
+                _ => false,
+            })
+        };
+        let mut inlinable = vec![false; n];
+        for (f, fun) in funs.iter().enumerate() {
+            let reach = reaches(f);
+            let recursive = reach.contains(&(f as FunId));
+            let loops = has_loop(&fun.code) || reach.iter().any(|g| has_loop(&funs[*g as usize].code));
+            inlinable[f] = !recursive && !loops;
+        }
+        // May fail: an explicit failure in its own code or in a fun it calls.
+        let own: Vec<bool> = funs
+            .iter()
+            .map(|f| {
+                code_may_fail(&f.code, 0..f.code.instrs.len() as Pc)
+                    || returns_nothing_reachable(&f.code)
+            })
+            .collect();
+        let mut may_fail = vec![false; n];
+        for f in 0..n {
+            may_fail[f] = own[f] || reaches(f).iter().any(|g| own[*g as usize]);
+        }
+        self.inlinable = inlinable;
+        self.fun_may_fail = may_fail;
+    }
+
+    fn find_loops(&self, code: &Code) -> Loops {
+        let n = code.instrs.len();
+        let succ = |pc: usize| -> Vec<usize> {
+            match &code.instrs[pc].kind {
+                InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
+                    vec![pc + 1]
+                }
+                InstrKind::Jump(t) => vec![*t as usize],
+                InstrKind::JumpUnless(_, t) => vec![pc + 1, *t as usize],
+                InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => vec![],
+            }
+        };
+        let sccs = tarjan(n, &succ);
+        let mut out = Loops::default();
+        for comp in sccs {
+            let cyclic = comp.len() > 1 || succ(comp[0]).contains(&comp[0]);
+            if !cyclic {
+                continue;
+            }
+            let id = out.loops.len();
+            let mut info = LoopInfo {
+                pcs: comp.iter().map(|&p| p as Pc).collect(),
+                ..LoopInfo::default()
+            };
+            for &pc in &comp {
+                out.of_pc.insert(pc as Pc, id);
+                let kind = &code.instrs[pc].kind;
+                for_each_expr(kind, &mut |e| {
+                    reads_in(e, &mut info.read_locals, &mut info.read_globals);
+                    let mut spans = Vec::new();
+                    const_spans(e, &mut spans);
+                    for s in spans {
+                        if self.consts.contains_key(&s) {
+                            info.read_consts.insert(s);
+                        }
+                    }
+                });
+                match kind {
+                    InstrKind::Assign(place, _) => match place {
+                        Place::Local(l) => {
+                            info.written_locals.insert(*l);
+                        }
+                        Place::LocalListElem(l, _) => {
+                            info.read_locals.insert(*l);
+                            info.written_locals.insert(*l);
+                        }
+                        Place::Global(g) => {
+                            info.written_globals.insert(*g);
+                        }
+                        Place::ArrayElem(g, _) | Place::MapElem(g, _) | Place::GlobalListElem(g, _) => {
+                            info.read_globals.insert(*g);
+                            info.written_globals.insert(*g);
+                        }
+                    },
+                    InstrKind::Spawn(..) => info.spawns = true,
+                    _ => {}
+                }
+            }
+            info.may_fail = code_may_fail(code, comp.iter().map(|&p| p as Pc))
+                || comp.iter().any(|&pc| {
+                    let mut calls = BTreeSet::new();
+                    for_each_expr(&code.instrs[pc].kind, &mut |e| calls_in(e, &mut calls));
+                    calls.iter().any(|f| self.fun_may_fail[*f as usize])
+                });
+            out.loops.push(info);
+        }
+        out
+    }
+
+    // ---------------------------------------------------------------- states
+
+    /// The state before any run: every global and every local of the processes in
+    /// the slots is a variable.
+    pub fn initial_state(&self, slots: &[(Slot, ProcId)]) -> State {
+        let globals = self
+            .program
+            .globals
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let i = i as GlobalId;
+                match g.kind {
+                    GlobalKind::Scalar(ty) => GVal::Scalar(var_of(ty, Var::Global(i))),
+                    GlobalKind::Array { .. } => GVal::Array(ArrVal {
+                        base: ArrBase::Init(i),
+                        log: Vec::new(),
+                    }),
+                    GlobalKind::Map => GVal::Map(MapVal {
+                        base: MapBase::Init(i),
+                        log: Vec::new(),
+                    }),
+                }
+            })
+            .collect();
+        let mut locals = [Vec::new(), Vec::new()];
+        for &(slot, proc) in slots {
+            locals[slot as usize] = self.program.procs[proc as usize]
+                .code
+                .locals
+                .iter()
+                .enumerate()
+                .map(|(l, local)| var_of(local.ty, Var::Local(slot, l as LocalId)))
+                .collect();
+        }
+        State {
+            globals,
+            locals,
+            spawns: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The block's `await` condition in a state, as alternatives (conditions under
+    /// which evaluating it does not fail, and its value).
+    pub fn guard(&self, block: BlockId, slot: Slot, st: &State) -> R<Vec<(Vec<Form>, Form)>> {
+        let Some(g) = &self.program.blocks[block as usize].guard else {
+            return Ok(vec![(Vec::new(), Form::True)]);
+        };
+        let env = Env {
+            globals: &st.globals,
+            locals: &st.locals[slot as usize],
+        };
+        let cases = self.eval(g, &env, 0)?;
+        Ok(cases.into_iter().map(|(c, v)| (c, v.bool().clone())).collect())
+    }
+
+    /// The states in which the block is enabled, split by the guard's cases.
+    pub fn enabled(&self, block: BlockId, slot: Slot, st: &State) -> R<Vec<State>> {
+        let mut out = Vec::new();
+        for (mut conds, g) in self.guard(block, slot, st)? {
+            conds.push(g);
+            let mut s = st.clone();
+            if s.assume(conds) {
+                out.push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs one block of the process in `slot` (whose guard the caller has assumed).
+    pub fn run_block(&self, block: BlockId, slot: Slot, st: State) -> R<Vec<Outcome>> {
+        let b = &self.program.blocks[block as usize];
+        let code = &self.program.procs[b.proc as usize].code;
+        let exits = self.exec(code, Some(b.proc), b.pc, slot, st, 0)?;
+        Ok(exits
+            .into_iter()
+            .map(|(state, exit)| Outcome {
+                state,
+                next: match exit {
+                    Exit::Block(b) => Next::Block(b),
+                    Exit::End | Exit::Value(_) => Next::End,
+                },
+            })
+            .collect())
+    }
+
+    /// The block alone, from the state before it, guard included.
+    pub fn transition_system(&self, block: BlockId) -> R<TransitionSystem> {
+        self.reset_inexact();
+        let proc = self.program.blocks[block as usize].proc;
+        let st = self.initial_state(&[(0, proc)]);
+        let mut transitions = Vec::new();
+        for s in self.enabled(block, 0, &st)? {
+            transitions.extend(self.run_block(block, 0, s)?);
+        }
+        Ok(TransitionSystem {
+            block,
+            transitions,
+            exact: !self.inexact(),
+        })
+    }
+
+    // ---------------------------------------------------------------- execution
+
+    fn exec(
+        &self,
+        code: &Code,
+        proc: Option<ProcId>,
+        start: Pc,
+        slot: Slot,
+        st: State,
+        depth: u32,
+    ) -> R<Vec<(State, Exit)>> {
+        let mut work = vec![(start, st)];
+        let mut done = Vec::new();
+        while let Some((pc, st)) = work.pop() {
+            if work.len() + done.len() > MAX_PATHS {
+                return Err(Abort::TooManyPaths);
+            }
+            if let Some(p) = proc {
+                if let Some(&l) = self.loops[p as usize].of_pc.get(&pc) {
+                    for (s, next) in self.abstract_loop(p, l, pc, slot, st)? {
+                        work.push((next, s));
+                    }
+                    continue;
+                }
+            }
+            let instr = &code.instrs[pc as usize];
+            let locals = slot as usize;
+            match &instr.kind {
+                InstrKind::Assign(place, e) => {
+                    for (s, ()) in self.assign(place, e, slot, st, depth)? {
+                        work.push((pc + 1, s));
+                    }
+                }
+                InstrKind::Jump(t) => work.push((*t, st)),
+                InstrKind::JumpUnless(c, t) => {
+                    let cases = self.eval(c, &env_of(&st, locals), depth)?;
+                    for (conds, v) in cases {
+                        let f = v.bool().clone();
+                        let mut yes = st.clone();
+                        let mut cy = conds.clone();
+                        cy.push(f.clone());
+                        if yes.assume(cy) {
+                            work.push((pc + 1, yes));
+                        }
+                        let mut no = st.clone();
+                        let mut cn = conds;
+                        cn.push(f.not());
+                        if no.assume(cn) {
+                            work.push((*t, no));
+                        }
+                    }
+                }
+                InstrKind::Spawn(p, args) => {
+                    let cases = self.eval_all(args, &env_of(&st, locals), depth)?;
+                    for (conds, vals) in cases {
+                        let mut s = st.clone();
+                        if s.assume(conds) {
+                            s.spawns.push(Spawned {
+                                by: slot,
+                                what: SpawnKind::Proc(*p, vals),
+                            });
+                            work.push((pc + 1, s));
+                        }
+                    }
+                }
+                InstrKind::Assert(c, _) => {
+                    let cases = self.eval(c, &env_of(&st, locals), depth)?;
+                    for (mut conds, v) in cases {
+                        conds.push(v.bool().clone());
+                        let mut s = st.clone();
+                        if s.assume(conds) {
+                            work.push((pc + 1, s));
+                        }
+                    }
+                }
+                InstrKind::Await(b) | InstrKind::Yield(b) => done.push((st, Exit::Block(*b))),
+                InstrKind::Return(None) => {
+                    if proc.is_some() {
+                        done.push((st, Exit::End));
+                    }
+                    // In a fun: it ended without `return e;`, a runtime error.
+                }
+                InstrKind::Return(Some(e)) => {
+                    let cases = self.eval(e, &env_of(&st, locals), depth)?;
+                    for (conds, v) in cases {
+                        let mut s = st.clone();
+                        if s.assume(conds) {
+                            done.push((s, Exit::Value(v)));
+                        }
+                    }
+                }
+            }
+        }
+        st_drop_false(&mut done);
+        Ok(done)
+    }
+
+    fn assign(
+        &self,
+        place: &Place,
+        e: &Expr,
+        slot: Slot,
+        st: State,
+        depth: u32,
+    ) -> R<Vec<(State, ())>> {
+        let l = slot as usize;
+        let mut out = Vec::new();
+        for (conds, v) in self.eval(e, &env_of(&st, l), depth)? {
+            let mut st = st.clone();
+            if !st.assume(conds) {
+                continue;
+            }
+            match place {
+                Place::Local(x) => {
+                    st.locals[l][*x as usize] = v;
+                    out.push((st, ()));
+                }
+                Place::Global(g) => {
+                    st.globals[*g as usize] = GVal::Scalar(v);
+                    out.push((st, ()));
+                }
+                Place::ArrayElem(g, i) => {
+                    for (c, iv) in self.eval(i, &env_of(&st, l), depth)? {
+                        let idx = iv.int().clone();
+                        let mut s = st.clone();
+                        let mut c = c;
+                        c.extend(self.in_bounds(*g, &idx)?);
+                        if !s.assume(c) {
+                            continue;
+                        }
+                        if let GVal::Array(a) = &mut s.globals[*g as usize] {
+                            a.log.retain(|(k, _)| *k != idx);
+                            a.log.push((idx, v.clone()));
+                        }
+                        out.push((s, ()));
+                    }
+                }
+                Place::MapElem(g, k) => {
+                    for (c, kv) in self.eval(k, &env_of(&st, l), depth)? {
+                        let key = kv.int().clone();
+                        let mut s = st.clone();
+                        if !s.assume(c) {
+                            continue;
+                        }
+                        if let GVal::Map(m) = &mut s.globals[*g as usize] {
+                            m.log.retain(|(k, _)| *k != key);
+                            m.log.push((key, v.int().clone()));
+                        }
+                        out.push((s, ()));
+                    }
+                }
+                Place::GlobalListElem(g, i) | Place::LocalListElem(g, i) => {
+                    let global = matches!(place, Place::GlobalListElem(..));
+                    for (c, iv) in self.eval(i, &env_of(&st, l), depth)? {
+                        let list = if global {
+                            match &st.globals[*g as usize] {
+                                GVal::Scalar(v) => v.list().clone(),
+                                _ => unreachable!("list global"),
+                            }
+                        } else {
+                            st.locals[l][*g as usize].list().clone()
+                        };
+                        for (c2, new) in self.list_set(&list, iv.int(), &v)? {
+                            let mut s = st.clone();
+                            let mut cs = c.clone();
+                            cs.extend(c2);
+                            if !s.assume(cs) {
+                                continue;
+                            }
+                            if global {
+                                s.globals[*g as usize] = GVal::Scalar(Val::List(new));
+                            } else {
+                                s.locals[l][*g as usize] = Val::List(new);
+                            }
+                            out.push((s, ()));
+                        }
+                    }
+                }
+            }
+        }
+        if out.len() > MAX_PATHS {
+            return Err(Abort::TooManyPaths);
+        }
+        Ok(out)
+    }
+
+    /// Replaces a loop by uninterpreted functions of what it reads (Def. 7).
+    fn abstract_loop(
+        &self,
+        proc: ProcId,
+        l: usize,
+        entry: Pc,
+        slot: Slot,
+        st: State,
+    ) -> R<Vec<(State, Pc)>> {
+        self.abstracted();
+        let info = &self.loops[proc as usize].loops[l];
+        let code = &self.program.procs[proc as usize].code;
+        let locals = &st.locals[slot as usize];
+        let mut inputs: Vec<Val> = Vec::new();
+        for x in &info.read_locals {
+            inputs.push(locals[*x as usize].clone());
+        }
+        for g in &info.read_globals {
+            inputs.push(st.globals[*g as usize].as_val());
+        }
+        for span in &info.read_consts {
+            if let Some(k) = self.consts.get(span) {
+                inputs.push(Val::Int(self.const_kind_lin(k)));
+            }
+        }
+        let f = |out| Fun::Loop {
+            proc,
+            pc: entry,
+            out,
+        };
+        let mut st = st;
+        if info.may_fail {
+            st.path.push(Form::BApp(f(LoopOut::Ok), inputs.clone()));
+        }
+        for x in &info.written_locals {
+            let ty = code.locals[*x as usize].ty;
+            st.locals[slot as usize][*x as usize] = app_of(ty, f(LoopOut::Local(*x)), inputs.clone());
+        }
+        for g in &info.written_globals {
+            let fun = f(LoopOut::Global(*g));
+            st.globals[*g as usize] = match self.program.globals[*g as usize].kind {
+                GlobalKind::Scalar(ty) => GVal::Scalar(app_of(ty, fun, inputs.clone())),
+                GlobalKind::Array { .. } => GVal::Array(ArrVal {
+                    base: ArrBase::App(fun, inputs.clone()),
+                    log: Vec::new(),
+                }),
+                GlobalKind::Map => GVal::Map(MapVal {
+                    base: MapBase::App(fun, inputs.clone()),
+                    log: Vec::new(),
+                }),
+            };
+        }
+        if info.spawns {
+            st.spawns.push(Spawned {
+                by: slot,
+                what: SpawnKind::Bag(f(LoopOut::Spawns), inputs.clone()),
+            });
+        }
+        // Where the loop may be left: edges out of it.
+        let mut exits = BTreeSet::new();
+        for &pc in &info.pcs {
+            let targets: Vec<Pc> = match &code.instrs[pc as usize].kind {
+                InstrKind::Jump(t) => vec![*t],
+                InstrKind::JumpUnless(_, t) => vec![pc + 1, *t],
+                InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
+                    vec![pc + 1]
+                }
+                _ => vec![],
+            };
+            exits.extend(targets.into_iter().filter(|t| !info.pcs.contains(t)));
+        }
+        let exits: Vec<Pc> = exits.into_iter().collect();
+        if exits.len() == 1 {
+            return Ok(vec![(st, exits[0])]);
+        }
+        let which = Lin::atom(IAtom::App(f(LoopOut::Exit), inputs));
+        let mut out = Vec::new();
+        for (i, t) in exits.iter().enumerate() {
+            let mut s = st.clone();
+            if s.assume(vec![Form::eq(which.add_const(-(i as Coef))?)]) {
+                out.push((s, *t));
+            }
+        }
+        // An infinite loop has no exit: that run fails (step limit), like a path dropped.
+        Ok(out)
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    fn const_kind_lin(&self, k: &ConstKind) -> Lin {
+        match k {
+            ConstKind::Param(i) => Lin::var(Var::Param(*i)),
+            ConstKind::Len(l) => l.clone(),
+        }
+    }
+
+    fn constant(&self, e: &Expr, v: &Value) -> Val {
+        if let Value::Int(_) = v {
+            if let Some(k) = self.consts.get(&(e.span.start, e.span.end)) {
+                return Val::Int(self.const_kind_lin(k));
+            }
+        }
+        value_of(v)
+    }
+
+    fn in_bounds(&self, g: GlobalId, idx: &Lin) -> R<Vec<Form>> {
+        let len = self.array_len[g as usize]
+            .clone()
+            .unwrap_or_else(|| Lin::atom(IAtom::ArrLen(g)));
+        Ok(vec![
+            Form::le(idx.neg()?),
+            Form::int_lt(idx, &len)?,
+        ])
+    }
+
+    fn eval_all(&self, es: &[Expr], env: &Env<'_>, depth: u32) -> R<Cases<Vec<Val>>> {
+        let mut acc: Cases<Vec<Val>> = vec![(Vec::new(), Vec::new())];
+        for e in es {
+            let cases = self.eval(e, env, depth)?;
+            let mut next = Vec::new();
+            for (c, vals) in &acc {
+                for (c2, v) in &cases {
+                    let mut cs = c.clone();
+                    cs.extend(c2.iter().cloned());
+                    let mut vs = vals.clone();
+                    vs.push(v.clone());
+                    next.push((cs, vs));
+                }
+            }
+            if next.len() > MAX_PATHS {
+                return Err(Abort::TooManyPaths);
+            }
+            acc = next;
+        }
+        Ok(acc)
+    }
+
+    /// The value of an expression, split into cases; cases in which evaluation fails
+    /// are left out.
+    fn eval(&self, e: &Expr, env: &Env<'_>, depth: u32) -> R<Cases<Val>> {
+        let one = |v: Val| Ok(vec![(Vec::new(), v)]);
+        match &e.kind {
+            ExprKind::Const(v) => one(self.constant(e, v)),
+            ExprKind::Local(l) => one(env.locals[*l as usize].clone()),
+            ExprKind::Global(g) => match &env.globals[*g as usize] {
+                GVal::Scalar(v) => one(v.clone()),
+                other => unreachable!("scalar read of a non-scalar global {other:?}"),
+            },
+            ExprKind::ArrayGet(g, i) => {
+                let bool_elems = matches!(
+                    self.program.globals[*g as usize].kind,
+                    GlobalKind::Array { elem: Ty::Bool, .. }
+                );
+                let GVal::Array(arr) = &env.globals[*g as usize] else {
+                    unreachable!("array read of a non-array")
+                };
+                let mut out = Vec::new();
+                for (c, iv) in self.eval(i, env, depth)? {
+                    let idx = iv.int();
+                    let bounds = self.in_bounds(*g, idx)?;
+                    for (c2, v) in array_read(arr, idx, bool_elems)? {
+                        let mut cs = c.clone();
+                        cs.extend(bounds.iter().cloned());
+                        cs.extend(c2);
+                        out.push((cs, v));
+                    }
+                }
+                Ok(prune(out))
+            }
+            ExprKind::MapGet(g, k) | ExprKind::MapHas(g, k) => {
+                let has = matches!(e.kind, ExprKind::MapHas(..));
+                let GVal::Map(m) = &env.globals[*g as usize] else {
+                    unreachable!("map read of a non-map")
+                };
+                let mut out = Vec::new();
+                for (c, kv) in self.eval(k, env, depth)? {
+                    for (c2, v) in map_read(m, kv.int(), has)? {
+                        let mut cs = c.clone();
+                        cs.extend(c2);
+                        out.push((cs, v));
+                    }
+                }
+                Ok(prune(out))
+            }
+            ExprKind::ListGet(l, i) => {
+                let mut out = Vec::new();
+                for (c, vals) in self.eval_all(&[(**l).clone(), (**i).clone()], env, depth)? {
+                    for (c2, v) in self.list_get(vals[0].list(), vals[1].int())? {
+                        let mut cs = c.clone();
+                        cs.extend(c2);
+                        out.push((cs, v));
+                    }
+                }
+                Ok(prune(out))
+            }
+            ExprKind::ListLit(items) => {
+                let cases = self.eval_all(items, env, depth)?;
+                Ok(cases
+                    .into_iter()
+                    .map(|(c, vals)| (c, Val::List(self.list_app(ListOp::Lit(vals.len()), vals))))
+                    .collect())
+            }
+            ExprKind::Unary(op, a) => {
+                let mut out = Vec::new();
+                for (c, v) in self.eval(a, env, depth)? {
+                    let v = match op {
+                        UnOp::Neg => Val::Int(v.int().neg()?),
+                        UnOp::Not => Val::Bool(v.bool().clone().not()),
+                    };
+                    out.push((c, v));
+                }
+                Ok(out)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, env, depth),
+            ExprKind::Cond(c, a, b) => {
+                let mut out = Vec::new();
+                for (cc, vc) in self.eval(c, env, depth)? {
+                    let f = vc.bool().clone();
+                    if f != Form::False {
+                        for (ca, va) in self.eval(a, env, depth)? {
+                            let mut cs = cc.clone();
+                            cs.push(f.clone());
+                            cs.extend(ca);
+                            out.push((cs, va));
+                        }
+                    }
+                    if f != Form::True {
+                        for (cb, vb) in self.eval(b, env, depth)? {
+                            let mut cs = cc.clone();
+                            cs.push(f.clone().not());
+                            cs.extend(cb);
+                            out.push((cs, vb));
+                        }
+                    }
+                }
+                Ok(prune(out))
+            }
+            ExprKind::Builtin(b, args) => {
+                let mut out = Vec::new();
+                for (c, vals) in self.eval_all(args, env, depth)? {
+                    for (c2, v) in self.builtin(*b, &vals)? {
+                        let mut cs = c.clone();
+                        cs.extend(c2);
+                        out.push((cs, v));
+                    }
+                }
+                Ok(prune(out))
+            }
+            ExprKind::Call(f, args) => {
+                let mut out = Vec::new();
+                for (c, vals) in self.eval_all(args, env, depth)? {
+                    for (c2, v) in self.call(*f, vals, depth)? {
+                        let mut cs = c.clone();
+                        cs.extend(c2);
+                        out.push((cs, v));
+                    }
+                }
+                Ok(prune(out))
+            }
+        }
+    }
+
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr, env: &Env<'_>, depth: u32) -> R<Cases<Val>> {
+        let mut out = Vec::new();
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let right = self.eval(b, env, depth)?;
+            let total = right.len() == 1 && right[0].0.is_empty();
+            for (ca, va) in self.eval(a, env, depth)? {
+                let fa = va.bool().clone();
+                // `a && b`: b is evaluated only when a holds (its failures too).
+                let decided = if op == BinOp::And { fa.clone().not() } else { fa.clone() };
+                if total {
+                    let fb = right[0].1.bool().clone();
+                    let v = if op == BinOp::And {
+                        Form::and([fa, fb])
+                    } else {
+                        Form::or([fa, fb])
+                    };
+                    out.push((ca, Val::Bool(v)));
+                    continue;
+                }
+                let mut cs = ca.clone();
+                cs.push(decided.clone());
+                out.push((cs, Val::Bool(Form::from_bool(op == BinOp::Or))));
+                for (cb, vb) in &right {
+                    let mut cs = ca.clone();
+                    cs.push(decided.clone().not());
+                    cs.extend(cb.iter().cloned());
+                    out.push((cs, vb.clone()));
+                }
+            }
+            return Ok(prune(out));
+        }
+        let left = self.eval(a, env, depth)?;
+        let right = self.eval(b, env, depth)?;
+        for (ca, va) in &left {
+            for (cb, vb) in &right {
+                let mut cs = ca.clone();
+                cs.extend(cb.iter().cloned());
+                for (c3, v) in self.binary_values(op, va, vb)? {
+                    let mut cs = cs.clone();
+                    cs.extend(c3);
+                    out.push((cs, v));
+                }
+            }
+        }
+        if out.len() > MAX_PATHS {
+            return Err(Abort::TooManyPaths);
+        }
+        Ok(prune(out))
+    }
+
+    fn binary_values(&self, op: BinOp, a: &Val, b: &Val) -> R<Cases<Val>> {
+        let one = |v: Val| Ok(vec![(Vec::new(), v)]);
+        match op {
+            BinOp::Add => one(Val::Int(a.int().add(b.int())?)),
+            BinOp::Sub => one(Val::Int(a.int().sub(b.int())?)),
+            BinOp::Mul => {
+                let (x, y) = (a.int(), b.int());
+                if let Some(k) = x.as_const() {
+                    if let Ok(v) = y.scale(k) {
+                        return one(Val::Int(v));
+                    }
+                }
+                if let Some(k) = y.as_const() {
+                    if let Ok(v) = x.scale(k) {
+                        return one(Val::Int(v));
+                    }
+                }
+                self.abstracted();
+                let mut args = vec![a.clone(), b.clone()];
+                args.sort();
+                one(Val::Int(Lin::atom(IAtom::App(Fun::Mul, args))))
+            }
+            BinOp::Div | BinOp::Mod => {
+                let div = op == BinOp::Div;
+                let (x, y) = (a.int(), b.int());
+                if let Some(d) = y.as_const() {
+                    if d == 0 {
+                        return Ok(Vec::new());
+                    }
+                    if let Some(n) = x.as_const() {
+                        let v = if div { n.checked_div(d) } else { n.checked_rem(d) };
+                        return match v {
+                            Some(v) => one(Val::Int(Lin::constant(v))),
+                            None => Ok(Vec::new()),
+                        };
+                    }
+                    if let Ok(d) = i64::try_from(d) {
+                        if d == 1 || d == -1 {
+                            return one(Val::Int(if div {
+                                x.scale(d as Coef)?
+                            } else {
+                                Lin::constant(0)
+                            }));
+                        }
+                        let atom = if div {
+                            IAtom::DivC(x.clone(), d)
+                        } else {
+                            IAtom::ModC(x.clone(), d)
+                        };
+                        return one(Val::Int(Lin::atom(atom)));
+                    }
+                }
+                self.abstracted();
+                let fun = if div { Fun::Div } else { Fun::Mod };
+                let nonzero = Form::eq(y.clone()).not();
+                Ok(vec![(
+                    vec![nonzero],
+                    Val::Int(Lin::atom(IAtom::App(fun, vec![a.clone(), b.clone()]))),
+                )])
+            }
+            BinOp::Concat => one(Val::List(
+                self.list_app(ListOp::Concat, vec![a.clone(), b.clone()]),
+            )),
+            BinOp::Eq | BinOp::Ne => {
+                let eq = match (a, b) {
+                    (Val::List(x), Val::List(y)) => {
+                        let f = list_eq(x, y)?;
+                        if let Form::ListEq(ListT::App(..), _) | Form::ListEq(_, ListT::App(..)) =
+                            &f
+                        {
+                            self.abstracted();
+                        }
+                        f
+                    }
+                    _ => val_eq(a, b)?,
+                };
+                one(Val::Bool(if op == BinOp::Eq { eq } else { eq.not() }))
+            }
+            BinOp::Lt => one(Val::Bool(Form::int_lt(a.int(), b.int())?)),
+            BinOp::Le => one(Val::Bool(Form::int_le(a.int(), b.int())?)),
+            BinOp::Gt => one(Val::Bool(Form::int_lt(b.int(), a.int())?)),
+            BinOp::Ge => one(Val::Bool(Form::int_le(b.int(), a.int())?)),
+            BinOp::And | BinOp::Or => unreachable!("short-circuit operators are split above"),
+        }
+    }
+
+    /// A list operation as an uninterpreted function, with the simplifications that
+    /// literals allow.
+    fn list_app(&self, op: ListOp, args: Vec<Val>) -> ListT {
+        let lit = |v: &Val| match v {
+            Val::List(ListT::App(Fun::List(ListOp::Lit(_)), items)) => Some(items.clone()),
+            _ => None,
+        };
+        match op {
+            ListOp::Append => {
+                if let Some(mut items) = lit(&args[0]) {
+                    items.push(args[1].clone());
+                    return self.list_app(ListOp::Lit(items.len()), items);
+                }
+            }
+            ListOp::Concat => {
+                if let (Some(mut xs), Some(ys)) = (lit(&args[0]), lit(&args[1])) {
+                    xs.extend(ys);
+                    return self.list_app(ListOp::Lit(xs.len()), xs);
+                }
+            }
+            _ => {}
+        }
+        self.abstracted();
+        ListT::App(Fun::List(op), args)
+    }
+
+    fn list_len(&self, l: &ListT) -> R<Lin> {
+        Ok(match l {
+            ListT::App(Fun::List(ListOp::Lit(n)), _) => Lin::constant(*n as Coef),
+            ListT::App(Fun::List(ListOp::Append), args) => self.list_len(args[0].list())?.add_const(1)?,
+            ListT::App(Fun::List(ListOp::Concat), args) => {
+                self.list_len(args[0].list())?.add(&self.list_len(args[1].list())?)?
+            }
+            ListT::App(Fun::List(ListOp::Set), args) => self.list_len(args[0].list())?,
+            _ => {
+                self.abstracted();
+                Lin::atom(IAtom::App(Fun::List(ListOp::Len), vec![Val::List(l.clone())]))
+            }
+        })
+    }
+
+    fn list_get(&self, l: &ListT, i: &Lin) -> R<Cases<Val>> {
+        if let (ListT::App(Fun::List(ListOp::Lit(n)), items), Some(k)) = (l, i.as_const()) {
+            return Ok(if k >= 0 && (k as usize) < *n {
+                vec![(Vec::new(), items[k as usize].clone())]
+            } else {
+                Vec::new()
+            });
+        }
+        let len = self.list_len(l)?;
+        self.abstracted();
+        let conds = vec![Form::le(i.neg()?), Form::int_lt(i, &len)?];
+        let v = Lin::atom(IAtom::App(
+            Fun::List(ListOp::Get),
+            vec![Val::List(l.clone()), Val::Int(i.clone())],
+        ));
+        Ok(vec![(conds, Val::Int(v))])
+    }
+
+    fn list_set(&self, l: &ListT, i: &Lin, v: &Val) -> R<Cases<ListT>> {
+        if let (ListT::App(Fun::List(ListOp::Lit(n)), items), Some(k)) = (l, i.as_const()) {
+            return Ok(if k >= 0 && (k as usize) < *n {
+                let mut items = items.clone();
+                items[k as usize] = v.clone();
+                vec![(Vec::new(), ListT::App(Fun::List(ListOp::Lit(*n)), items))]
+            } else {
+                Vec::new()
+            });
+        }
+        let len = self.list_len(l)?;
+        self.abstracted();
+        let conds = vec![Form::le(i.neg()?), Form::int_lt(i, &len)?];
+        let new = ListT::App(
+            Fun::List(ListOp::Set),
+            vec![Val::List(l.clone()), Val::Int(i.clone()), v.clone()],
+        );
+        Ok(vec![(conds, new)])
+    }
+
+    fn builtin(&self, b: Builtin, args: &[Val]) -> R<Cases<Val>> {
+        let one = |v: Val| Ok(vec![(Vec::new(), v)]);
+        match b {
+            Builtin::Min | Builtin::Max => {
+                let (x, y) = (args[0].int(), args[1].int());
+                let le = Form::int_le(x, y)?;
+                let (first, second) = if b == Builtin::Min { (x, y) } else { (y, x) };
+                Ok(prune(vec![
+                    (vec![le.clone()], Val::Int(first.clone())),
+                    (vec![le.not()], Val::Int(second.clone())),
+                ]))
+            }
+            Builtin::Abs => {
+                let x = args[0].int();
+                let nonneg = Form::le(x.neg()?);
+                Ok(prune(vec![
+                    (vec![nonneg.clone()], Val::Int(x.clone())),
+                    (vec![nonneg.not()], Val::Int(x.neg()?)),
+                ]))
+            }
+            Builtin::Len => one(Val::Int(self.list_len(args[0].list())?)),
+            Builtin::Head | Builtin::Tail => {
+                let l = args[0].list();
+                if let ListT::App(Fun::List(ListOp::Lit(n)), items) = l {
+                    if *n == 0 {
+                        return Ok(Vec::new());
+                    }
+                    return one(if b == Builtin::Head {
+                        items[0].clone()
+                    } else {
+                        Val::List(self.list_app(ListOp::Lit(n - 1), items[1..].to_vec()))
+                    });
+                }
+                let nonempty = Form::le(Lin::constant(1).sub(&self.list_len(l)?)?);
+                self.abstracted();
+                let v = if b == Builtin::Head {
+                    Val::Int(Lin::atom(IAtom::App(
+                        Fun::List(ListOp::Head),
+                        vec![args[0].clone()],
+                    )))
+                } else {
+                    Val::List(ListT::App(Fun::List(ListOp::Tail), vec![args[0].clone()]))
+                };
+                Ok(vec![(vec![nonempty], v)])
+            }
+            Builtin::Append => one(Val::List(self.list_app(ListOp::Append, args.to_vec()))),
+            Builtin::Take => one(Val::List(self.list_app(ListOp::Take, args.to_vec()))),
+            Builtin::Drop => one(Val::List(self.list_app(ListOp::Drop, args.to_vec()))),
+        }
+    }
+
+    fn call(&self, f: FunId, args: Vec<Val>, depth: u32) -> R<Cases<Val>> {
+        let fun = &self.program.funs[f as usize];
+        if self.inlinable[f as usize] {
+            if depth >= MAX_INLINE_DEPTH {
+                return Err(Abort::InlineTooDeep);
+            }
+            let mut frame = args;
+            frame.extend(fun.code.locals[frame.len()..].iter().map(|l| value_of(&Value::zero(l.ty))));
+            let st = State {
+                globals: Vec::new(),
+                locals: [frame, Vec::new()],
+                spawns: Vec::new(),
+                path: Vec::new(),
+            };
+            let exits = self.exec(&fun.code, None, 0, 0, st, depth + 1)?;
+            return Ok(exits
+                .into_iter()
+                .filter_map(|(s, exit)| match exit {
+                    Exit::Value(v) => Some((s.path, v)),
+                    _ => None,
+                })
+                .collect());
+        }
+        self.abstracted();
+        let conds = if self.fun_may_fail[f as usize] {
+            vec![Form::BApp(Fun::CallOk(f), args.clone())]
+        } else {
+            Vec::new()
+        };
+        let v = app_of(fun.ret, Fun::Call(f), args);
+        Ok(vec![(conds, v)])
+    }
+}
+
+/// How a run of code ended.
+#[derive(Clone, Debug)]
+enum Exit {
+    Block(BlockId),
+    End,
+    Value(Val),
+}
+
+struct Env<'a> {
+    globals: &'a [GVal],
+    locals: &'a [Val],
+}
+
+fn env_of(st: &State, slot: usize) -> Env<'_> {
+    Env {
+        globals: &st.globals,
+        locals: &st.locals[slot],
+    }
+}
+
+fn st_drop_false(done: &mut Vec<(State, Exit)>) {
+    done.retain(|(s, _)| !s.path.contains(&Form::False));
+}
+
+/// Drops cases whose conditions are plainly contradictory.
+fn prune<T>(cases: Cases<T>) -> Cases<T> {
+    cases
+        .into_iter()
+        .filter_map(|(c, v)| {
+            let f = Form::and(c.iter().cloned());
+            if f == Form::False {
+                None
+            } else {
+                Some((c.into_iter().filter(|x| *x != Form::True).collect(), v))
+            }
+        })
+        .collect()
+}
+
+/// A variable of the given type as a value.
+pub fn var_of(ty: Ty, v: Var) -> Val {
+    match ty {
+        Ty::Int => Val::Int(Lin::var(v)),
+        Ty::Bool => Val::Bool(Form::BVar(v)),
+        Ty::List => Val::List(ListT::Var(v)),
+    }
+}
+
+fn app_of(ty: Ty, f: Fun, args: Vec<Val>) -> Val {
+    match ty {
+        Ty::Int => Val::Int(Lin::atom(IAtom::App(f, args))),
+        Ty::Bool => Val::Bool(Form::BApp(f, args)),
+        Ty::List => Val::List(ListT::App(f, args)),
+    }
+}
+
+/// A concrete value as a term.
+pub fn value_of(v: &Value) -> Val {
+    match v {
+        Value::Int(n) => Val::Int(Lin::constant(*n as Coef)),
+        Value::Bool(b) => Val::Bool(Form::from_bool(*b)),
+        Value::List(items) => Val::List(ListT::App(
+            Fun::List(ListOp::Lit(items.len())),
+            items.iter().map(|n| Val::Int(Lin::constant(*n as Coef))).collect(),
+        )),
+    }
+}
+
+/// Calls `f` on every expression of an instruction (places' indices included).
+pub fn for_each_expr(kind: &InstrKind, f: &mut dyn FnMut(&Expr)) {
+    match kind {
+        InstrKind::Assign(place, e) => {
+            f(e);
+            match place {
+                Place::ArrayElem(_, i)
+                | Place::MapElem(_, i)
+                | Place::GlobalListElem(_, i)
+                | Place::LocalListElem(_, i) => f(i),
+                Place::Global(_) | Place::Local(_) => {}
+            }
+        }
+        InstrKind::JumpUnless(c, _) | InstrKind::Assert(c, _) => f(c),
+        InstrKind::Spawn(_, args) => args.iter().for_each(|a| f(a)),
+        InstrKind::Return(Some(e)) => f(e),
+        InstrKind::Jump(_) | InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(None) => {}
+    }
+}
+
+/// Visits an expression and its sub-expressions.
+pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => {}
+        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => walk_expr(i, f),
+        ExprKind::Unary(_, a) => walk_expr(a, f),
+        ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        ExprKind::Cond(c, a, b) => {
+            walk_expr(c, f);
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
+            items.iter().for_each(|i| walk_expr(i, f))
+        }
+    }
+}
+
+fn const_spans(e: &Expr, out: &mut Vec<(usize, usize)>) {
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Const(Value::Int(_)) = x.kind {
+            out.push((x.span.start, x.span.end));
+        }
+    });
+}
+
+fn calls_in(e: &Expr, out: &mut BTreeSet<FunId>) {
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Call(f, _) = x.kind {
+            out.insert(f);
+        }
+    });
+}
+
+fn reads_in(e: &Expr, locals: &mut BTreeSet<LocalId>, globals: &mut BTreeSet<GlobalId>) {
+    walk_expr(e, &mut |x| match &x.kind {
+        ExprKind::Local(l) => {
+            locals.insert(*l);
+        }
+        ExprKind::Global(g)
+        | ExprKind::ArrayGet(g, _)
+        | ExprKind::MapGet(g, _)
+        | ExprKind::MapHas(g, _) => {
+            globals.insert(*g);
+        }
+        _ => {}
+    });
+}
+
+/// Whether an expression contains an operation that may fail at run time
+/// (overflow, step and depth limits aside).
+fn expr_may_fail(e: &Expr) -> bool {
+    let mut fail = false;
+    walk_expr(e, &mut |x| match &x.kind {
+        ExprKind::ArrayGet(..) | ExprKind::ListGet(..) => fail = true,
+        ExprKind::Builtin(Builtin::Head | Builtin::Tail, _) => fail = true,
+        ExprKind::Binary(BinOp::Div | BinOp::Mod, _, d) => {
+            if !matches!(d.kind, ExprKind::Const(Value::Int(n)) if n != 0 && n != -1) {
+                fail = true;
+            }
+        }
+        _ => {}
+    });
+    fail
+}
+
+fn code_may_fail(code: &Code, pcs: impl Iterator<Item = Pc>) -> bool {
+    pcs.into_iter().any(|pc| {
+        let kind = &code.instrs[pc as usize].kind;
+        let mut fail = matches!(
+            kind,
+            InstrKind::Assert(..)
+                | InstrKind::Assign(
+                    Place::ArrayElem(..) | Place::GlobalListElem(..) | Place::LocalListElem(..),
+                    _
+                )
+        );
+        for_each_expr(kind, &mut |e| fail |= expr_may_fail(e));
+        fail
+    })
+}
+
+/// Whether a fun can reach its final `return;` (a fun that ends without a value fails).
+fn returns_nothing_reachable(code: &Code) -> bool {
+    let mut seen = vec![false; code.instrs.len()];
+    let mut stack = vec![0usize];
+    while let Some(pc) = stack.pop() {
+        if pc >= code.instrs.len() || std::mem::replace(&mut seen[pc], true) {
+            continue;
+        }
+        match &code.instrs[pc].kind {
+            InstrKind::Return(None) => return true,
+            InstrKind::Return(Some(_)) | InstrKind::Await(_) | InstrKind::Yield(_) => {}
+            InstrKind::Jump(t) => stack.push(*t as usize),
+            InstrKind::JumpUnless(_, t) => {
+                stack.push(pc + 1);
+                stack.push(*t as usize);
+            }
+            _ => stack.push(pc + 1),
+        }
+    }
+    false
+}
+
+/// Strongly connected components (Tarjan, iterative), each as a list of nodes.
+fn tarjan(n: usize, succ: &dyn Fn(usize) -> Vec<usize>) -> Vec<Vec<usize>> {
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut out = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, Vec<usize>, usize)> = vec![(root, succ(root), 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some((v, succs, i)) = call.last_mut() {
+            let v = *v;
+            if *i < succs.len() {
+                let w = succs[*i];
+                *i += 1;
+                if w >= n {
+                    continue;
+                }
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, succ(w), 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some((u, _, _)) = call.last() {
+                    low[*u] = low[*u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comp.sort_unstable();
+                    out.push(comp);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(src: &str) -> Program {
+        crate::load(src, &[]).expect("program loads")
+    }
+
+    #[test]
+    fn fig1_q_has_two_transitions() {
+        let src = "global int x = -2; global int z = -2;
+            proc q() { if (z >= 0) { z = x; } }
+            init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        assert!(ts.exact);
+        assert_eq!(ts.transitions.len(), 2);
+    }
+
+    #[test]
+    fn loops_are_abstracted() {
+        let src = "global int x; proc q() { int i = 0; while (i < x) { i = i + 1; } x = i; }
+            init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        assert!(!ts.exact);
+        assert_eq!(ts.transitions.len(), 1);
+    }
+
+    #[test]
+    fn params_are_free() {
+        let src = "param N = 3; global int x; proc q() { x = x + N; } init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        let GVal::Scalar(Val::Int(x)) = &ts.transitions[0].state.globals[0] else {
+            panic!("x is an int")
+        };
+        assert!(x.terms.iter().any(|(a, _)| *a == IAtom::Var(Var::Param(0))));
+    }
+}

@@ -1,0 +1,173 @@
+//! Read and write sets of blocks, and the transitive write sets `W(b)` of the CDPOR
+//! paper (Sec. 3.2).
+//!
+//! `reads`/`writes` are the globals a block's code (its `await` guard included) may
+//! read or write, syntactically. `may_write` is `W(b)`: every global that may be
+//! written in any continuation of the point where `b` is enabled — by `b`, by the
+//! later blocks of its process, by the processes it spawns, and by the blocks whose
+//! `await` a write of it may unblock, transitively (a fixed point over the graph of
+//! those relations). It over-approximates: under-approximating it is a soundness bug.
+
+use crate::ir::{BlockId, Expr, ExprKind, GlobalId, InstrKind, Pc, Place, ProcId, Program};
+use crate::transition::{for_each_expr, walk_expr};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockSets {
+    pub reads: BTreeSet<GlobalId>,
+    pub writes: BTreeSet<GlobalId>,
+    /// `W(b)`.
+    pub may_write: BTreeSet<GlobalId>,
+    /// Blocks the process may continue with after this one.
+    pub next: BTreeSet<BlockId>,
+    /// Procs this block may spawn.
+    pub spawns: BTreeSet<ProcId>,
+}
+
+/// The read, write and transitive write sets of every block, indexed by block id.
+pub fn write_sets(program: &Program) -> Vec<BlockSets> {
+    let mut sets: Vec<BlockSets> = program
+        .blocks
+        .iter()
+        .map(|b| {
+            let code = &program.procs[b.proc as usize].code;
+            let mut s = BlockSets::default();
+            if let Some(g) = &b.guard {
+                globals_read(g, &mut s.reads);
+            }
+            for pc in block_pcs(program, b.pc, b.proc) {
+                let kind = &code.instrs[pc as usize].kind;
+                for_each_expr(kind, &mut |e| globals_read(e, &mut s.reads));
+                match kind {
+                    InstrKind::Assign(place, _) => match place {
+                        Place::Global(g) | Place::ArrayElem(g, _) | Place::MapElem(g, _) => {
+                            s.writes.insert(*g);
+                        }
+                        Place::GlobalListElem(g, _) => {
+                            s.reads.insert(*g);
+                            s.writes.insert(*g);
+                        }
+                        Place::Local(_) | Place::LocalListElem(..) => {}
+                    },
+                    InstrKind::Spawn(p, _) => {
+                        s.spawns.insert(*p);
+                    }
+                    InstrKind::Await(n) | InstrKind::Yield(n) => {
+                        s.next.insert(*n);
+                    }
+                    _ => {}
+                }
+            }
+            s
+        })
+        .collect();
+    // Guard reads of each block, for "a write may unblock it".
+    let guard_reads: Vec<BTreeSet<GlobalId>> = program
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut r = BTreeSet::new();
+            if let Some(g) = &b.guard {
+                globals_read(g, &mut r);
+            }
+            r
+        })
+        .collect();
+    let successors: Vec<BTreeSet<BlockId>> = sets
+        .iter()
+        .map(|s| {
+            let mut out = s.next.clone();
+            out.extend(s.spawns.iter().map(|p| program.procs[*p as usize].entry));
+            for (c, reads) in guard_reads.iter().enumerate() {
+                if !reads.is_disjoint(&s.writes) {
+                    out.insert(c as BlockId);
+                }
+            }
+            out
+        })
+        .collect();
+    for b in 0..sets.len() {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![b as BlockId];
+        let mut w = BTreeSet::new();
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            w.extend(sets[c as usize].writes.iter().copied());
+            stack.extend(successors[c as usize].iter().copied());
+        }
+        sets[b].may_write = w;
+    }
+    sets
+}
+
+/// The pcs a block may execute: from its start to the next `await`, `yield` or end.
+pub fn block_pcs(program: &Program, start: Pc, proc: ProcId) -> BTreeSet<Pc> {
+    let code = &program.procs[proc as usize].code;
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start];
+    while let Some(pc) = stack.pop() {
+        if pc as usize >= code.instrs.len() || !seen.insert(pc) {
+            continue;
+        }
+        match &code.instrs[pc as usize].kind {
+            InstrKind::Jump(t) => stack.push(*t),
+            InstrKind::JumpUnless(_, t) => {
+                stack.push(pc + 1);
+                stack.push(*t);
+            }
+            InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => {}
+            InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
+                stack.push(pc + 1)
+            }
+        }
+    }
+    seen
+}
+
+fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
+    walk_expr(e, &mut |x| match &x.kind {
+        ExprKind::Global(g)
+        | ExprKind::ArrayGet(g, _)
+        | ExprKind::MapGet(g, _)
+        | ExprKind::MapHas(g, _) => {
+            out.insert(*g);
+        }
+        _ => {}
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fig1() {
+        let src = "global int x = -2; global int z = -2;
+            proc p() { x = x + 1; }
+            proc q() { if (z >= 0) { z = x; } }
+            proc r() { x = x + 1; z = z + 1; }
+            init { spawn p(); spawn q(); spawn r(); }";
+        let p = crate::load(src, &[]).expect("loads");
+        let sets = write_sets(&p);
+        assert_eq!(sets[0].may_write, BTreeSet::from([0]));
+        assert_eq!(sets[1].reads, BTreeSet::from([0, 1]));
+        assert_eq!(sets[1].writes, BTreeSet::from([1]));
+        assert_eq!(sets[2].may_write, BTreeSet::from([0, 1]));
+    }
+
+    #[test]
+    fn follows_spawns_later_blocks_and_unblocked_awaits() {
+        let src = "global int a; global int b; global int c; global int d;
+            proc p() { a = 1; yield; spawn s(); }
+            proc s() { b = 1; }
+            proc w() { await (a == 1); c = 1; }
+            proc u() { d = 1; }
+            init { spawn p(); spawn w(); spawn u(); }";
+        let p = crate::load(src, &[]).expect("loads");
+        let sets = write_sets(&p);
+        let pb = p.block_by_name("p").expect("block p");
+        assert_eq!(sets[pb as usize].may_write, BTreeSet::from([0, 1, 2]));
+    }
+}
