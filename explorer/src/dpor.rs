@@ -33,6 +33,8 @@ pub struct Race<'a, 'p> {
     pub snapshots: &'a [State],
     /// `sleep(E')`.
     pub sleep: &'a SleepSet,
+    /// `enabled(s[E'])`, as process indices.
+    pub prefix_enabled: &'a [usize],
     /// The exploration's counters: alternative runs count their events as states.
     pub stats: &'a mut Stats,
 }
@@ -90,6 +92,8 @@ pub struct Around<'a, 'p> {
     pub program: &'p Program,
     pub ex: &'a Executor<'p>,
     pub before: &'a State,
+    /// `enabled(s[E])`, as process indices.
+    pub enabled_before: &'a [usize],
     pub after: &'a State,
     pub p: Fingerprint,
     pub n: &'a Event,
@@ -214,7 +218,9 @@ impl<R: Reduction> Dpor<R> {
     /// Alg. 1, lines 6–14: the races of the newest event `n`, and what they add to the
     /// backtrack and sleep sets of earlier nodes. For a probe (`real == false`) only
     /// the backtrack sets: there is no state after it to compare.
-    fn analyse_races(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
+    /// Returns the events proved independent of `n` (not reversed, CDPOR line 9).
+    fn analyse_races(&mut self, run: &mut Exploration<'_, '_>, real: bool) -> Vec<usize> {
+        let mut independent = Vec::new();
         let events = run.ex.events();
         let n = events.len() - 1;
         for e in race::races(events, &self.hb) {
@@ -230,9 +236,12 @@ impl<R: Reduction> Dpor<R> {
                 state: &run.ex.state,
                 snapshots: &self.snapshots,
                 sleep: &prefix.sleep,
+                prefix_enabled: &prefix.enabled,
                 stats: &mut run.stats,
             };
-            if self.reduction.must_reverse(&mut race) {
+            if !self.reduction.must_reverse(&mut race) {
+                independent.push(e);
+            } else {
                 // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
                 // add an initial of v. Only initials enabled at E' can be explored: if
                 // none is, `e` enabled `n` and the race is not reversible.
@@ -268,6 +277,7 @@ impl<R: Reduction> Dpor<R> {
                 prefix.sleep.insert(entry);
             }
         }
+        independent
     }
 }
 
@@ -288,7 +298,7 @@ impl<R: Reduction> Dpor<R> {
             let events = run.ex.events();
             if events[newest].conflicts(&events[newest + 1]) {
                 run.stats.pruning.probes += 1;
-                self.hb.push(run.ex.events(), &run.ex.state.procs);
+                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
                 self.hb.pop();
             }
@@ -361,8 +371,14 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let p_key = run.ex.state.procs[p].pid_key;
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
-            self.hb.push(run.ex.events(), &run.ex.state.procs);
-            self.analyse_races(run, true);
+            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            let independent = self.analyse_races(run, true);
+            if !independent.is_empty() {
+                // Sec. 3.3: conditional independences are recorded in happens-before.
+                self.hb.pop();
+                self.hb
+                    .push(run.ex.events(), &run.ex.state.procs, &independent);
+            }
             self.probe_disabled(run);
             // Lines 15–17: the sleep set of E.p.
             let reduction = &mut self.reduction;
@@ -370,6 +386,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 program: run.ex.program(),
                 ex: &run.ex,
                 before,
+                enabled_before: &self.nodes[d].enabled,
                 after: &run.ex.state,
                 p: p_key,
                 n: &run.ex.events()[d],

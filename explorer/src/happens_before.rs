@@ -23,7 +23,9 @@ pub struct HappensBefore {
 
 impl HappensBefore {
     /// Adds the clock of the newest of `events`; `procs` are the state's processes.
-    pub fn push(&mut self, events: &[Event], procs: &[Process]) {
+    /// Conflicts with the events listed in `independent` do not order them: CDPOR
+    /// records there the conditional independences it proved (Sec. 3.3).
+    pub fn push(&mut self, events: &[Event], procs: &[Process], independent: &[usize]) {
         let d = events.len() - 1;
         debug_assert_eq!(d, self.depth);
         let e = &events[d];
@@ -37,13 +39,13 @@ impl HappensBefore {
         clock.clear();
         clock.resize(procs.len(), 0);
         let mut nth = 1;
-        for (earlier, c) in events[..d].iter().zip(done.iter()) {
+        for (i, (earlier, c)) in events[..d].iter().zip(done.iter()).enumerate() {
             let same = earlier.proc == e.proc;
             let spawner = (earlier.spawned.0..earlier.spawned.1).contains(&e.proc);
             if same {
                 nth += 1;
             }
-            if same || spawner || earlier.conflicts(e) {
+            if same || spawner || (earlier.conflicts(e) && !independent.contains(&i)) {
                 for (mine, theirs) in clock.iter_mut().zip(c) {
                     *mine = (*mine).max(*theirs);
                 }

@@ -1,6 +1,7 @@
 //! Exploration of `.ic` programs: states, events, happens-before, the algorithms
 //! (each behind [`Algorithm`]), statistics and witnesses.
 
+pub mod cdpor;
 pub mod csdpor;
 pub mod dpor;
 pub mod executor;

@@ -51,7 +51,7 @@ impl Algorithm for Naive {
             };
             node.next += 1;
             if run.step(proc).is_ok() {
-                self.hb.push(run.ex.events(), &run.ex.state.procs);
+                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 let mut enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
                 stack.push(Node { enabled, next: 0 });

@@ -518,10 +518,7 @@ impl<'p> Exec<'p> {
         let Some(g) = &self.program.blocks[block as usize].guard else {
             return Ok(vec![(Vec::new(), Form::True)]);
         };
-        let env = Env {
-            globals: &st.globals,
-            locals: &st.locals[slot as usize],
-        };
+        let env = env_of(st, slot as usize);
         let cases = self.eval(g, &env, 0)?;
         Ok(cases.into_iter().map(|(c, v)| (c, v.bool().clone())).collect())
     }
@@ -570,6 +567,17 @@ impl<'p> Exec<'p> {
             transitions,
             exact: !self.inexact(),
         })
+    }
+
+    /// The value of an expression of the checked language over the given globals and
+    /// frame, split into cases (conditions under which it does not fail, and value).
+    pub fn eval_expr(&self, e: &Expr, globals: &[GVal], locals: &[Val]) -> R<Vec<(Vec<Form>, Val)>> {
+        let env = Env {
+            globals,
+            locals,
+            from_source: false,
+        };
+        self.eval(e, &env, 0)
     }
 
     // ---------------------------------------------------------------- execution
@@ -900,7 +908,8 @@ impl<'p> Exec<'p> {
     fn eval(&self, e: &Expr, env: &Env<'_>, depth: u32) -> R<Cases<Val>> {
         let one = |v: Val| Ok(vec![(Vec::new(), v)]);
         match &e.kind {
-            ExprKind::Const(v) => one(self.constant(e, v)),
+            ExprKind::Const(v) if env.from_source => one(self.constant(e, v)),
+            ExprKind::Const(v) => one(value_of(v)),
             ExprKind::Local(l) => one(env.locals[*l as usize].clone()),
             ExprKind::Global(g) => match &env.globals[*g as usize] {
                 GVal::Scalar(v) => one(v.clone()),
@@ -1331,12 +1340,15 @@ enum Exit {
 struct Env<'a> {
     globals: &'a [GVal],
     locals: &'a [Val],
+    /// Constants come from the program's source (and may stand for params).
+    from_source: bool,
 }
 
 fn env_of(st: &State, slot: usize) -> Env<'_> {
     Env {
         globals: &st.globals,
         locals: &st.locals[slot],
+        from_source: true,
     }
 }
 

@@ -15,8 +15,13 @@ pub struct Cli {
     pub program: PathBuf,
 
     /// The exploration algorithm.
-    #[arg(long, value_enum, default_value_t = Algo::Naive)]
+    #[arg(long, value_enum, default_value_t = Algo::Cdpor)]
     pub algo: Algo,
+
+    /// Independence constraints from `ic-synth` (cdpor); without it they are
+    /// synthesised in-process. Refused when it was made for another program text.
+    #[arg(long, value_name = "ICS.json")]
+    pub ics: Option<PathBuf>,
 
     /// What makes two events dependent: what they actually touched (`dynamic`), or the
     /// globals their blocks mention (`static`, as the papers' baselines count).
@@ -73,6 +78,8 @@ pub enum Algo {
     Sdpor,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
+    /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.
+    Cdpor,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

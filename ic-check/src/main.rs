@@ -5,15 +5,18 @@ mod output;
 
 use clap::Parser;
 use cli::{Algo, Cli};
+use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Stop};
+use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Exit statuses (documented in the README and `--help`).
@@ -31,6 +34,38 @@ fn main() -> ExitCode {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => ExitCode::from(BAD_INPUT),
     }
+}
+
+/// The independence constraints for cdpor: from `--ics`, checked against the program
+/// text, or synthesised now.
+fn constraints(
+    cli: &Cli,
+    file: &str,
+    source: &str,
+    program: &frontend::ir::Program,
+) -> Result<ResolvedIcs, String> {
+    let ics = match &cli.ics {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let ics = Ics::from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.0))?;
+            if !ics.matches_source(source) {
+                return Err(format!(
+                    "{} was made for another program ({}): run `ic-synth {file} > {}` again",
+                    path.display(),
+                    ics.program.file,
+                    path.display()
+                ));
+            }
+            ics
+        }
+        None => {
+            let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());
+            ic_synth::to_ics(program, source, file, &synthesis)
+        }
+    };
+    ics.resolve(program)
+        .map_err(|e| format!("constraints do not fit the program: {}", e.0))
 }
 
 fn run(cli: &Cli) -> u8 {
@@ -84,12 +119,25 @@ fn run(cli: &Cli) -> u8 {
             }
         };
     }
+    let context = ContextSensitive {
+        commute: !cli.literal,
+    };
     let mut algorithm: Box<dyn Algorithm> = match cli.algo {
         Algo::Naive => Box::new(Naive::default()),
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
-        Algo::Csdpor => Box::new(Dpor::new(ContextSensitive {
-            commute: !cli.literal,
-        })),
+        Algo::Csdpor => Box::new(Dpor::new(context)),
+        Algo::Cdpor => match constraints(cli, &file, &source, &program) {
+            Ok(ics) => Box::new(Dpor::new(Constrained::new(
+                &program,
+                Arc::new(ics),
+                context,
+                cli.deps.into(),
+            ))),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return BAD_INPUT;
+            }
+        },
     };
     let config = Config {
         all_violations: cli.all_violations,

@@ -1,1 +1,349 @@
+//! `ic-synth`: SMT-based synthesis of independence constraints (ICs) between the
+//! atomic blocks of a `.ic` program, and of their write sets (CDPOR paper, Sec. 3.2
+//! and 4; DESIGN.md "ICs").
+//!
+//! For every unordered pair of blocks `(a, b)`, self-pairs included, the two
+//! compositions `a·b` and `b·a` are built by symbolic execution
+//! ([`frontend::transition`]), the formula "both orders run normally and reach the
+//! same state" ([`compose`]) is handed to z3, and AllSAT with generalisation
+//! ([`allsat`]) turns it into a disjunction of cubes, each printed as an expression of
+//! the language ([`print`]).
+//!
+//! Soundness: every constraint is a cube that z3 proved to imply the formula under
+//! "both blocks are enabled", for all values of the globals, the locals, the params
+//! and of every uninterpreted function. Deliberate assumptions, as in the paper:
+//! integers are unbounded (64-bit overflow is not modelled), and loops and recursive
+//! funs end within the interpreter's step and depth limits. A pair whose synthesis
+//! times out, hits `unknown`, or cannot be analysed gets no constraint.
 
+pub mod allsat;
+pub mod compose;
+pub mod print;
+pub mod smt;
+
+use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
+use frontend::ir::{BlockId, Program};
+use frontend::transition::Exec;
+use frontend::write_sets::{write_sets, BlockSets};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How to synthesise.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time budget of one pair (composition, solving and AllSAT).
+    pub timeout: Duration,
+    /// Worker threads (pairs are independent); 0 picks the number of cores.
+    pub jobs: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timeout: Duration::from_secs(10),
+            jobs: 0,
+        }
+    }
+}
+
+/// The synthesised constraints of one pair.
+#[derive(Clone, Debug)]
+pub struct PairResult {
+    /// Its locals are written plainly.
+    pub a: BlockId,
+    /// Its locals are primed.
+    pub b: BlockId,
+    pub exact: bool,
+    /// A disjunction of constraints (sorted).
+    pub constraints: Vec<String>,
+    pub reason: Option<String>,
+    pub solver_calls: u64,
+    pub timed_out: bool,
+}
+
+/// Everything `ics.json` holds about a program.
+#[derive(Clone, Debug)]
+pub struct Synthesis {
+    pub sets: Vec<BlockSets>,
+    pub pairs: Vec<PairResult>,
+    /// Wall-clock time of the pair synthesis.
+    pub smt_ms: u64,
+}
+
+impl Synthesis {
+    pub fn solver_calls(&self) -> u64 {
+        self.pairs.iter().map(|p| p.solver_calls).sum()
+    }
+
+    pub fn timeouts(&self) -> usize {
+        self.pairs.iter().filter(|p| p.timed_out).count()
+    }
+
+    /// The result of a pair given in either order (`swapped` when stored as `(b, a)`).
+    pub fn pair(&self, a: BlockId, b: BlockId) -> Option<(&PairResult, bool)> {
+        self.pairs.iter().find_map(|p| {
+            if (p.a, p.b) == (a, b) {
+                Some((p, false))
+            } else if (p.a, p.b) == (b, a) {
+                Some((p, true))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// Synthesises the constraints of every pair of blocks and the write sets.
+/// `source` is the program's text (for its `param`s to stay free).
+pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthesis {
+    let started = Instant::now();
+    let n = program.blocks.len() as BlockId;
+    let pairs: Vec<(BlockId, BlockId)> = (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+    let jobs = if options.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.jobs
+    }
+    .clamp(1, pairs.len().max(1));
+    let results: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; pairs.len()]);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let exec = Exec::new(program, Some(source));
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(a, b)) = pairs.get(i) else { break };
+            let r = synthesize_pair(&exec, a, b, options.timeout);
+            if let Ok(mut all) = results.lock() {
+                all[i] = Some(r);
+            }
+        }
+    };
+    if jobs == 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                s.spawn(&work);
+            }
+        });
+    }
+    let pairs = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    Synthesis {
+        sets: write_sets(program),
+        pairs,
+        smt_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+/// Synthesises the constraints of one pair.
+pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duration) -> PairResult {
+    let program = exec.program;
+    let deadline = Instant::now() + timeout;
+    let failed = |reason: String| PairResult {
+        a,
+        b,
+        exact: false,
+        constraints: Vec::new(),
+        reason: Some(reason),
+        solver_calls: 0,
+        timed_out: false,
+    };
+    let problem = match compose::pair_problem(exec, a, b) {
+        Ok(p) => p,
+        Err(e) => return failed(format!("not analysed: {e}")),
+    };
+    let printer = print::Printer {
+        program,
+        procs: [
+            program.blocks[a as usize].proc,
+            program.blocks[b as usize].proc,
+        ],
+    };
+    // A fresh z3 context per pair: results do not depend on which thread ran what.
+    let result = z3::with_z3_config(&z3::Config::new(), || {
+        let mut smt = smt::Smt::new(program);
+        allsat::allsat(&mut smt, &printer, &problem.background, &problem.f, deadline)
+    });
+    if result.timed_out {
+        return PairResult {
+            solver_calls: result.solver_calls,
+            timed_out: true,
+            ..failed(format!(
+                "timeout or unknown after {} ms: no constraint",
+                timeout.as_millis()
+            ))
+        };
+    }
+    // Drop cubes that contain another (they add nothing to the disjunction).
+    let mut cubes = result.cubes.clone();
+    cubes.sort_by_key(|c| c.len());
+    let mut kept: Vec<Vec<print::Lit>> = Vec::new();
+    for c in cubes {
+        if !kept.iter().any(|k| k.iter().all(|l| c.contains(l))) {
+            kept.push(c);
+        }
+    }
+    let mut constraints = Vec::new();
+    let mut unprintable = false;
+    for c in &kept {
+        match printer.cube(c) {
+            Some(text) if ics::Constraint::parse(program, a, b, &text).is_ok() => {
+                constraints.push(text)
+            }
+            _ => unprintable = true,
+        }
+    }
+    constraints.sort();
+    constraints.dedup();
+    let exact = problem.exact && result.complete && !unprintable;
+    let mut why = Vec::new();
+    if !problem.abstractions.is_empty() {
+        why.push(format!("abstracted: {}", problem.abstractions.join(", ")));
+    }
+    if !result.complete {
+        why.push("some commuting states have no constraint the language can say".to_string());
+    }
+    if unprintable {
+        why.push("a constraint could not be printed".to_string());
+    }
+    PairResult {
+        a,
+        b,
+        exact,
+        constraints,
+        reason: (!exact).then(|| why.join("; ")).filter(|s| !s.is_empty()),
+        solver_calls: result.solver_calls,
+        timed_out: false,
+    }
+}
+
+/// The `ics.json` document.
+pub fn to_ics(program: &Program, source: &str, file: &str, s: &Synthesis) -> Ics {
+    let blocks = program
+        .blocks
+        .iter()
+        .zip(&s.sets)
+        .map(|(b, sets)| BlockEntry {
+            id: b.name.clone(),
+            proc: program.procs[b.proc as usize].name.clone(),
+            reads: ics::global_names(program, &sets.reads),
+            writes: ics::global_names(program, &sets.writes),
+            may_write: ics::global_names(program, &sets.may_write),
+        })
+        .collect();
+    let name = |b: BlockId| program.blocks[b as usize].name.clone();
+    let pairs = s
+        .pairs
+        .iter()
+        .map(|p| PairEntry {
+            a: name(p.a),
+            b: name(p.b),
+            exact: p.exact,
+            constraints: p.constraints.clone(),
+            reason: p.reason.clone(),
+        })
+        .collect();
+    Ics {
+        format: ics::FORMAT.to_string(),
+        program: ProgramRef {
+            sha256: ics::sha256_hex(source.as_bytes()),
+            file: file.to_string(),
+        },
+        blocks,
+        pairs,
+        stats: Stats {
+            pairs: s.pairs.len(),
+            smt_ms: s.smt_ms,
+            solver_calls: s.solver_calls(),
+            timeouts: s.timeouts(),
+        },
+    }
+}
+
+/// A human table: one line per pair, then the write sets.
+pub fn text_table(program: &Program, s: &Synthesis) -> String {
+    let name = |b: BlockId| program.blocks[b as usize].name.clone();
+    let mut rows: Vec<[String; 3]> = vec![[
+        "pair".to_string(),
+        "exact".to_string(),
+        "constraints".to_string(),
+    ]];
+    for p in &s.pairs {
+        let cs = if p.constraints.is_empty() {
+            "(dependent)".to_string()
+        } else {
+            format!("{{{}}}", p.constraints.join(", "))
+        };
+        rows.push([
+            format!("({}, {})", name(p.a), name(p.b)),
+            if p.exact { "yes" } else { "no" }.to_string(),
+            cs,
+        ]);
+    }
+    let w0 = rows.iter().map(|r| r[0].chars().count()).max().unwrap_or(0);
+    let w1 = rows.iter().map(|r| r[1].chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for r in &rows {
+        out.push_str(&format!("{:<w0$}  {:<w1$}  {}\n", r[0], r[1], r[2]));
+    }
+    out.push('\n');
+    out.push_str("block  W(b)\n");
+    for (b, sets) in program.blocks.iter().zip(&s.sets) {
+        out.push_str(&format!(
+            "{}  {{{}}}\n",
+            b.name,
+            ics::global_names(program, &sets.may_write).join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "\n{} pairs, {} solver calls, {} ms\n",
+        s.pairs.len(),
+        s.solver_calls(),
+        s.smt_ms
+    ));
+    out
+}
+
+/// Whether two constraints of the pair `(a, b)` (as in `ics.json`) are equivalent
+/// for every state: how tests compare with constraints written by hand, whatever
+/// their normal form.
+pub fn constraints_equivalent(
+    program: &Program,
+    source: &str,
+    a: BlockId,
+    b: BlockId,
+    x: &str,
+    y: &str,
+) -> Result<bool, String> {
+    use frontend::transition::Form;
+    let exec = Exec::new(program, Some(source));
+    let pa = program.blocks[a as usize].proc;
+    let pb = program.blocks[b as usize].proc;
+    let st = exec.initial_state(&[(0, pa), (1, pb)]);
+    let mut frame = st.locals[0].clone();
+    frame.extend(st.locals[1].iter().cloned());
+    let formula = |text: &str| -> Result<Form, String> {
+        let c = ics::Constraint::parse(program, a, b, text)?;
+        let cases = exec
+            .eval_expr(&c.expr, &st.globals, &frame)
+            .map_err(|e| e.to_string())?;
+        Ok(Form::or(cases.into_iter().map(|(mut conds, v)| {
+            conds.push(v.bool().clone());
+            Form::and(conds)
+        })))
+    };
+    let (fx, fy) = (formula(x)?, formula(y)?);
+    Ok(z3::with_z3_config(&z3::Config::new(), || {
+        let mut smt = smt::Smt::new(program);
+        let (zx, zy) = (smt.form(&fx), smt.form(&fy));
+        let s = z3::Solver::new();
+        s.assert(zx.xor(&zy));
+        s.check() == z3::SatResult::Unsat
+    }))
+}

@@ -1,5 +1,7 @@
 //! Shared helpers of the integration tests: load a program, run an algorithm.
 
+pub mod generator;
+
 use explorer::{Algorithm, Config, Report};
 
 /// Loads `source` (with `-D` overrides) or panics with the rendered diagnostics.
@@ -32,4 +34,15 @@ pub fn explore_all(program: &frontend::ir::Program, algorithm: &mut dyn Algorith
 pub fn counts(report: &Report) -> (u64, u64, u64, Option<u64>) {
     let s = &report.stats;
     (s.traces, s.states, s.final_states, s.mazurkiewicz)
+}
+
+/// The independence constraints of a program, synthesised now (as `ic-check` does
+/// without `--ics`).
+pub fn constraints(
+    source: &str,
+    program: &frontend::ir::Program,
+) -> std::sync::Arc<frontend::ics::ResolvedIcs> {
+    let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());
+    let ics = ic_synth::to_ics(program, source, "test.ic", &synthesis);
+    std::sync::Arc::new(ics.resolve(program).unwrap_or_else(|e| panic!("{}", e.0)))
 }

@@ -675,6 +675,8 @@ pub trait Visit {
 /// A node seen by [`Visit`].
 #[derive(Clone, Copy, Debug)]
 pub enum Node<'a> {
+    /// An integer term (visited before its parts).
+    Int(&'a IAtom),
     Var(Var),
     Fun(&'a Fun),
     ArrLen(GlobalId),
@@ -693,6 +695,7 @@ impl Visit for Lin {
 
 impl Visit for IAtom {
     fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
+        f(Node::Int(self));
         match self {
             IAtom::Var(v) => f(Node::Var(*v)),
             IAtom::Select(b, i) => {

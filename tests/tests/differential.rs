@@ -1,0 +1,636 @@
+//! Differential soundness: on small random programs over the whole language, every
+//! reduced algorithm must agree with `naive` (LANGUAGE.md, "What each tool promises").
+//!
+//! Per program, with `all_violations`:
+//! - (a) the same number of distinct final states as `naive` (the exact set, once
+//!   `Report` carries it: see [`compare_final_states`]);
+//! - (b) the same set of violations (kind, message, block, source span) — assertion
+//!   failures, runtime errors and deadlocks;
+//! - (c) `sdpor` explores exactly one complete execution per Mazurkiewicz trace:
+//!   `sdpor.traces == naive.mazurkiewicz`;
+//! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`.
+//!
+//! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
+//! printed to source); every one must load. Runs are reproducible: the seed is fixed
+//! unless `IC_DIFF_SEED` says otherwise (`IC_DIFF_SEED=random`, or a number), and
+//! `IC_DIFF_CASES` changes the number of programs (default 1000). Failures found with
+//! other seeds are persisted in `tests/tests/regressions/differential.txt` and replayed
+//! first; shrunk programs are kept as plain tests in `regressions/`.
+
+mod regressions;
+
+use explorer::csdpor::ContextSensitive;
+use explorer::dpor::Dpor;
+use explorer::naive::Naive;
+use explorer::sdpor::SourceDpor;
+use explorer::{Algorithm, Config, Report, Stop, ViolationKind};
+use proptest::prelude::*;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::time::Duration;
+use tests::generator::*;
+
+/// A reduced algorithm under test.
+pub struct Reduced {
+    pub name: &'static str,
+    pub make: fn() -> Box<dyn Algorithm>,
+    /// Must explore at most as many complete executions as `sdpor` (d).
+    pub at_most_sdpor: bool,
+}
+
+/// The algorithms compared with `naive`. Adding one is one line.
+pub fn reduced() -> Vec<Reduced> {
+    vec![
+        Reduced {
+            name: "sdpor",
+            make: || Box::new(Dpor::new(SourceDpor)),
+            at_most_sdpor: false,
+        },
+        Reduced {
+            name: "csdpor",
+            make: || Box::new(Dpor::new(ContextSensitive::new())),
+            at_most_sdpor: true,
+        },
+        // Reduced { name: "cdpor", make: || Box::new(Dpor::new(Constrained::default())), at_most_sdpor: true },
+    ]
+}
+
+/// Every exploration of the test: all violations, small step limit (loops are bounded
+/// anyway), and a generous safety timeout (a timeout is reported as a failure).
+pub fn config() -> Config {
+    Config {
+        all_violations: true,
+        limits: frontend::interp::Limits {
+            max_steps: 10_000,
+            ..Default::default()
+        },
+        timeout: Some(Duration::from_secs(60)),
+        ..Config::default()
+    }
+}
+
+/// A violation as compared: kind, message, block, and the failing statement's span
+/// (`naive` reports each distinct (kind, message, block, span) once).
+type ViolationKey = (ViolationKind, String, String, Option<(usize, usize)>);
+
+fn violation_set(report: &Report) -> BTreeSet<ViolationKey> {
+    report
+        .violations
+        .iter()
+        .map(|v| {
+            (
+                v.kind,
+                v.message.clone(),
+                v.block.clone(),
+                v.span.map(|s| (s.start, s.end)),
+            )
+        })
+        .collect()
+}
+
+/// (a) Final states. For now only their number can be compared.
+///
+/// TODO(lead): when `Report` carries the exact set of final states (as comparable
+/// values: global memory plus the multiset of live processes as (proc, next block,
+/// live locals)), compare the sets here and print the difference (each missing or
+/// extra state shown as the user reads it).
+fn compare_final_states(naive: &Report, other: &Report) -> Option<String> {
+    (naive.stats.final_states != other.stats.final_states).then(|| {
+        format!(
+            "final states: {} (naive: {})",
+            other.stats.final_states, naive.stats.final_states
+        )
+    })
+}
+
+/// The results of every algorithm on one program.
+pub struct Outcome {
+    pub naive: Report,
+    pub reduced: Vec<(&'static str, Report)>,
+}
+
+/// Runs `naive` and every reduced algorithm on `source`; `Err` describes every
+/// disagreement, with the program and the numbers.
+pub fn differential(source: &str) -> Result<Outcome, String> {
+    let program = frontend::load(source, &[]).map_err(|d| {
+        format!(
+            "a generated program does not load:\n{source}\n{}",
+            frontend::diagnostic::render("generated.ic", source, &d, false)
+        )
+    })?;
+    let naive = explorer::explore(&program, &mut Naive::default(), config());
+    let mut errors: Vec<String> = Vec::new();
+    if matches!(naive.stop, Stop::Timeout | Stop::MaxTraces) {
+        errors.push(format!("naive did not complete ({:?})", naive.stop));
+    }
+    let naive_violations = violation_set(&naive);
+    let mut outcome = Outcome {
+        naive,
+        reduced: Vec::new(),
+    };
+    let mut sdpor_traces = None;
+    for r in reduced() {
+        let report = explorer::explore(&program, &mut *(r.make)(), config());
+        let naive = &outcome.naive;
+        let name = r.name;
+        if report.stop != naive.stop {
+            errors.push(format!(
+                "{name}: stopped with {:?} (naive: {:?})",
+                report.stop, naive.stop
+            ));
+        }
+        if let Some(e) = compare_final_states(naive, &report) {
+            errors.push(format!("{name}: {e}"));
+        }
+        let found = violation_set(&report);
+        let missing: Vec<_> = naive_violations.difference(&found).collect();
+        let extra: Vec<_> = found.difference(&naive_violations).collect();
+        if !missing.is_empty() {
+            errors.push(format!("{name}: misses violations {missing:?}"));
+        }
+        if !extra.is_empty() {
+            errors.push(format!("{name}: reports violations naive does not {extra:?}"));
+        }
+        if name == "sdpor" {
+            sdpor_traces = Some(report.stats.traces);
+            if Some(report.stats.traces) != naive.stats.mazurkiewicz {
+                errors.push(format!(
+                    "sdpor: {} traces, but naive counts {:?} Mazurkiewicz traces",
+                    report.stats.traces, naive.stats.mazurkiewicz
+                ));
+            }
+        }
+        if r.at_most_sdpor {
+            if let Some(s) = sdpor_traces.filter(|&s| report.stats.traces > s) {
+                errors.push(format!(
+                    "{name}: {} traces, more than sdpor's {s}",
+                    report.stats.traces
+                ));
+            }
+        }
+        outcome.reduced.push((name, report));
+    }
+    if errors.is_empty() {
+        Ok(outcome)
+    } else {
+        Err(describe(source, &outcome, &errors))
+    }
+}
+
+fn describe(source: &str, outcome: &Outcome, errors: &[String]) -> String {
+    let mut s = String::from("reduced algorithms disagree with naive:\n");
+    for e in errors {
+        let _ = writeln!(s, "  - {e}");
+    }
+    let _ = writeln!(s, "program:\n{source}");
+    let _ = writeln!(
+        s,
+        "{:<8} {:>7} {:>7} {:>7} {:>7} {:>12}",
+        "algo", "traces", "blocked", "states", "finals", "mazurkiewicz"
+    );
+    let all = std::iter::once(("naive", &outcome.naive))
+        .chain(outcome.reduced.iter().map(|(n, r)| (*n, r)));
+    for (name, r) in all {
+        let st = &r.stats;
+        let _ = writeln!(
+            s,
+            "{name:<8} {:>7} {:>7} {:>7} {:>7} {:>12}",
+            st.traces,
+            st.blocked,
+            st.states,
+            st.final_states,
+            st.mazurkiewicz.map_or("-".into(), |m| m.to_string())
+        );
+    }
+    let _ = writeln!(s, "violations of naive:");
+    for v in &outcome.naive.violations {
+        let _ = writeln!(
+            s,
+            "  {:?} {:?} in {} after \"{}\"",
+            v.kind, v.message, v.block, v.schedule
+        );
+    }
+    s
+}
+
+/// Runs the comparison and panics with its description on a disagreement.
+pub fn assert_agree(source: &str) -> Outcome {
+    differential(source).unwrap_or_else(|e| panic!("{e}"))
+}
+
+// ---------------------------------------------------------------------------
+// Strategies (here rather than in `tests::generator`: proptest is a dev-dependency).
+
+mod strategy {
+    use super::*;
+    use proptest::collection::vec;
+    use proptest::strategy::Union;
+
+    fn small() -> impl Strategy<Value = i64> + Clone {
+        -2i64..=2
+    }
+
+    fn var() -> impl Strategy<Value = u8> + Clone {
+        0u8..8
+    }
+
+    fn arith() -> impl Strategy<Value = Arith> {
+        prop_oneof![
+            3 => Just(Arith::Add),
+            2 => Just(Arith::Sub),
+            1 => Just(Arith::Mul),
+            1 => Just(Arith::Div),
+            1 => Just(Arith::Mod),
+        ]
+    }
+
+    fn cmp() -> impl Strategy<Value = Cmp> {
+        prop_oneof![
+            Just(Cmp::Eq),
+            Just(Cmp::Ne),
+            Just(Cmp::Lt),
+            Just(Cmp::Le),
+            Just(Cmp::Gt),
+            Just(Cmp::Ge),
+        ]
+    }
+
+    fn int_leaf() -> BoxedStrategy<IntExpr> {
+        prop_oneof![
+            4 => small().prop_map(IntExpr::Const),
+            8 => var().prop_map(IntExpr::Var),
+            1 => Just(IntExpr::Param),
+        ]
+        .boxed()
+    }
+
+    /// An index into `a`: mostly in range (a constant, or `abs(e) % 3`).
+    fn index(depth: u32) -> BoxedStrategy<IntExpr> {
+        prop_oneof![
+            4 => (0i64..=2).prop_map(IntExpr::Const),
+            3 => int_expr(depth).prop_map(|e| IntExpr::Bin(
+                Arith::Mod,
+                Box::new(IntExpr::Abs(Box::new(e))),
+                Box::new(IntExpr::Const(3))
+            )),
+            1 => int_expr(depth),
+        ]
+        .boxed()
+    }
+
+    pub fn int_expr(depth: u32) -> BoxedStrategy<IntExpr> {
+        if depth == 0 {
+            return int_leaf();
+        }
+        let sub = int_expr(depth - 1);
+        prop_oneof![
+            10 => int_leaf(),
+            1 => Just(IntExpr::Len),
+            1 => Just(IntExpr::Head),
+            3 => index(depth - 1).prop_map(|i| IntExpr::Array(Box::new(i))),
+            1 => sub.clone().prop_map(|k| IntExpr::Map(Box::new(k))),
+            5 => (arith(), sub.clone(), sub.clone())
+                .prop_map(|(op, a, b)| IntExpr::Bin(op, Box::new(a), Box::new(b))),
+            1 => (any::<bool>(), sub.clone(), sub.clone())
+                .prop_map(|(m, a, b)| IntExpr::MinMax(m, Box::new(a), Box::new(b))),
+            1 => sub.clone().prop_map(|a| IntExpr::Abs(Box::new(a))),
+            1 => (sub.clone(), sub.clone())
+                .prop_map(|(a, b)| IntExpr::Call(Box::new(a), Box::new(b))),
+            1 => (bool_expr(depth - 1), sub.clone(), sub)
+                .prop_map(|(c, a, b)| IntExpr::Cond(Box::new(c), Box::new(a), Box::new(b))),
+        ]
+        .boxed()
+    }
+
+    pub fn bool_expr(depth: u32) -> BoxedStrategy<BoolExpr> {
+        let leaf = prop_oneof![
+            3 => (cmp(), var(), int_leaf())
+                .prop_map(|(op, v, b)| BoolExpr::Cmp(op, IntExpr::Var(v), b)),
+            3 => (cmp(), int_expr(depth.min(1)), int_leaf())
+                .prop_map(|(op, a, b)| BoolExpr::Cmp(op, a, b)),
+            1 => any::<bool>().prop_map(BoolExpr::Lit),
+            1 => Just(BoolExpr::Flag),
+            1 => int_leaf().prop_map(BoolExpr::Has),
+        ]
+        .boxed();
+        if depth == 0 {
+            return leaf;
+        }
+        let sub = bool_expr(depth - 1);
+        prop_oneof![
+            8 => leaf,
+            1 => sub.clone().prop_map(|a| BoolExpr::Not(Box::new(a))),
+            1 => (sub.clone(), sub.clone())
+                .prop_map(|(a, b)| BoolExpr::And(Box::new(a), Box::new(b))),
+            1 => (sub.clone(), sub).prop_map(|(a, b)| BoolExpr::Or(Box::new(a), Box::new(b))),
+        ]
+        .boxed()
+    }
+
+    /// An assertion's condition: mostly one that holds in most states (`!=`, `<=`, `>=`
+    /// against a leaf), sometimes any condition.
+    fn assertion() -> BoxedStrategy<BoolExpr> {
+        let weak = prop_oneof![Just(Cmp::Ne), Just(Cmp::Le), Just(Cmp::Ge)];
+        prop_oneof![
+            3 => (weak, var(), int_leaf())
+                .prop_map(|(op, v, b)| BoolExpr::Cmp(op, IntExpr::Var(v), b)),
+            1 => bool_expr(1),
+        ]
+        .boxed()
+    }
+
+    fn bound() -> impl Strategy<Value = Bound> {
+        prop_oneof![
+            3 => (1u8..=2).prop_map(Bound::Const),
+            1 => (var(), 1u8..=2).prop_map(|(v, n)| Bound::Min(v, n)),
+        ]
+    }
+
+    /// A statement at nesting `depth` (0: no more nesting), inside a loop or not, at the
+    /// top level of a proc body or not. Simplest alternatives first (they shrink there).
+    pub fn stmt(depth: u32, in_loop: bool, top: bool) -> BoxedStrategy<Stmt> {
+        let e = || int_expr(1);
+        let c = || bool_expr(1);
+        let mut options: Vec<(u32, BoxedStrategy<Stmt>)> = vec![
+            (
+                8,
+                (var(), e())
+                    .prop_map(|(v, e)| Stmt::Assign(v, e))
+                    .boxed(),
+            ),
+            (4, Just(Stmt::Yield).boxed()),
+            (2, c().prop_map(Stmt::Await).boxed()),
+            (
+                1,
+                (assertion(), any::<bool>())
+                    .prop_map(|(c, m)| Stmt::Assert(c, m))
+                    .boxed(),
+            ),
+            (
+                2,
+                (index(1), e())
+                    .prop_map(|(i, e)| Stmt::ArrayWrite(i, e))
+                    .boxed(),
+            ),
+            (
+                1,
+                (int_leaf(), e())
+                    .prop_map(|(k, e)| Stmt::MapWrite(k, e))
+                    .boxed(),
+            ),
+            (2, e().prop_map(Stmt::Append).boxed()),
+            (1, any::<bool>().prop_map(Stmt::Tail).boxed()),
+            (1, c().prop_map(Stmt::SetFlag).boxed()),
+            (1, c().prop_map(Stmt::Return).boxed()),
+            (
+                1,
+                (0u8..4, e())
+                    .prop_map(|(p, e)| Stmt::Spawn(p, e))
+                    .boxed(),
+            ),
+        ];
+        if top {
+            options.push((4, e().prop_map(Stmt::Local).boxed()));
+        }
+        if in_loop {
+            options.push((1, c().prop_map(Stmt::Break).boxed()));
+            options.push((1, c().prop_map(Stmt::Continue).boxed()));
+        }
+        if depth > 0 {
+            let then = vec(stmt(depth - 1, in_loop, false), 1..=3);
+            let otherwise = vec(stmt(depth - 1, in_loop, false), 0..=2);
+            options.push((
+                4,
+                (c(), then, otherwise)
+                    .prop_map(|(c, a, b)| Stmt::If(c, a, b))
+                    .boxed(),
+            ));
+            let body = || vec(stmt(depth - 1, true, false), 1..=3);
+            options.push((
+                2,
+                (bound(), body())
+                    .prop_map(|(b, s)| Stmt::For(b, s))
+                    .boxed(),
+            ));
+            options.push((
+                1,
+                (proptest::option::weighted(0.5, c()), 1u8..=2, body())
+                    .prop_map(|(c, n, s)| Stmt::While(c, n, s))
+                    .boxed(),
+            ));
+        }
+        Union::new_weighted(options).boxed()
+    }
+
+    fn proc_() -> impl Strategy<Value = Proc> {
+        (
+            proptest::bool::weighted(0.3),
+            vec(stmt(2, false, true), 2..=6),
+        )
+            .prop_map(|(param, body)| Proc { param, body })
+    }
+
+    fn globals() -> impl Strategy<Value = Globals> {
+        (
+            0i64..=2,
+            [small(), small(), small()],
+            any::<bool>(),
+            proptest::option::weighted(0.5, [small(), small(), small()]),
+            prop_oneof![1 => Just(vec![]), 4 => vec(small(), 1..=2)],
+        )
+            .prop_map(|(param, ints, flag, array, list)| Globals {
+                param,
+                ints,
+                flag,
+                array,
+                list,
+            })
+    }
+
+    /// Mostly the next proc (offset 0).
+    fn offset() -> impl Strategy<Value = u8> {
+        prop_oneof![4 => Just(0u8), 1 => 1u8..4]
+    }
+
+    fn init_spawn() -> impl Strategy<Value = InitSpawn> {
+        prop_oneof![
+            4 => (offset(), small()).prop_map(|(p, a)| InitSpawn::One(p, a)),
+            1 => offset().prop_map(InitSpawn::Loop),
+        ]
+    }
+
+    fn fun() -> impl Strategy<Value = Fun> {
+        (0..FUN_TEMPLATES, small()).prop_map(|(template, k)| Fun { template, k })
+    }
+
+    /// A normalised program (small state space, valid by construction).
+    pub fn program() -> impl Strategy<Value = Program> {
+        (
+            globals(),
+            vec(proc_(), 2..=4),
+            proptest::option::weighted(0.3, fun()),
+            vec(init_spawn(), 2..=4),
+        )
+            .prop_map(|(globals, procs, fun, spawns)| {
+                let mut p = Program {
+                    globals,
+                    procs,
+                    fun,
+                    spawns,
+                };
+                p.normalize();
+                p
+            })
+    }
+}
+
+const DEFAULT_SEED: u64 = 0x1c_d907_2018;
+
+fn proptest_config() -> ProptestConfig {
+    let rng_seed = match std::env::var("IC_DIFF_SEED") {
+        Ok(s) if s == "random" => RngSeed::Random,
+        Ok(s) => RngSeed::Fixed(s.parse().expect("IC_DIFF_SEED: a number or `random`")),
+        Err(_) => RngSeed::Fixed(DEFAULT_SEED),
+    };
+    let cases = std::env::var("IC_DIFF_CASES")
+        .map(|s| s.parse().expect("IC_DIFF_CASES: a number"))
+        .unwrap_or(1000);
+    ProptestConfig {
+        cases,
+        rng_seed,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/regressions/differential.txt"
+        )))),
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    #[test]
+    fn reduced_algorithms_agree_with_naive(program in strategy::program()) {
+        let source = program.source();
+        if let Err(e) = differential(&source) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+/// What the generated programs exercise (run by hand: `cargo test -p tests --test
+/// differential survey -- --ignored --nocapture`): how many programs reach each kind
+/// of violation, the sizes of their state spaces, and the time of each algorithm.
+#[test]
+#[ignore = "a report, not a check"]
+fn survey() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    use std::collections::BTreeMap;
+    use std::time::Instant;
+    let settings = proptest_config();
+    let cases = settings.cases;
+    let mut runner = TestRunner::new(settings);
+    let strategy = strategy::program();
+    let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    let mut states: Vec<u64> = Vec::new();
+    let mut time: BTreeMap<&str, Duration> = BTreeMap::new();
+    let mut bump = |k: &str| *tally.entry(k.to_string()).or_default() += 1;
+    for _ in 0..cases {
+        let generated = strategy.new_tree(&mut runner).unwrap().current();
+        let source = generated.source();
+        let instances = generated.instances();
+        bump(&format!("processes: {}", instances.len()));
+        let blocks: u64 = instances.iter().map(|&j| generated.blocks(j)).sum();
+        bump(&format!("blocks (upper bound): {blocks:>2}"));
+        let program = frontend::load(&source, &[]).expect("loads");
+        let start = Instant::now();
+        let naive = explorer::explore(&program, &mut Naive::default(), config());
+        *time.entry("naive").or_default() += start.elapsed();
+        for r in reduced() {
+            let start = Instant::now();
+            let report = explorer::explore(&program, &mut *(r.make)(), config());
+            *time.entry(r.name).or_default() += start.elapsed();
+            if r.name == "csdpor" && report.stats.traces < naive.stats.mazurkiewicz.unwrap_or(0) {
+                bump("csdpor explores fewer traces than Mazurkiewicz");
+            }
+        }
+        states.push(naive.stats.states);
+        let s = &naive.stats;
+        if s.traces == 0 {
+            bump("no complete execution");
+        }
+        if s.final_states > 1 {
+            bump("several final states");
+        }
+        if s.mazurkiewicz.unwrap_or(0) > 1 {
+            bump("several Mazurkiewicz traces");
+        }
+        if s.mazurkiewicz.unwrap_or(0) < s.traces {
+            bump("interleavings > Mazurkiewicz traces");
+        }
+        let mut kinds = BTreeSet::new();
+        for v in &naive.violations {
+            let what = match v.kind {
+                ViolationKind::Assert => "assertion".to_string(),
+                ViolationKind::Deadlock => "deadlock".to_string(),
+                ViolationKind::Runtime => {
+                    let m = &v.message;
+                    let cut = m.find(|c: char| c.is_ascii_digit()).unwrap_or(m.len());
+                    format!("runtime: {}", m[..cut].trim_end())
+                }
+            };
+            kinds.insert(what);
+        }
+        for k in kinds {
+            bump(&k);
+        }
+        for (word, name) in [
+            ("await", "has await"),
+            ("yield;", "has yield"),
+            ("while", "has while"),
+            ("for i", "has for"),
+            ("fun f", "has fun"),
+            ("for k", "init spawns in a loop"),
+        ] {
+            if source.contains(word) {
+                bump(name);
+            }
+        }
+        let procs_text = &source[..source.find("\ninit {").unwrap_or(source.len())];
+        if procs_text.contains("spawn ") {
+            bump("a proc spawns");
+        }
+        let procs = source.matches("\nproc ").count();
+        bump(&format!("procs: {procs}"));
+    }
+    states.sort_unstable();
+    let n = states.len();
+    println!("{cases} programs; naive states: median {}, 90% {}, max {}, total {}",
+        states[n / 2], states[n * 9 / 10], states[n - 1], states.iter().sum::<u64>());
+    for (k, v) in &time {
+        println!("time {k}: {v:?}");
+    }
+    for (k, v) in &tally {
+        println!("{v:>5}  {k}");
+    }
+}
+
+#[test]
+#[ignore = "tmp"]
+fn tmp_samples() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::new(proptest_config());
+    let strategy = strategy::program();
+    for i in 0..25 {
+        let v = strategy.new_tree(&mut runner).unwrap().current();
+        if i < 24 { continue; }
+        println!("{:#?}", v.procs);
+        let source = v.source();
+        let program = frontend::load(&source, &[]).expect("loads");
+        let naive = explorer::explore(&program, &mut Naive::default(), config());
+        println!("{source}\n// {:?}\n// {:?}\n=====", naive.stats, naive.violations.iter().map(|v| (&v.message, &v.schedule)).collect::<Vec<_>>());
+    }
+}
