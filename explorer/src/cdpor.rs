@@ -20,8 +20,9 @@
 
 use crate::csdpor::ContextSensitive;
 use crate::dpor::{Around, Race, Reduction};
+use crate::executor::Event;
 use crate::footprint::Footprint;
-use crate::sleep::Step;
+use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use crate::Deps;
 use frontend::ics::ResolvedIcs;
@@ -204,6 +205,17 @@ impl Reduction for Constrained {
             return Some(self.blocks[block as usize].clone());
         }
         self.context.keep_asleep(a, x)
+    }
+
+    fn cut(
+        &mut self,
+        program: &Program,
+        state: &State,
+        enabled: &[usize],
+        sleep: &SleepSet,
+        events: &[Event],
+    ) -> bool {
+        self.context.cut(program, state, enabled, sleep, events)
     }
 
     fn guided(&self) -> bool {

@@ -5,26 +5,39 @@
 //! in [`crate::sleep::SleepSet::after`]).
 
 use crate::dpor::{run_from, Around, Race, Reduction};
+use crate::executor::Event;
 use crate::footprint::Footprint;
+use crate::future::Futures;
 use crate::race;
+use crate::sleep::SleepSet;
 use crate::sleep::Step;
+use crate::state::State;
+use frontend::ir::Program;
 
 pub struct ContextSensitive {
     /// Keep sleeping steps that commute with the new event in its context (see
     /// [`Reduction::keep_asleep`] below); off, the algorithm is the paper's Alg. 1
     /// to the letter (`ic-check --literal`).
     pub commute: bool,
+    /// What processes may still do, for anticipating cuts (built on first use).
+    futures: Option<Futures>,
 }
 
 impl ContextSensitive {
     /// With the commutation of sleeping steps: Table 1's 2^N on the producer–consumer.
     pub fn new() -> Self {
-        ContextSensitive { commute: true }
+        ContextSensitive {
+            commute: true,
+            futures: None,
+        }
     }
 
     /// The paper's Alg. 1 to the letter: its worked examples' counts (Ex. 1, Fig. 2).
     pub fn literal() -> Self {
-        ContextSensitive { commute: false }
+        ContextSensitive {
+            commute: false,
+            futures: None,
+        }
     }
 }
 
@@ -89,6 +102,24 @@ impl Reduction for ContextSensitive {
         })
     }
 
+    /// Sec. 5.3, optimisation 1 (anticipating cuts): stop where a sleeping step can
+    /// never be woken by any possible future step (see [`Futures::stuck_asleep`]).
+    fn cut(
+        &mut self,
+        program: &Program,
+        state: &State,
+        enabled: &[usize],
+        sleep: &SleepSet,
+        events: &[Event],
+    ) -> bool {
+        !sleep.is_empty()
+            && self
+                .futures
+                .get_or_insert_with(|| Futures::new(program))
+                .stuck_asleep(state, enabled, sleep, events)
+    }
+
+    /// Sec. 5.3, optimisation 2: the arbitrary choices prefer heads of short sleep sequences.
     fn guided(&self) -> bool {
         true
     }

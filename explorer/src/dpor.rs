@@ -131,7 +131,14 @@ pub trait Reduction {
 
     /// CSDPOR Sec. 5.3, optimisation 1: whether the node (whose sleep set is given) can
     /// only lead to sleep-set-blocked executions, so its exploration is cut now.
-    fn cut(&mut self, _program: &Program, _state: &State, _sleep: &SleepSet) -> bool {
+    fn cut(
+        &mut self,
+        _program: &Program,
+        _state: &State,
+        _enabled: &[usize],
+        _sleep: &SleepSet,
+        _events: &[Event],
+    ) -> bool {
         false
     }
 
@@ -284,8 +291,9 @@ impl<R: Reduction> Dpor<R> {
 impl<R: Reduction> Dpor<R> {
     /// Processes blocked on an `await` take part in races too: the event that made
     /// the guard false must be reversed so that the process may run before it. For
-    /// each disabled process whose guard reads what the newest event wrote, a probe
-    /// event (the guard's reads) is analysed like a real one, then stepped back.
+    /// each disabled process whose guard reads what the newest event wrote, or which
+    /// has just reached its blocked block, a probe event (the guard's reads) is
+    /// analysed like a real one, then stepped back.
     fn probe_disabled(&mut self, run: &mut Exploration<'_, '_>) {
         let newest = run.ex.events().len() - 1;
         let mut enabled = Vec::new();
@@ -296,7 +304,11 @@ impl<R: Reduction> Dpor<R> {
             }
             run.ex.probe(r);
             let events = run.ex.events();
-            if events[newest].conflicts(&events[newest + 1]) {
+            let (last, probe) = (&events[newest], &events[newest + 1]);
+            // Its races changed if the newest event wrote what the guard reads, or if
+            // the process just arrived at this block (ran it, or was spawned at it).
+            let arrived = last.proc == r || (last.spawned.0..last.spawned.1).contains(&r);
+            if arrived || last.conflicts(probe) {
                 run.stats.pruning.probes += 1;
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
@@ -338,9 +350,13 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     .copied()
                     .filter(|&i| !self.asleep(run, node, i))
                     .collect();
-                let cut = self
-                    .reduction
-                    .cut(run.program(), &run.ex.state, &node.sleep);
+                let cut = self.reduction.cut(
+                    run.program(),
+                    &run.ex.state,
+                    &node.enabled,
+                    &node.sleep,
+                    run.ex.events(),
+                );
                 match self.choose(run, node, &awake) {
                     Some(p) if !cut => self.nodes[d].backtrack.push(p),
                     _ => {

@@ -173,6 +173,7 @@ impl<'p> Executor<'p> {
                 self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
                 p.locals.clone_from(&saved.locals);
                 p.next = None;
+                p.failed = true;
                 Err(fault)
             }
         };
@@ -230,6 +231,7 @@ impl<'p> Executor<'p> {
         self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
         let p = &mut self.state.procs[event.proc];
         p.next = saved.next;
+        p.failed = false;
         p.spawned = saved.spawned;
         std::mem::swap(&mut p.locals, &mut saved.locals);
     }

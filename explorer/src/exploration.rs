@@ -184,9 +184,11 @@ impl<'p> Exploration<'p, '_> {
         }
         let program = self.program();
         self.finals.insert(self.ex.state.fingerprint(program));
-        let blocked: Vec<usize> = (0..self.ex.state.procs.len())
+        // Named in identity order: the same deadlock reads the same in every interleaving.
+        let mut blocked: Vec<usize> = (0..self.ex.state.procs.len())
             .filter(|&i| self.ex.state.procs[i].next.is_some())
             .collect();
+        blocked.sort_by(|&a, &b| self.ex.state.procs[a].pid.cmp(&self.ex.state.procs[b].pid));
         if let Some(&first) = blocked.first() {
             let names: Vec<String> = blocked
                 .iter()

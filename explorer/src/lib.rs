@@ -8,6 +8,7 @@ pub mod executor;
 pub mod exploration;
 pub mod fingerprint;
 pub mod footprint;
+pub mod future;
 pub mod happens_before;
 pub mod naive;
 pub mod pid;

@@ -39,6 +39,14 @@ impl SleepSet {
             .any(|e| e.len() == 1 && e[0].process == process)
     }
 
+    /// The single-step entry of a process, if it is asleep.
+    pub fn single(&self, process: Fingerprint) -> Option<&Step> {
+        self.entries
+            .iter()
+            .find(|e| e.len() == 1 && e[0].process == process)
+            .map(|e| &e[0])
+    }
+
     pub fn insert(&mut self, entry: Vec<Step>) {
         debug_assert!(!entry.is_empty());
         let same = |e: &Vec<Step>| {

@@ -18,6 +18,9 @@ pub struct Process {
     pub locals: Vec<Value>,
     /// How many processes this one has spawned (names the next child).
     pub spawned: u32,
+    /// It stopped on an assertion or runtime error (DPOR searches go on past a
+    /// failure; such a state is never equal to one without it).
+    pub failed: bool,
     /// A fingerprint of `pid`, computed once at spawn.
     pub pid_key: Fingerprint,
 }
@@ -49,6 +52,7 @@ impl Process {
             next: Some(program.procs[proc as usize].entry),
             locals,
             spawned: 0,
+            failed: false,
         }
     }
 
@@ -77,6 +81,9 @@ impl State {
             .procs
             .iter()
             .filter_map(|p| {
+                if p.failed {
+                    return Some(fingerprint(&(p.proc, "failed")));
+                }
                 let block = p.next?;
                 let live = &program.blocks[block as usize].live;
                 Some(fingerprint(&LiveProcess {
@@ -96,7 +103,7 @@ impl State {
             .procs
             .iter()
             .map(|p| match p.next {
-                None => fingerprint(&p.pid_key),
+                None => fingerprint(&(p.pid_key, p.failed)),
                 Some(block) => {
                     let live = &program.blocks[block as usize].live;
                     fingerprint(&(

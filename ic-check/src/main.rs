@@ -119,8 +119,10 @@ fn run(cli: &Cli) -> u8 {
             }
         };
     }
-    let context = ContextSensitive {
-        commute: !cli.literal,
+    let context = if cli.literal {
+        ContextSensitive::literal()
+    } else {
+        ContextSensitive::new()
     };
     let mut algorithm: Box<dyn Algorithm> = match cli.algo {
         Algo::Naive => Box::new(Naive::default()),
