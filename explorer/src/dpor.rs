@@ -281,7 +281,7 @@ impl<R: Reduction> Dpor<R> {
                 continue;
             }
             if let Some(entry) = self.reduction.sleep_after_race(&mut race) {
-                prefix.sleep.insert(entry);
+                prefix.sleep.insert_equivalent(entry);
             }
         }
         independent
@@ -385,6 +385,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             };
             self.nodes[d].current = Some(p);
             let p_key = run.ex.state.procs[p].pid_key;
+            let ends_equivalent = self.nodes[d].sleep.blocks_after(p_key);
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -396,6 +397,10 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     .push(run.ex.events(), &run.ex.state.procs, &independent);
             }
             self.probe_disabled(run);
+            if ends_equivalent {
+                self.block_after_equivalent(run, d, p);
+                continue;
+            }
             // Lines 15–17: the sleep set of E.p.
             let reduction = &mut self.reduction;
             let mut around = self.snapshots.get(d).map(|before| Around {
@@ -429,6 +434,37 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// `p` ran the last step of a sequence that reaches a state already reached (its
+    /// races are analysed): the execution is blocked there. As when the step is
+    /// asleep, the node goes on with another enabled process (Sec. 6.2).
+    fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
+        run.stats.blocked += 1;
+        let footprint = run.ex.events()[d].footprint.clone();
+        self.hb.pop();
+        run.back();
+        let node = &self.nodes[d];
+        let others: Vec<usize> = node
+            .enabled
+            .iter()
+            .copied()
+            .filter(|&i| i != p && !node.backtrack.contains(&i) && !self.asleep(run, node, i))
+            .collect();
+        let pending = node
+            .backtrack
+            .iter()
+            .any(|&i| i != p && node.enabled.contains(&i) && !self.asleep(run, node, i));
+        let extra = if pending {
+            None
+        } else {
+            self.choose(run, node, &others)
+        };
+        let node = &mut self.nodes[d];
+        node.current = None;
+        node.backtrack.extend(extra);
+        let process = run.ex.state.procs[p].pid_key;
+        node.sleep.insert(vec![Step { process, footprint }]);
+    }
+
     /// Leaves the top node: steps back to its parent and puts the process explored
     /// from the parent to sleep there (Alg. 1, line 19). `false` at the root.
     fn close(&mut self, run: &mut Exploration<'_, '_>) -> bool {

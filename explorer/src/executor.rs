@@ -3,13 +3,15 @@
 //! interpreter's undo log; the running process's locals are saved in a reused buffer;
 //! spawned processes are appended and truncated.
 
-use crate::footprint::Footprint;
+use crate::footprint::{Footprint, Policy};
 use crate::pid::Pid;
 use crate::state::{Process, State};
+use crate::Deps;
 use frontend::interp::{Effects, Fault, Limits, Machine};
 use frontend::ir::{BlockId, Program};
 use frontend::memory::{Memory, UndoLog};
 use frontend::value::Value;
+use std::sync::Arc;
 
 /// One block run by one process.
 #[derive(Clone, Debug, Default)]
@@ -50,13 +52,23 @@ pub struct Executor<'p> {
     saved: Vec<Saved>,
     depth: usize,
     fx: Effects,
-    /// With `--deps static`: each block's syntactic footprint replaces what its events touch.
-    static_footprints: Option<std::sync::Arc<Vec<Footprint>>>,
+    /// Which events carry what they touched, and the blocks' syntactic footprints.
+    policy: Arc<Policy>,
 }
 
 impl<'p> Executor<'p> {
-    /// An executor continuing from `state` (a snapshot of another exploration).
+    /// An executor continuing from `state` with dynamic dependencies.
     pub fn from_state(program: &'p Program, limits: Limits, state: State) -> Self {
+        let policy = Arc::new(Policy::new(program, Deps::Dynamic));
+        Self::with_policy(program, limits, state, policy)
+    }
+
+    fn with_policy(
+        program: &'p Program,
+        limits: Limits,
+        state: State,
+        policy: Arc<Policy>,
+    ) -> Self {
         Executor {
             machine: Machine::new(program, limits),
             state,
@@ -65,20 +77,23 @@ impl<'p> Executor<'p> {
             saved: Vec::new(),
             depth: 0,
             fx: Effects::default(),
-            static_footprints: None,
+            policy,
         }
     }
 
-    /// Makes events carry their block's syntactic footprint (see [`crate::Config::deps`]).
-    pub fn use_static_footprints(&mut self, footprints: Vec<Footprint>) {
-        self.static_footprints = Some(std::sync::Arc::new(footprints));
+    /// Switches the dependency notion (see [`crate::Config::deps`]).
+    pub fn set_deps(&mut self, deps: Deps) {
+        self.policy = Arc::new(Policy::new(self.machine.program, deps));
     }
 
     /// An executor for alternative runs from `state` with the same dependency notion.
     pub fn fork(&self, state: State) -> Executor<'p> {
-        let mut ex = Executor::from_state(self.machine.program, self.machine.limits, state);
-        ex.static_footprints.clone_from(&self.static_footprints);
-        ex
+        Self::with_policy(
+            self.machine.program,
+            self.machine.limits,
+            state,
+            self.policy.clone(),
+        )
     }
 
     /// The initial state: globals initialised, `init` run, its spawns as processes `1, 2, …`.
@@ -180,12 +195,13 @@ impl<'p> Executor<'p> {
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        match &self.static_footprints {
-            Some(fps) => event.footprint.clone_from(&fps[block as usize]),
-            None => {
-                event.footprint.reads.clone_from(&self.fx.reads);
-                event.footprint.writes.clone_from(&self.fx.writes);
-            }
+        if self.policy.observed(block, outcome.is_err()) {
+            event.footprint.reads.clone_from(&self.fx.reads);
+            event.footprint.writes.clone_from(&self.fx.writes);
+        } else {
+            event
+                .footprint
+                .clone_from(&self.policy.blocks[block as usize]);
         }
         event.spawned = (first_child, self.state.procs.len());
         event.failed = outcome.is_err();
@@ -211,9 +227,10 @@ impl<'p> Executor<'p> {
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        event.footprint.reads = match &self.static_footprints {
-            Some(fps) => fps[block as usize].reads.clone(),
-            None => self.machine.guard_reads(block, &self.state.mem, &p.locals),
+        event.footprint.reads = if self.policy.observed(block, false) {
+            self.machine.guard_reads(block, &self.state.mem, &p.locals)
+        } else {
+            self.policy.blocks[block as usize].reads.clone()
         };
         event.footprint.writes.clear();
         event.spawned = (self.state.procs.len(), self.state.procs.len());

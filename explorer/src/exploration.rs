@@ -34,7 +34,9 @@ pub struct Config {
 /// What makes two events dependent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Deps {
-    /// The locations the events actually read and wrote (elements individually).
+    /// The locations the events actually read and wrote (elements individually),
+    /// where that is a property of the process's local state; the block's globals
+    /// otherwise (see [`crate::footprint::Policy`]).
     #[default]
     Dynamic,
     /// The globals their blocks' code mentions (`--deps static`, as the papers' baselines).
@@ -76,7 +78,7 @@ pub fn explore_with_progress(
         Err(fault) => return init_failed(fault),
     };
     if config.deps == Deps::Static {
-        ex.use_static_footprints(crate::footprint::static_footprints(program));
+        ex.set_deps(Deps::Static);
     }
     let mut run = Exploration {
         ex,

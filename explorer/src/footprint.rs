@@ -49,6 +49,41 @@ fn intersects(a: &[Loc], b: &[Loc]) -> bool {
     false
 }
 
+/// How events get their footprints (see [`crate::Config::deps`]).
+#[derive(Debug)]
+pub struct Policy {
+    /// Each block's syntactic footprint.
+    pub blocks: Vec<Footprint>,
+    /// Per block: its events carry what they actually touched.
+    observed: Vec<bool>,
+}
+
+impl Policy {
+    /// With `Deps::Dynamic`, a block's events carry the locations they touched when
+    /// those are a property of the process's local state (see
+    /// [`frontend::locality`]); events of other blocks, and failed events (which stop
+    /// early depending on the global state), carry their block's syntactic footprint.
+    /// With `Deps::Static`, every event carries its block's.
+    pub fn new(program: &Program, deps: crate::Deps) -> Policy {
+        let observed = match deps {
+            crate::Deps::Static => vec![false; program.blocks.len()],
+            crate::Deps::Dynamic => frontend::locality::state_dependent_footprints(program)
+                .into_iter()
+                .map(|dependent| !dependent)
+                .collect(),
+        };
+        Policy {
+            blocks: static_footprints(program),
+            observed,
+        }
+    }
+
+    /// Whether an event of `block` that completed (`!failed`) uses what it touched.
+    pub fn observed(&self, block: u32, failed: bool) -> bool {
+        !failed && self.observed[block as usize]
+    }
+}
+
 /// The syntactic footprint of every block (`--deps static`, the papers' baselines):
 /// every global its code may read or write, guard included, as a whole.
 pub fn static_footprints(program: &Program) -> Vec<Footprint> {

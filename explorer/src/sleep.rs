@@ -3,6 +3,13 @@
 //! single steps. A step names its process by its identity key (stable across
 //! interleavings) and carries the footprint its event had, which stays valid while
 //! the entry travels down through independent events.
+//!
+//! A sequence added because it reaches a state already reached (CSDPOR line 14, CDPOR
+//! line 12) does not put its last step to sleep: that step runs — its races are
+//! analysed like any event's — and the execution is blocked right after it, as in the
+//! paper's implementation (Sec. 6.2). Putting it to sleep instead loses the races only
+//! that step would show: the differential test found csdpor missing a final state
+//! that way (`x = 2 + z` racing with `z = -2` on a path it never ran).
 
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
@@ -14,9 +21,16 @@ pub struct Step {
     pub footprint: Footprint,
 }
 
+#[derive(Clone, Debug)]
+struct Entry {
+    steps: Vec<Step>,
+    /// The last step runs and then blocks (a sequence justified by state equality).
+    last_runs: bool,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct SleepSet {
-    entries: Vec<Vec<Step>>,
+    entries: Vec<Entry>,
 }
 
 impl SleepSet {
@@ -34,23 +48,51 @@ impl SleepSet {
 
     /// The process is asleep: a single-step entry names it.
     pub fn asleep(&self, process: Fingerprint) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.len() == 1 && e[0].process == process)
+        self.single(process).is_some()
     }
 
     /// The single-step entry of a process, if it is asleep.
     pub fn single(&self, process: Fingerprint) -> Option<&Step> {
         self.entries
             .iter()
-            .find(|e| e.len() == 1 && e[0].process == process)
-            .map(|e| &e[0])
+            .find(|e| !e.last_runs && e.steps.len() == 1 && e.steps[0].process == process)
+            .map(|e| &e.steps[0])
     }
 
-    pub fn insert(&mut self, entry: Vec<Step>) {
-        debug_assert!(!entry.is_empty());
-        let same = |e: &Vec<Step>| {
-            e.len() == entry.len() && e.iter().zip(&entry).all(|(a, b)| a.process == b.process)
+    /// Running the process ends a sequence justified by state equality: the
+    /// execution is blocked after it.
+    pub fn blocks_after(&self, process: Fingerprint) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.last_runs && e.steps.len() == 1 && e.steps[0].process == process)
+    }
+
+    /// Puts steps to sleep (line 19 of Alg. 1, and what propagates from it).
+    pub fn insert(&mut self, steps: Vec<Step>) {
+        self.add(Entry {
+            steps,
+            last_runs: false,
+        });
+    }
+
+    /// Adds a sequence that reaches a state already reached (CSDPOR line 14, CDPOR
+    /// line 12): its last step runs, then blocks.
+    pub fn insert_equivalent(&mut self, steps: Vec<Step>) {
+        self.add(Entry {
+            steps,
+            last_runs: true,
+        });
+    }
+
+    fn add(&mut self, entry: Entry) {
+        debug_assert!(!entry.steps.is_empty());
+        let same = |e: &Entry| {
+            e.last_runs == entry.last_runs
+                && e.steps.len() == entry.steps.len()
+                && e.steps
+                    .iter()
+                    .zip(&entry.steps)
+                    .all(|(a, b)| a.process == b.process)
         };
         if !self.entries.iter().any(same) {
             self.entries.push(entry);
@@ -59,9 +101,9 @@ impl SleepSet {
 
     /// CSDPOR Alg. 1, line 12: some entry `w` is a prefix of `seq` (`w ≤ seq`).
     pub fn has_prefix_of(&self, seq: &[Fingerprint]) -> bool {
-        self.entries
-            .iter()
-            .any(|w| w.len() <= seq.len() && w.iter().zip(seq).all(|(s, p)| s.process == *p))
+        self.entries.iter().any(|w| {
+            w.steps.len() <= seq.len() && w.steps.iter().zip(seq).all(|(s, p)| s.process == *p)
+        })
     }
 
     /// The length of the shortest entry that starts with `process` (for guiding the
@@ -69,8 +111,8 @@ impl SleepSet {
     pub fn shortest_headed_by(&self, process: Fingerprint) -> Option<usize> {
         self.entries
             .iter()
-            .filter(|e| e[0].process == process)
-            .map(Vec::len)
+            .filter(|e| e.steps[0].process == process)
+            .map(|e| e.steps.len())
             .min()
     }
 
@@ -78,7 +120,8 @@ impl SleepSet {
     /// - CSDPOR line 15: entries independent of `n` (no step of `p`, no step in conflict);
     /// - CSDPOR line 16: `x` for each entry `p.x`;
     /// - CDPOR line 17: single steps that `keep` declares independent of `n` in `s[E]`,
-    ///   with the footprint it gives (the step's footprint after `n`).
+    ///   with the footprint it gives (the step's footprint after `n`); kept by state
+    ///   equality rather than independence, they run and then block (see above).
     pub fn after(
         &self,
         p: Fingerprint,
@@ -88,21 +131,29 @@ impl SleepSet {
     ) {
         out.clear();
         for entry in &self.entries {
-            if entry[0].process == p {
-                if entry.len() > 1 {
-                    out.insert(entry[1..].to_vec());
+            let steps = &entry.steps;
+            if steps[0].process == p {
+                if steps.len() > 1 {
+                    out.add(Entry {
+                        steps: steps[1..].to_vec(),
+                        last_runs: entry.last_runs,
+                    });
                 }
-            } else if entry
+            } else if steps
                 .iter()
                 .all(|s| s.process != p && !s.footprint.conflicts(n))
             {
-                out.insert(entry.clone());
-            } else if let [x] = entry.as_slice() {
+                out.add(entry.clone());
+            } else if let [x] = steps.as_slice() {
+                // Kept by state equality, not by independence: it runs, then blocks.
                 if let Some(footprint) = keep(x) {
-                    out.insert(vec![Step {
-                        process: x.process,
-                        footprint,
-                    }]);
+                    out.add(Entry {
+                        steps: vec![Step {
+                            process: x.process,
+                            footprint,
+                        }],
+                        last_runs: true,
+                    });
                 }
             }
         }

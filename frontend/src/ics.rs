@@ -10,9 +10,7 @@
 //! needs an SMT solver.
 
 use crate::ast::{self, BinOp, Span, UnOp};
-use crate::ir::{
-    BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId, Program,
-};
+use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId, Program};
 use crate::memory::Memory;
 use crate::value::{Ty, Value};
 use serde::{Deserialize, Serialize};
@@ -100,7 +98,9 @@ impl Ics {
 
     /// Whether the file was made for this source text.
     pub fn matches_source(&self, source: &str) -> bool {
-        self.program.sha256.eq_ignore_ascii_case(&sha256_hex(source.as_bytes()))
+        self.program
+            .sha256
+            .eq_ignore_ascii_case(&sha256_hex(source.as_bytes()))
     }
 
     /// Parses and resolves every constraint and write set against the program (after
@@ -219,7 +219,12 @@ pub struct Constraint {
 
 impl Constraint {
     /// Parses and resolves a constraint of the pair `(a, b)`.
-    pub fn parse(program: &Program, a: BlockId, b: BlockId, text: &str) -> Result<Constraint, String> {
+    pub fn parse(
+        program: &Program,
+        a: BlockId,
+        b: BlockId,
+        text: &str,
+    ) -> Result<Constraint, String> {
         let ast = crate::parser::parse_expr(text).map_err(|d| match d.span {
             Some(s) => format!("{} at column {}", d.message, s.start + 1),
             None => d.message,
@@ -261,8 +266,13 @@ impl Constraint {
     }
 }
 
-/// The locals of a block's proc by name: the live ones at the block first.
-fn local_by_name(program: &Program, block: BlockId, name: &str) -> Result<(LocalId, Ty), String> {
+/// The local a name means in a constraint about `block`: the one of that name live at
+/// the block, or the only one of that name in the block's proc.
+pub fn local_by_name(
+    program: &Program,
+    block: BlockId,
+    name: &str,
+) -> Result<(LocalId, Ty), String> {
     let b = &program.blocks[block as usize];
     let code = &program.procs[b.proc as usize].code;
     let candidates: Vec<LocalId> = (0..code.locals.len() as LocalId)
@@ -277,7 +287,12 @@ fn local_by_name(program: &Program, block: BlockId, name: &str) -> Result<(Local
         ([one], _) => *one,
         ([], [one]) => *one,
         ([], []) => return Err(format!("block `{}` has no local `{name}`", b.name)),
-        _ => return Err(format!("the name `{name}` is ambiguous in block `{}`", b.name)),
+        _ => {
+            return Err(format!(
+                "the name `{name}` is ambiguous in block `{}`",
+                b.name
+            ))
+        }
     };
     Ok((pick, code.locals[pick as usize].ty))
 }
@@ -368,14 +383,22 @@ impl<'p> Resolver<'p> {
                         (l, r)
                     }
                 };
-                Self::mk(ExprKind::Binary(*op, Box::new(l), Box::new(r)), result, span)
+                Self::mk(
+                    ExprKind::Binary(*op, Box::new(l), Box::new(r)),
+                    result,
+                    span,
+                )
             }
             ast::ExprKind::Cond(c, a, b) => {
                 let c = self.expect(c, Ty::Bool)?;
                 let a = self.expr(a)?;
                 let b = self.expect(b, a.ty)?;
                 let ty = a.ty;
-                Self::mk(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty, span)
+                Self::mk(
+                    ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+                    ty,
+                    span,
+                )
             }
         })
     }
@@ -395,7 +418,11 @@ impl<'p> Resolver<'p> {
             };
         }
         if let Some(p) = self.program.params.iter().find(|p| p.name == name) {
-            return Ok(Self::mk(ExprKind::Const(Value::Int(p.value)), Ty::Int, span));
+            return Ok(Self::mk(
+                ExprKind::Const(Value::Int(p.value)),
+                Ty::Int,
+                span,
+            ));
         }
         Err(format!("unknown name `{name}`"))
     }

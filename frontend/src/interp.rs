@@ -212,11 +212,14 @@ impl<'p> Machine<'p> {
         let b = &self.program.blocks[block as usize];
         let code = &self.program.procs[b.proc as usize].code;
         let mut run = Run::new(self, fx, true);
-        if let Some(guard) = &b.guard {
-            // Evaluated again so that its reads belong to this event.
-            run.eval(guard, mem, locals)?;
-        }
-        let exit = run.exec(code, b.pc, &mut Mem::ReadWrite(mem, undo), locals);
+        // The guard is evaluated again so that its reads belong to this event.
+        let guard = match &b.guard {
+            Some(guard) => run.eval(guard, mem, locals).map(drop),
+            None => Ok(()),
+        };
+        let exit =
+            guard.and_then(|()| run.exec(code, b.pc, &mut Mem::ReadWrite(mem, undo), locals));
+        // Sorted on every path, failures included: footprints are compared as sorted sets.
         fx.normalize();
         match exit? {
             Exit::Block(next) => Ok(Next::Block(next)),

@@ -11,6 +11,7 @@ pub mod ics;
 pub mod interp;
 pub mod ir;
 pub mod liveness;
+pub mod locality;
 pub mod memory;
 pub mod parser;
 pub mod pretty;

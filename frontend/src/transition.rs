@@ -38,6 +38,9 @@ pub use term::*;
 
 /// Paths one block run (or one expression) may split into before giving up.
 pub const MAX_PATHS: usize = 1024;
+/// Times a path may run the same pc of a loop inside a block before the rest of the
+/// loop is abstracted (the default of [`Exec::set_unroll`]).
+pub const UNROLL: u32 = 2;
 /// Nesting of inlined fun calls.
 const MAX_INLINE_DEPTH: u32 = 16;
 
@@ -113,6 +116,9 @@ pub struct State {
     pub spawns: Vec<Spawned>,
     /// Conjunction of the conditions taken so far.
     pub path: Vec<Form>,
+    /// How often this path has entered each pc of a loop in the current block run
+    /// (loops are unrolled a few times before they are abstracted).
+    pub visits: Vec<(Pc, u32)>,
 }
 
 impl State {
@@ -187,6 +193,8 @@ pub struct Exec<'p> {
     inlinable: Vec<bool>,
     fun_may_fail: Vec<bool>,
     inexact: Cell<bool>,
+    unroll: Cell<u32>,
+    loop_seen: Cell<bool>,
 }
 
 impl<'p> Exec<'p> {
@@ -202,13 +210,19 @@ impl<'p> Exec<'p> {
             inlinable: Vec::new(),
             fun_may_fail: Vec::new(),
             inexact: Cell::new(false),
+            unroll: Cell::new(UNROLL),
+            loop_seen: Cell::new(false),
         };
         exec.array_lengths(source);
         if let Some(source) = source {
             exec.classify_consts(source);
         }
         exec.analyse_funs();
-        exec.loops = program.procs.iter().map(|p| exec.find_loops(&p.code)).collect();
+        exec.loops = program
+            .procs
+            .iter()
+            .map(|p| exec.find_loops(&p.code))
+            .collect();
         exec
     }
 
@@ -222,8 +236,20 @@ impl<'p> Exec<'p> {
         self.inexact.get()
     }
 
+    /// How many times a path may enter the same pc of a loop before the rest of the
+    /// loop becomes uninterpreted functions (0: abstract loops at once).
+    pub fn set_unroll(&self, n: u32) {
+        self.unroll.set(n);
+    }
+
     pub fn reset_inexact(&self) {
         self.inexact.set(false);
+        self.loop_seen.set(false);
+    }
+
+    /// Whether a loop inside a block was met since the last [`Exec::reset_inexact`].
+    pub fn saw_loop(&self) -> bool {
+        self.loop_seen.get()
     }
 
     fn abstracted(&self) {
@@ -381,7 +407,8 @@ impl<'p> Exec<'p> {
         for (f, fun) in funs.iter().enumerate() {
             let reach = reaches(f);
             let recursive = reach.contains(&(f as FunId));
-            let loops = has_loop(&fun.code) || reach.iter().any(|g| has_loop(&funs[*g as usize].code));
+            let loops =
+                has_loop(&fun.code) || reach.iter().any(|g| has_loop(&funs[*g as usize].code));
             inlinable[f] = !recursive && !loops;
         }
         // May fail: an explicit failure in its own code or in a fun it calls.
@@ -449,7 +476,9 @@ impl<'p> Exec<'p> {
                         Place::Global(g) => {
                             info.written_globals.insert(*g);
                         }
-                        Place::ArrayElem(g, _) | Place::MapElem(g, _) | Place::GlobalListElem(g, _) => {
+                        Place::ArrayElem(g, _)
+                        | Place::MapElem(g, _)
+                        | Place::GlobalListElem(g, _) => {
                             info.read_globals.insert(*g);
                             info.written_globals.insert(*g);
                         }
@@ -509,6 +538,7 @@ impl<'p> Exec<'p> {
             locals,
             spawns: Vec::new(),
             path: Vec::new(),
+            visits: Vec::new(),
         }
     }
 
@@ -520,7 +550,10 @@ impl<'p> Exec<'p> {
         };
         let env = env_of(st, slot as usize);
         let cases = self.eval(g, &env, 0)?;
-        Ok(cases.into_iter().map(|(c, v)| (c, v.bool().clone())).collect())
+        Ok(cases
+            .into_iter()
+            .map(|(c, v)| (c, v.bool().clone()))
+            .collect())
     }
 
     /// The states in which the block is enabled, split by the guard's cases.
@@ -540,6 +573,8 @@ impl<'p> Exec<'p> {
     pub fn run_block(&self, block: BlockId, slot: Slot, st: State) -> R<Vec<Outcome>> {
         let b = &self.program.blocks[block as usize];
         let code = &self.program.procs[b.proc as usize].code;
+        let mut st = st;
+        st.visits.clear();
         let exits = self.exec(code, Some(b.proc), b.pc, slot, st, 0)?;
         Ok(exits
             .into_iter()
@@ -571,7 +606,12 @@ impl<'p> Exec<'p> {
 
     /// The value of an expression of the checked language over the given globals and
     /// frame, split into cases (conditions under which it does not fail, and value).
-    pub fn eval_expr(&self, e: &Expr, globals: &[GVal], locals: &[Val]) -> R<Vec<(Vec<Form>, Val)>> {
+    pub fn eval_expr(
+        &self,
+        e: &Expr,
+        globals: &[GVal],
+        locals: &[Val],
+    ) -> R<Vec<(Vec<Form>, Val)>> {
         let env = Env {
             globals,
             locals,
@@ -597,12 +637,29 @@ impl<'p> Exec<'p> {
             if work.len() + done.len() > MAX_PATHS {
                 return Err(Abort::TooManyPaths);
             }
+            let mut st = st;
             if let Some(p) = proc {
                 if let Some(&l) = self.loops[p as usize].of_pc.get(&pc) {
-                    for (s, next) in self.abstract_loop(p, l, pc, slot, st)? {
-                        work.push((next, s));
+                    self.loop_seen.set(true);
+                    let seen = match st.visits.iter_mut().find(|(at, _)| *at == pc) {
+                        Some((_, n)) => {
+                            *n += 1;
+                            *n
+                        }
+                        None => {
+                            st.visits.push((pc, 1));
+                            1
+                        }
+                    };
+                    if seen > self.unroll.get() {
+                        for (mut s, next) in self.abstract_loop(p, l, pc, slot, st)? {
+                            // Leaving the loop: a later loop starts afresh.
+                            let pcs = &self.loops[p as usize].loops[l].pcs;
+                            s.visits.retain(|(at, _)| !pcs.contains(at));
+                            work.push((next, s));
+                        }
+                        continue;
                     }
-                    continue;
                 }
             }
             let instr = &code.instrs[pc as usize];
@@ -802,7 +859,8 @@ impl<'p> Exec<'p> {
         }
         for x in &info.written_locals {
             let ty = code.locals[*x as usize].ty;
-            st.locals[slot as usize][*x as usize] = app_of(ty, f(LoopOut::Local(*x)), inputs.clone());
+            st.locals[slot as usize][*x as usize] =
+                app_of(ty, f(LoopOut::Local(*x)), inputs.clone());
         }
         for g in &info.written_globals {
             let fun = f(LoopOut::Global(*g));
@@ -875,10 +933,7 @@ impl<'p> Exec<'p> {
         let len = self.array_len[g as usize]
             .clone()
             .unwrap_or_else(|| Lin::atom(IAtom::ArrLen(g)));
-        Ok(vec![
-            Form::le(idx.neg()?),
-            Form::int_lt(idx, &len)?,
-        ])
+        Ok(vec![Form::le(idx.neg()?), Form::int_lt(idx, &len)?])
     }
 
     fn eval_all(&self, es: &[Expr], env: &Env<'_>, depth: u32) -> R<Cases<Vec<Val>>> {
@@ -1037,7 +1092,11 @@ impl<'p> Exec<'p> {
             for (ca, va) in self.eval(a, env, depth)? {
                 let fa = va.bool().clone();
                 // `a && b`: b is evaluated only when a holds (its failures too).
-                let decided = if op == BinOp::And { fa.clone().not() } else { fa.clone() };
+                let decided = if op == BinOp::And {
+                    fa.clone().not()
+                } else {
+                    fa.clone()
+                };
                 if total {
                     let fb = right[0].1.bool().clone();
                     let v = if op == BinOp::And {
@@ -1109,7 +1168,11 @@ impl<'p> Exec<'p> {
                         return Ok(Vec::new());
                     }
                     if let Some(n) = x.as_const() {
-                        let v = if div { n.checked_div(d) } else { n.checked_rem(d) };
+                        let v = if div {
+                            n.checked_div(d)
+                        } else {
+                            n.checked_rem(d)
+                        };
                         return match v {
                             Some(v) => one(Val::Int(Lin::constant(v))),
                             None => Ok(Vec::new()),
@@ -1194,14 +1257,19 @@ impl<'p> Exec<'p> {
     fn list_len(&self, l: &ListT) -> R<Lin> {
         Ok(match l {
             ListT::App(Fun::List(ListOp::Lit(n)), _) => Lin::constant(*n as Coef),
-            ListT::App(Fun::List(ListOp::Append), args) => self.list_len(args[0].list())?.add_const(1)?,
-            ListT::App(Fun::List(ListOp::Concat), args) => {
-                self.list_len(args[0].list())?.add(&self.list_len(args[1].list())?)?
+            ListT::App(Fun::List(ListOp::Append), args) => {
+                self.list_len(args[0].list())?.add_const(1)?
             }
+            ListT::App(Fun::List(ListOp::Concat), args) => self
+                .list_len(args[0].list())?
+                .add(&self.list_len(args[1].list())?)?,
             ListT::App(Fun::List(ListOp::Set), args) => self.list_len(args[0].list())?,
             _ => {
                 self.abstracted();
-                Lin::atom(IAtom::App(Fun::List(ListOp::Len), vec![Val::List(l.clone())]))
+                Lin::atom(IAtom::App(
+                    Fun::List(ListOp::Len),
+                    vec![Val::List(l.clone())],
+                ))
             }
         })
     }
@@ -1302,12 +1370,17 @@ impl<'p> Exec<'p> {
                 return Err(Abort::InlineTooDeep);
             }
             let mut frame = args;
-            frame.extend(fun.code.locals[frame.len()..].iter().map(|l| value_of(&Value::zero(l.ty))));
+            frame.extend(
+                fun.code.locals[frame.len()..]
+                    .iter()
+                    .map(|l| value_of(&Value::zero(l.ty))),
+            );
             let st = State {
                 globals: Vec::new(),
                 locals: [frame, Vec::new()],
                 spawns: Vec::new(),
                 path: Vec::new(),
+                visits: Vec::new(),
             };
             let exits = self.exec(&fun.code, None, 0, 0, st, depth + 1)?;
             return Ok(exits
@@ -1395,7 +1468,10 @@ pub fn value_of(v: &Value) -> Val {
         Value::Bool(b) => Val::Bool(Form::from_bool(*b)),
         Value::List(items) => Val::List(ListT::App(
             Fun::List(ListOp::Lit(items.len())),
-            items.iter().map(|n| Val::Int(Lin::constant(*n as Coef))).collect(),
+            items
+                .iter()
+                .map(|n| Val::Int(Lin::constant(*n as Coef)))
+                .collect(),
         )),
     }
 }
@@ -1414,9 +1490,12 @@ pub fn for_each_expr(kind: &InstrKind, f: &mut dyn FnMut(&Expr)) {
             }
         }
         InstrKind::JumpUnless(c, _) | InstrKind::Assert(c, _) => f(c),
-        InstrKind::Spawn(_, args) => args.iter().for_each(|a| f(a)),
+        InstrKind::Spawn(_, args) => args.iter().for_each(&mut *f),
         InstrKind::Return(Some(e)) => f(e),
-        InstrKind::Jump(_) | InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(None) => {}
+        InstrKind::Jump(_)
+        | InstrKind::Await(_)
+        | InstrKind::Yield(_)
+        | InstrKind::Return(None) => {}
     }
 }
 
@@ -1425,7 +1504,9 @@ pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
         ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => {}
-        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => walk_expr(i, f),
+        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => {
+            walk_expr(i, f)
+        }
         ExprKind::Unary(_, a) => walk_expr(a, f),
         ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => {
             walk_expr(a, f);
@@ -1480,10 +1561,8 @@ fn expr_may_fail(e: &Expr) -> bool {
     walk_expr(e, &mut |x| match &x.kind {
         ExprKind::ArrayGet(..) | ExprKind::ListGet(..) => fail = true,
         ExprKind::Builtin(Builtin::Head | Builtin::Tail, _) => fail = true,
-        ExprKind::Binary(BinOp::Div | BinOp::Mod, _, d) => {
-            if !matches!(d.kind, ExprKind::Const(Value::Int(n)) if n != 0 && n != -1) {
-                fail = true;
-            }
+        ExprKind::Binary(BinOp::Div | BinOp::Mod, _, d) if !matches!(d.kind, ExprKind::Const(Value::Int(n)) if n != 0 && n != -1) => {
+            fail = true
         }
         _ => {}
     });
@@ -1613,6 +1692,11 @@ mod tests {
             init { spawn q(); }";
         let p = load(src);
         let exec = Exec::new(&p, Some(src));
+        // Unrolled twice: leaves after 0, 1 or 2 iterations, or the abstracted rest.
+        let ts = exec.transition_system(0).expect("analysable");
+        assert!(!ts.exact);
+        assert_eq!(ts.transitions.len(), 3);
+        exec.set_unroll(0);
         let ts = exec.transition_system(0).expect("analysable");
         assert!(!ts.exact);
         assert_eq!(ts.transitions.len(), 1);

@@ -52,7 +52,7 @@ fn fig1_summary_and_exit_zero() {
         "blocked:      0",
         "states:       16",
         "final states: 1",
-        "mazurkiewicz: 4",
+        "mazurkiewicz: 6",
     ] {
         assert!(out.contains(line), "missing `{line}` in\n{out}");
     }
@@ -61,7 +61,14 @@ fn fig1_summary_and_exit_zero() {
 #[test]
 fn json_has_every_key() {
     let fig1 = repo("examples/fig1.ic");
-    let o = ic_check(&["--json", "-D", "Z0=-1", fig1.to_str().unwrap()]);
+    let o = ic_check(&[
+        "--json",
+        "--algo",
+        "naive",
+        "-D",
+        "Z0=-1",
+        fig1.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
     assert_eq!(v["algorithm"], "naive");
@@ -72,7 +79,7 @@ fn json_has_every_key() {
     assert_eq!(v["blocked"], 0);
     assert_eq!(v["states"], 16);
     assert_eq!(v["final_states"], 2);
-    assert_eq!(v["mazurkiewicz"], 5);
+    assert_eq!(v["mazurkiewicz"], 6);
     assert_eq!(v["violations"], serde_json::json!([]));
     assert_eq!(v["complete"], true);
     assert!(v["time_ms"].as_f64().is_some());
@@ -187,13 +194,26 @@ fn bad_input_exits_two_with_a_diagnostic() {
 #[test]
 fn limits_exit_three() {
     let fig1 = repo("examples/fig1.ic");
-    let o = ic_check(&["--json", "--max-traces", "2", fig1.to_str().unwrap()]);
+    let o = ic_check(&[
+        "--json",
+        "--algo",
+        "naive",
+        "--max-traces",
+        "2",
+        fig1.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["result"], "incomplete");
     assert_eq!(v["complete"], false);
     assert_eq!(v["traces"], 2);
-    let o = ic_check(&["--max-traces", "2", fig1.to_str().unwrap()]);
+    let o = ic_check(&[
+        "--algo",
+        "naive",
+        "--max-traces",
+        "2",
+        fig1.to_str().unwrap(),
+    ]);
     assert!(stdout(&o).contains("traces:       >2"), "{}", stdout(&o));
 }
 
@@ -212,4 +232,66 @@ fn step_bound_is_a_runtime_error() {
         "block did not terminate (more than 1000 steps)"
     );
     assert_eq!(v["violations"][0]["schedule"], "p");
+}
+
+/// Writes the `ics.json` that `ic-synth` makes for `source` (named `file`).
+fn ics_for(name: &str, file: &str, source: &str) -> PathBuf {
+    let program = frontend::load(source, &[]).expect("the program loads");
+    let synthesis = ic_synth::synthesize(&program, source, &ic_synth::Options::default());
+    let ics = ic_synth::to_ics(&program, source, file, &synthesis);
+    let dir = std::env::temp_dir().join(format!("ic-check-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string(&ics).unwrap()).unwrap();
+    path
+}
+
+/// `--ics` from `ic-synth` drives cdpor: Fig. 1 with static dependencies and the
+/// paper's choices explores 1 complete trace, as in CDPOR Ex. 5 (the state count is
+/// derived in `tests/tests/dpor.rs`).
+#[test]
+fn ics_file_is_used() {
+    let fig1 = repo("examples/fig1.ic");
+    let source = std::fs::read_to_string(&fig1).unwrap();
+    let ics = ics_for("fig1.json", "fig1.ic", &source);
+    let o = ic_check(&[
+        "--json",
+        "--literal",
+        "--deps",
+        "static",
+        "--ics",
+        ics.to_str().unwrap(),
+        fig1.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["algorithm"], "cdpor");
+    assert_eq!(
+        (
+            v["traces"].as_u64(),
+            v["states"].as_u64(),
+            v["blocked"].as_u64()
+        ),
+        (Some(1), Some(9), Some(2))
+    );
+}
+
+/// Constraints made for another program text are refused: they could be unsound for it.
+#[test]
+fn ics_for_another_program_is_refused() {
+    let fig1 = repo("examples/fig1.ic");
+    let other = "global int x = 0;\nproc p() { x = 1; }\ninit { spawn p(); }\n";
+    let ics = ics_for("other.json", "other.ic", other);
+    let o = ic_check(&["--ics", ics.to_str().unwrap(), fig1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("was made for another program (other.ic)"),
+        "{err}"
+    );
+    assert!(err.contains("run `ic-synth"), "{err}");
+    // A file that is not ics.json at all.
+    let junk = program("junk.json", "{\"format\": 3}");
+    let o = ic_check(&["--ics", junk.to_str().unwrap(), fig1.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -17,9 +17,9 @@ use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
 
 /// Cubes recorded per pair before giving up on completeness.
-const MAX_CUBES: usize = 64;
+const MAX_CUBES: usize = 32;
 /// Models looked at per pair before giving up on completeness.
-const MAX_MODELS: usize = 256;
+const MAX_MODELS: usize = 128;
 
 #[derive(Clone, Debug, Default)]
 pub struct AllSat {
@@ -40,7 +40,9 @@ fn new_solver() -> Solver {
 }
 
 fn set_timeout(solver: &Solver, deadline: Instant) -> bool {
-    let left = deadline.saturating_duration_since(Instant::now()).as_millis();
+    let left = deadline
+        .saturating_duration_since(Instant::now())
+        .as_millis();
     if left == 0 {
         return false;
     }
@@ -139,7 +141,13 @@ pub fn allsat(
                 out.gaps = true;
                 let block: Vec<Bool> = cube
                     .iter()
-                    .map(|&(i, v)| if v { z_atoms[i].clone() } else { z_atoms[i].not() })
+                    .map(|&(i, v)| {
+                        if v {
+                            z_atoms[i].clone()
+                        } else {
+                            z_atoms[i].not()
+                        }
+                    })
                     .collect();
                 models.assert(Bool::and(&block).not());
                 continue;
@@ -188,10 +196,19 @@ pub fn allsat(
         kept.sort();
         let block: Vec<Bool> = kept
             .iter()
-            .map(|&(i, v)| if v { z_atoms[i].clone() } else { z_atoms[i].not() })
+            .map(|&(i, v)| {
+                if v {
+                    z_atoms[i].clone()
+                } else {
+                    z_atoms[i].not()
+                }
+            })
             .collect();
         models.assert(Bool::and(&block).not());
-        out.cubes
-            .push(kept.into_iter().map(|(i, v)| (atoms[i].clone(), v)).collect());
+        out.cubes.push(
+            kept.into_iter()
+                .map(|(i, v)| (atoms[i].clone(), v))
+                .collect(),
+        );
     }
 }

@@ -11,14 +11,13 @@
 use frontend::interp::Next;
 use frontend::ir::{BlockId, Program};
 use frontend::transition::{
-    val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, ListOp, Slot, SpawnKind, Spawned, State,
-    Val,
+    val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, ListOp, Slot, SpawnKind, Spawned, State, Val,
 };
 
 /// Paths of one composition `a·b` beyond which the pair is given up (dependent).
-const MAX_COMPOSED_PATHS: usize = 4096;
+const MAX_COMPOSED_PATHS: usize = 512;
 /// Disjuncts of F beyond which the pair is given up.
-const MAX_DISJUNCTS: usize = 20_000;
+const MAX_DISJUNCTS: usize = 2_000;
 /// Spawns of one procedure matched by trying every permutation up to this many.
 const MAX_PERMUTED: usize = 5;
 
@@ -35,6 +34,29 @@ pub struct Problem {
     pub abstractions: Vec<String>,
 }
 
+/// Leaves of F beyond which unrolling loops is not worth it (they are then
+/// abstracted at once).
+pub const MAX_SIZE_UNROLLED: usize = 400;
+/// Leaves of F beyond which a pair is not worth the solver's time.
+pub const MAX_SIZE: usize = 4000;
+
+impl Problem {
+    /// A measure of F's size: its leaves, counted with repetition.
+    pub fn size(&self) -> usize {
+        leaves(&self.f)
+    }
+}
+
+fn leaves(f: &Form) -> usize {
+    match f {
+        Form::True | Form::False => 0,
+        Form::Not(a) => leaves(a),
+        Form::And(fs) | Form::Or(fs) => fs.iter().map(leaves).sum(),
+        Form::Iff(a, b) => leaves(a) + leaves(b),
+        _ => 1,
+    }
+}
+
 /// One path of a composition.
 struct Composed {
     state: State,
@@ -42,7 +64,12 @@ struct Composed {
     next: [Next; 2],
 }
 
-pub fn pair_problem(exec: &Exec<'_>, a: BlockId, b: BlockId) -> Result<Problem, Abort> {
+pub fn pair_problem(
+    exec: &Exec<'_>,
+    a: BlockId,
+    b: BlockId,
+    max_size: usize,
+) -> Result<Problem, Abort> {
     let program = exec.program;
     let pa = program.blocks[a as usize].proc;
     let pb = program.blocks[b as usize].proc;
@@ -61,6 +88,7 @@ pub fn pair_problem(exec: &Exec<'_>, a: BlockId, b: BlockId) -> Result<Problem, 
     let ba = compose(exec, &s0, (b, 1), (a, 0))?;
     let mut spawn_exact = true;
     let mut disjuncts = Vec::new();
+    let mut size = 0;
     for p in &ab {
         for q in &ba {
             if p.next != q.next {
@@ -75,9 +103,10 @@ pub fn pair_problem(exec: &Exec<'_>, a: BlockId, b: BlockId) -> Result<Problem, 
             parts.push(same_state(program, p, q, &mut spawn_exact)?);
             let d = Form::and(parts);
             if d != Form::False {
+                size += leaves(&d);
                 disjuncts.push(d);
             }
-            if disjuncts.len() > MAX_DISJUNCTS {
+            if disjuncts.len() > MAX_DISJUNCTS || size > max_size {
                 return Err(Abort::TooManyPaths);
             }
         }
@@ -93,10 +122,10 @@ pub fn pair_problem(exec: &Exec<'_>, a: BlockId, b: BlockId) -> Result<Problem, 
                     abstractions.push(s);
                 }
             }
-            frontend::transition::Node::Int(a @ IAtom::App(Fun::List(ListOp::Len), _)) => {
-                if !lengths.contains(a) {
-                    lengths.push(a.clone());
-                }
+            frontend::transition::Node::Int(a @ IAtom::App(Fun::List(ListOp::Len), _))
+                if !lengths.contains(a) =>
+            {
+                lengths.push(a.clone());
             }
             _ => {}
         };
@@ -129,7 +158,9 @@ fn describe(program: &Program, fun: &Fun) -> String {
     match fun {
         Fun::Mul | Fun::Div | Fun::Mod => "non-linear arithmetic".to_string(),
         Fun::List(_) => "list operations".to_string(),
-        Fun::Call(f) | Fun::CallOk(f) => format!("call of fun `{}`", program.funs[*f as usize].name),
+        Fun::Call(f) | Fun::CallOk(f) => {
+            format!("call of fun `{}`", program.funs[*f as usize].name)
+        }
         Fun::Loop { proc, .. } => format!("loop in proc `{}`", program.procs[*proc as usize].name),
     }
 }
@@ -195,7 +226,12 @@ fn same_state(
             }
         }
     }
-    parts.push(same_spawns(program, &p.state.spawns, &q.state.spawns, spawn_exact)?);
+    parts.push(same_spawns(
+        program,
+        &p.state.spawns,
+        &q.state.spawns,
+        spawn_exact,
+    )?);
     Ok(Form::and(parts))
 }
 

@@ -124,7 +124,7 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
     } else {
         std::thread::scope(|s| {
             for _ in 0..jobs {
-                s.spawn(&work);
+                s.spawn(work);
             }
         });
     }
@@ -144,7 +144,8 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
 /// Synthesises the constraints of one pair.
 pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duration) -> PairResult {
     let program = exec.program;
-    let deadline = Instant::now() + timeout;
+    let started = Instant::now();
+    let deadline = started + timeout;
     let failed = |reason: String| PairResult {
         a,
         b,
@@ -154,22 +155,70 @@ pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duratio
         solver_calls: 0,
         timed_out: false,
     };
-    let problem = match compose::pair_problem(exec, a, b) {
-        Ok(p) => p,
-        Err(e) => return failed(format!("not analysed: {e}")),
+    // Loops are unrolled a little for precision; when that makes the formula too big,
+    // they are abstracted at once instead.
+    let mut problem = None;
+    let mut last_error = None;
+    let mut unroll = frontend::transition::UNROLL;
+    for max_size in [compose::MAX_SIZE_UNROLLED, compose::MAX_SIZE] {
+        exec.set_unroll(unroll);
+        match compose::pair_problem(exec, a, b, max_size) {
+            Ok(p) => {
+                problem = Some(p);
+                break;
+            }
+            Err(e) => last_error = Some(e.to_string()),
+        }
+        if exec.saw_loop() {
+            unroll = 0;
+        }
+    }
+    exec.set_unroll(frontend::transition::UNROLL);
+    let debug = std::env::var_os("IC_SYNTH_DEBUG").is_some();
+    let Some(problem) = problem else {
+        return failed(format!("not analysed: {}", last_error.unwrap_or_default()));
     };
+    if debug {
+        let mut atoms = Vec::new();
+        problem.f.atoms(&mut atoms);
+        let disjuncts = match &problem.f {
+            frontend::transition::Form::Or(v) => v.len(),
+            _ => 1,
+        };
+        eprintln!(
+            "pair ({}, {}): {} disjuncts, {} atoms, size {}, built in {} ms",
+            program.blocks[a as usize].name,
+            program.blocks[b as usize].name,
+            disjuncts,
+            atoms.len(),
+            problem.size(),
+            started.elapsed().as_millis()
+        );
+    }
     let printer = print::Printer {
         program,
-        procs: [
-            program.blocks[a as usize].proc,
-            program.blocks[b as usize].proc,
-        ],
+        blocks: [a, b],
     };
     // A fresh z3 context per pair: results do not depend on which thread ran what.
     let result = z3::with_z3_config(&z3::Config::new(), || {
         let mut smt = smt::Smt::new(program);
-        allsat::allsat(&mut smt, &printer, &problem.background, &problem.f, deadline)
+        allsat::allsat(
+            &mut smt,
+            &printer,
+            &problem.background,
+            &problem.f,
+            deadline,
+        )
     });
+    if debug {
+        eprintln!(
+            "pair ({}, {}): {} solver calls, done in {} ms",
+            program.blocks[a as usize].name,
+            program.blocks[b as usize].name,
+            result.solver_calls,
+            started.elapsed().as_millis()
+        );
+    }
     if result.timed_out {
         return PairResult {
             solver_calls: result.solver_calls,

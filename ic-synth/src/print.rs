@@ -7,15 +7,15 @@
 //! loop produced. AllSAT builds cubes from printable atoms only.
 
 use frontend::ast::{self, BinOp, Ident, Span, UnOp};
-use frontend::ir::{GlobalId, Program};
+use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::transition::{
     ArrBase, Coef, Form, Fun, IAtom, Lin, ListOp, ListT, MapBase, Val, Var,
 };
 
 pub struct Printer<'p> {
     pub program: &'p Program,
-    /// The procs of the pair's blocks (slot 0, slot 1).
-    pub procs: [u32; 2],
+    /// The pair's blocks (slot 0, slot 1).
+    pub blocks: [BlockId; 2],
 }
 
 fn e(kind: ast::ExprKind) -> ast::Expr {
@@ -36,7 +36,10 @@ fn int(k: Coef) -> Option<ast::Expr> {
     let n = i64::try_from(k).ok()?;
     if n < 0 {
         let abs = n.checked_neg()?;
-        Some(e(ast::ExprKind::Unary(UnOp::Neg, Box::new(e(ast::ExprKind::Int(abs))))))
+        Some(e(ast::ExprKind::Unary(
+            UnOp::Neg,
+            Box::new(e(ast::ExprKind::Int(abs))),
+        )))
     } else {
         Some(e(ast::ExprKind::Int(n)))
     }
@@ -65,10 +68,16 @@ impl Printer<'_> {
             Var::Param(i) => Some(self.program.params[*i as usize].name.clone()),
             Var::Global(g) => Some(self.program.globals[*g as usize].name.clone()),
             Var::Local(slot, l) => {
-                let proc = &self.program.procs[self.procs[*slot as usize] as usize];
-                let local = &proc.code.locals[*l as usize];
+                let block = self.blocks[*slot as usize];
+                let proc = self.program.blocks[block as usize].proc;
+                let local = &self.program.procs[proc as usize].code.locals[*l as usize];
                 if local.hidden || local.name.contains('.') {
                     return None;
+                }
+                // The name must lead back to this very local when the constraint is read.
+                match frontend::ics::local_by_name(self.program, block, &local.name) {
+                    Ok((found, _)) if found == *l => {}
+                    _ => return None,
                 }
                 Some(if *slot == 0 {
                     local.name.clone()
@@ -84,7 +93,10 @@ impl Printer<'_> {
     }
 
     fn index(&self, base: ast::Expr, i: &Lin) -> Option<ast::Expr> {
-        Some(e(ast::ExprKind::Index(Box::new(base), Box::new(self.lin(i)?))))
+        Some(e(ast::ExprKind::Index(
+            Box::new(base),
+            Box::new(self.lin(i)?),
+        )))
     }
 
     fn val(&self, v: &Val) -> Option<ast::Expr> {
@@ -155,7 +167,11 @@ impl Printer<'_> {
     /// `c·t` as an expression, for `c > 0`.
     fn term(&self, a: &IAtom, c: Coef) -> Option<ast::Expr> {
         let t = self.iatom(a)?;
-        Some(if c == 1 { t } else { bin(BinOp::Mul, int(c)?, t) })
+        Some(if c == 1 {
+            t
+        } else {
+            bin(BinOp::Mul, int(c)?, t)
+        })
     }
 
     /// A sum of terms with positive coefficients plus a constant (`None` for 0 terms
@@ -180,7 +196,12 @@ impl Printer<'_> {
     /// A linear term as an expression.
     pub fn lin(&self, l: &Lin) -> Option<ast::Expr> {
         let pos: Vec<(IAtom, Coef)> = l.terms.iter().filter(|(_, c)| *c > 0).cloned().collect();
-        let neg: Vec<(IAtom, Coef)> = l.terms.iter().filter(|(_, c)| *c < 0).map(|(a, c)| (a.clone(), -c)).collect();
+        let neg: Vec<(IAtom, Coef)> = l
+            .terms
+            .iter()
+            .filter(|(_, c)| *c < 0)
+            .map(|(a, c)| (a.clone(), -c))
+            .collect();
         let mut x = if pos.is_empty() {
             None
         } else {
@@ -205,7 +226,12 @@ impl Printer<'_> {
     /// left, negative ones (negated) and the constant on the right.
     fn comparison(&self, l: &Lin, op: BinOp) -> Option<ast::Expr> {
         let pos: Vec<(IAtom, Coef)> = l.terms.iter().filter(|(_, c)| *c > 0).cloned().collect();
-        let neg: Vec<(IAtom, Coef)> = l.terms.iter().filter(|(_, c)| *c < 0).map(|(a, c)| (a.clone(), -c)).collect();
+        let neg: Vec<(IAtom, Coef)> = l
+            .terms
+            .iter()
+            .filter(|(_, c)| *c < 0)
+            .map(|(a, c)| (a.clone(), -c))
+            .collect();
         let lhs = self.sum(&pos, 0)?;
         let rhs = self.sum(&neg, -l.k)?;
         Some(bin(op, lhs, rhs))
@@ -251,7 +277,11 @@ impl Printer<'_> {
                 x => e(ast::ExprKind::Unary(UnOp::Not, Box::new(x))),
             }),
             Form::And(fs) | Form::Or(fs) => {
-                let op = if matches!(f, Form::And(_)) { BinOp::And } else { BinOp::Or };
+                let op = if matches!(f, Form::And(_)) {
+                    BinOp::And
+                } else {
+                    BinOp::Or
+                };
                 let mut acc: Option<ast::Expr> = None;
                 for x in fs {
                     let x = self.form(x)?;

@@ -77,7 +77,11 @@ impl<'p> Smt<'p> {
         let mut parts: Vec<Int> = Vec::new();
         for (a, c) in &l.terms {
             let t = self.iatom(a);
-            parts.push(if *c == 1 { t } else { Int::mul(&[Int::from_i128(*c), t]) });
+            parts.push(if *c == 1 {
+                t
+            } else {
+                Int::mul(&[Int::from_i128(*c), t])
+            });
         }
         if l.k != 0 || parts.is_empty() {
             parts.push(Int::from_i128(l.k));
@@ -90,7 +94,7 @@ impl<'p> Smt<'p> {
     }
 
     fn trunc_div(x: &Int, c: i64) -> Int {
-        let m = Int::from_i64(c.unsigned_abs() as i64);
+        let m = Int::from_i128(i128::from(c).abs());
         let zero = Int::from_i64(0);
         let q = x
             .ge(&zero)
@@ -173,7 +177,9 @@ impl<'p> Smt<'p> {
             }
             ArrBase::App(f, args) => {
                 let sort = Self::int_arr_sort(self.bool_elems(f));
-                self.apply(f, "", args, &sort).as_array().expect("array function")
+                self.apply(f, "", args, &sort)
+                    .as_array()
+                    .expect("array function")
             }
         }
     }

@@ -70,6 +70,9 @@ pub enum IntExpr {
     Head,
     /// `len(l)`
     Len,
+    /// `l[i]` (out of range sometimes), or, when guarded,
+    /// `(len(l) > 0 ? l[abs(i) % len(l)] : 0)`.
+    ListAt(Box<IntExpr>, bool),
     Bin(Arith, Box<IntExpr>, Box<IntExpr>),
     /// `min(e1, e2)` (`true`) or `max(e1, e2)`.
     MinMax(bool, Box<IntExpr>, Box<IntExpr>),
@@ -90,6 +93,13 @@ pub enum BoolExpr {
     Or(Box<BoolExpr>, Box<BoolExpr>),
     /// `has(m, k)`
     Has(IntExpr),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum ListOp {
+    Take,
+    Drop,
+    Concat,
 }
 
 /// The upper bound of a `for`: `0..n`, or `0..min(var, n)`.
@@ -124,6 +134,10 @@ pub enum Stmt {
     MapWrite(IntExpr, IntExpr),
     /// `l = append(l, e);`
     Append(IntExpr),
+    /// `l[i] = e;`, or, when guarded, `if (len(l) > 0) { l[abs(i) % len(l)] = e; }`.
+    ListSet(IntExpr, IntExpr, bool),
+    /// `l = take(l, e);`, `l = drop(l, e);` or `l = l ++ [e];`
+    ListOp(ListOp, IntExpr),
     /// `l = tail(l);` (a runtime error on `[]`), or, when guarded,
     /// `if (len(l) > 0) { l = tail(l); }`.
     Tail(bool),
@@ -605,6 +619,25 @@ impl Printer<'_> {
                 let e = self.int(e);
                 self.line(indent, &format!("l = append(l, {e});"));
             }
+            Stmt::ListSet(i, e, guarded) => {
+                let (i, e) = (self.int(i), self.int(e));
+                if *guarded {
+                    self.line(indent, "if (len(l) > 0) {");
+                    self.line(indent + 1, &format!("l[abs({i}) % len(l)] = {e};"));
+                    self.line(indent, "}");
+                } else {
+                    self.line(indent, &format!("l[{i}] = {e};"));
+                }
+            }
+            Stmt::ListOp(op, e) => {
+                let e = self.int(e);
+                let text = match op {
+                    ListOp::Take => format!("l = take(l, {e});"),
+                    ListOp::Drop => format!("l = drop(l, {e});"),
+                    ListOp::Concat => format!("l = l ++ [{e}];"),
+                };
+                self.line(indent, &text);
+            }
             Stmt::Tail(false) => self.line(indent, "l = tail(l);"),
             Stmt::Tail(true) => {
                 self.line(indent, "if (len(l) > 0) {");
@@ -711,6 +744,10 @@ impl Printer<'_> {
             IntExpr::Map(k) => format!("m[{}]", self.int(k)),
             IntExpr::Head => "head(l)".into(),
             IntExpr::Len => "len(l)".into(),
+            IntExpr::ListAt(i, false) => format!("l[{}]", self.int(i)),
+            IntExpr::ListAt(i, true) => {
+                format!("(len(l) > 0 ? l[abs({}) % len(l)] : 0)", self.int(i))
+            }
             IntExpr::Bin(op, a, b) => {
                 let op = match op {
                     Arith::Add => "+",

@@ -51,7 +51,11 @@ pub enum Fun {
     /// "This call of the fun ends normally" (no assertion or runtime error inside).
     CallOk(FunId),
     /// One output of a loop inside a block, entered at `pc` of the proc's code.
-    Loop { proc: ProcId, pc: Pc, out: LoopOut },
+    Loop {
+        proc: ProcId,
+        pc: Pc,
+        out: LoopOut,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -242,7 +246,8 @@ impl Lin {
 
     pub fn add(&self, other: &Lin) -> Result<Lin, TooLarge> {
         let k = self.k.checked_add(other.k).ok_or(TooLarge)?;
-        let mut terms: Vec<(IAtom, Coef)> = Vec::with_capacity(self.terms.len() + other.terms.len());
+        let mut terms: Vec<(IAtom, Coef)> =
+            Vec::with_capacity(self.terms.len() + other.terms.len());
         let (mut i, mut j) = (0, 0);
         while i < self.terms.len() || j < other.terms.len() {
             let pick = match (self.terms.get(i), other.terms.get(j)) {
@@ -384,6 +389,8 @@ impl Form {
         }
     }
 
+    // A smart constructor like `and`/`or`, not an operator: it simplifies.
+    #[allow(clippy::should_implement_trait)]
     pub fn not(self) -> Form {
         match self {
             Form::True => Form::False,
@@ -535,7 +542,11 @@ pub fn val_eq(a: &Val, b: &Val) -> Result<Form, TooLarge> {
 
 /// The cases of reading element `k` of an array: for each write of the log that may
 /// be the last one at `k`, the condition and the value, then the base.
-pub fn array_read(arr: &ArrVal, k: &Lin, bool_elems: bool) -> Result<Vec<(Vec<Form>, Val)>, TooLarge> {
+pub fn array_read(
+    arr: &ArrVal,
+    k: &Lin,
+    bool_elems: bool,
+) -> Result<Vec<(Vec<Form>, Val)>, TooLarge> {
     let mut out = Vec::new();
     let mut missed = Vec::new();
     for (idx, v) in arr.log.iter().rev() {

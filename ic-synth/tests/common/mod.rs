@@ -188,7 +188,13 @@ pub fn run_pair(
         }
         let mut undo = UndoLog::default();
         let mut fx = Effects::default();
-        match m.run_block(blocks[slot], &mut mem, &mut locals[slot], &mut undo, &mut fx) {
+        match m.run_block(
+            blocks[slot],
+            &mut mem,
+            &mut locals[slot],
+            &mut undo,
+            &mut fx,
+        ) {
             Ok(n) => next[slot] = n,
             Err(f) => return classify(&f),
         }

@@ -12,7 +12,10 @@ fn check(
     counts: (u64, u64, u64, u64),
     violations: &[(ViolationKind, &str, &str, &str)],
 ) {
-    let naive = tests::explore_all(&tests::load(source, &[]), &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(
+        &tests::load(source, &[]),
+        &mut explorer::naive::Naive::default(),
+    );
     let s = &naive.stats;
     assert_eq!(
         (s.traces, s.states, s.final_states, s.mazurkiewicz),
@@ -164,7 +167,6 @@ fn disabled_await_is_a_race() {
 /// naive has 4 traces (q before r, between r and r#1, between r#1 and r#2, after),
 /// 2 final states, 2 Mazurkiewicz traces; the reduced algorithms explore 1.
 #[test]
-#[ignore = "bug: an `await` reached after the write that disables it is never probed (the newest event writes nothing)"]
 fn disabled_await_after_yield_is_a_race() {
     check(
         "global int z = 0;
@@ -188,7 +190,6 @@ fn disabled_await_after_yield_is_a_race() {
 /// (0 final states). A failed event must make its state differ from every state
 /// without the failure (or its executions must not take part in state comparisons).
 #[test]
-#[ignore = "bug: csdpor's state comparison takes a process stopped by a failure for one that ended"]
 fn failed_process_is_not_an_ended_one_generated() {
     check(
         "param K = 0;
@@ -222,7 +223,6 @@ init {
 
 /// The same, minimised by hand: p first fails; q then p ends (1 trace, 3 states).
 #[test]
-#[ignore = "bug: csdpor's state comparison takes a process stopped by a failure for one that ended"]
 fn failed_process_is_not_an_ended_one() {
     check(
         "global int y = 0;
@@ -236,15 +236,10 @@ fn failed_process_is_not_an_ended_one() {
 
 /// Found by the generator (with the bugs above fixed), shrunk by proptest: two p's each
 /// spawn a q that waits forever. Naive: 2 interleavings of the independent p's, 1
-/// Mazurkiewicz trace, 1 final state — a deadlock, reported twice, because the
-/// message lists the blocked processes in their creation order along the execution:
-/// `q@1.1 at q, q@2.1 at q` after `p@1 p@2`, `q@2.1 at q, q@1.1 at q` after `p@2 p@1`.
-/// sdpor and csdpor explore one order and report one message.
-///
-/// The deadlock is the same; its text should be a function of the final state (list
-/// the blocked processes sorted by identity) so that every algorithm reports it alike.
+/// Mazurkiewicz trace, 1 final state — a deadlock, which naive reported twice while the
+/// message listed the blocked processes in creation order (`q@2.1 at q, q@1.1 at q`
+/// after `p@2 p@1`); now they are listed by identity and every algorithm reports one.
 #[test]
-#[ignore = "bug: a deadlock's message depends on the interleaving (blocked processes in creation order)"]
 fn deadlock_message_is_a_function_of_the_state_generated() {
     check(
         "param K = 0;
@@ -272,35 +267,379 @@ init {
 }
 ",
         (6, 19, 1, 1),
-        &[
-            (
-                Deadlock,
-                "deadlock: q@1.1 at q, q@2.1 at q waiting",
-                "q",
-                "p@1 p@1 p@2 p@2",
-            ),
-            (
-                Deadlock,
-                "deadlock: q@2.1 at q, q@1.1 at q waiting",
-                "q",
-                "p@2 p@1 p@1 p@2",
-            ),
-        ],
+        &[(
+            Deadlock,
+            "deadlock: q@1.1 at q, q@2.1 at q waiting",
+            "q",
+            "p@1 p@1 p@2 p@2",
+        )],
     );
 }
 
 /// The same, minimised by hand.
 #[test]
-#[ignore = "bug: a deadlock's message depends on the interleaving (blocked processes in creation order)"]
 fn deadlock_message_is_a_function_of_the_state() {
     check(
         "proc p() { spawn q(); }
          proc q() { await (false); }
          init { spawn p(); spawn p(); }",
         (2, 5, 1, 1),
+        &[(
+            Deadlock,
+            "deadlock: q@1.1 at q, q@2.1 at q waiting",
+            "q",
+            "p@1 p@2",
+        )],
+    );
+}
+
+/// Found by the generator (with the bugs above fixed), shrunk by proptest; the final
+/// state x = 2 (r before p before q's `z = -2`) is missed by csdpor.
+#[test]
+fn state_pruning_loses_a_race_generated() {
+    check(
+        "param K = 0;
+global int x = 2;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    if (false) {
+        x = 0;
+    } else {
+        for i0 in 0..1 {
+            x = (2 + z);
+        }
+    }
+    l = append(l, a[(abs(x) % 3)]);
+}
+
+proc q() {
+    if (x != 0) {
+        z = (-1);
+        for i0 in 0..1 {
+            x = 0;
+            spawn r();
+        }
+    }
+    yield;
+    if (a[0] == (-1)) {
+        x = 0;
+    } else {
+        yield;
+    }
+    z = (-2);
+}
+
+proc r() {
+    a[1] = 0;
+    x = a[0];
+}
+
+init {
+    spawn p();
+    spawn q();
+}
+
+",
+        (15, 46, 2, 11),
+        &[],
+    );
+}
+
+/// The same, minimised by hand. Blocks: p (x = 2 + z), q (empty, yield), q' (z = -2),
+/// r (x = 0). x ends at 2 exactly when r < p < q'; otherwise at 0. Naive: 12 traces,
+/// 35 states, 2 final states, 4 Mazurkiewicz traces; sdpor: p q q' r, q q' p r,
+/// q q' r p, q r p q' (x = 2). csdpor (also `--literal`): p q q' r, then under q (p
+/// asleep) q q' p r; its race p ⋖ r at [q q'] passes line 13 (s[q q' p r] =
+/// s[q q' r p]: x = 0 both, since 2 + (-2) = 0), so `r p` sleeps at [q q'] and
+/// q q' r p is blocked. That pruned execution carried the race q' ⋖ p with v = r p,
+/// whose initial r had to go to backtrack([q]); the kept execution's version of the
+/// race (v = p) offers only p, asleep at [q]. q r p q' is never explored: csdpor has
+/// 1 final state (x = 0) instead of 2.
+#[test]
+fn state_pruning_loses_a_race() {
+    check(
+        "global int x = 2;
+         global int z = 0;
+         proc p() { x = 2 + z; }
+         proc q() { yield; z = -2; }
+         proc r() { x = 0; }
+         init { spawn p(); spawn q(); spawn r(); }",
+        (12, 35, 2, 4),
+        &[],
+    );
+}
+
+/// Found by the generator (with the bugs above fixed), shrunk by proptest: q's guard
+/// `(y / x) == 0` divides by zero while x = 0 (so q counts as enabled and fails), and
+/// is false once a p has set x = y = -1 (q then waits forever). Naive: 2 Mazurkiewicz
+/// traces (the p's write x in either order, q stuck); sdpor explores 1.
+///
+/// Cause: `Machine::run_block` (frontend/src/interp.rs) returns early with `?` when the
+/// guard fails, before `fx.normalize()`: the failed event's reads stay in access order
+/// ([y, x]), and `Footprint::conflicts`, a merge of sorted lists, misses its conflict
+/// with the p's writes of x. With a guard reading one global only, it works.
+#[test]
+fn failing_guard_footprint_generated() {
+    check(
+        "param K = 0;
+global int x = 0;
+global int y = -1;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    int n0 = 0;
+    while (n0 < 1) {
+        n0 = n0 + 1;
+        int n1 = 0;
+        while (n1 < 1) {
+            n1 = n1 + 1;
+            x = y;
+            l = append(l, 0);
+        }
+    }
+    yield;
+}
+
+proc q(int v) {
+    int t0 = (y == 0 ? 0 : K);
+    int t1 = a[0];
+    if (a[0] > 0) {
+        x = 0;
+    } else {
+        await ((y / x) == 0);
+    }
+}
+
+init {
+    spawn p();
+    spawn q(0);
+    spawn p();
+}
+",
+        (30, 90, 1, 6),
         &[
-            (Deadlock, "deadlock: q@1.1 at q, q@2.1 at q waiting", "q", "p@1 p@2"),
-            (Deadlock, "deadlock: q@2.1 at q, q@1.1 at q waiting", "q", "p@2 p@1"),
+            (
+                Deadlock,
+                "deadlock: q at q#1 waiting",
+                "q#1",
+                "p@1 p@1 q p@3 p@3",
+            ),
+            (Runtime, "division by zero", "q#1", "q q"),
         ],
+    );
+}
+
+/// The same, minimised by hand, where it also loses a final state: p sets x = -1, r
+/// sets x = -2; q's guard `y / x == 5` fails while x = 0 and is false after either.
+/// Naive: 6 traces, 16 states, 2 final states (x = -1 or -2, q stuck), 2 Mazurkiewicz
+/// traces. sdpor and csdpor: p q r only (1 trace, 1 final state): in q q#1(failed) …,
+/// the failed event reads [y, x] unsorted and seems independent of p and r.
+#[test]
+fn failing_guard_footprint() {
+    check(
+        "global int x = 0;
+         global int y = -1;
+         proc p() { x = y; }
+         proc r() { x = y - 1; }
+         proc q() { int t = 0; await (y / x == 5); }
+         init { spawn p(); spawn q(); spawn r(); }",
+        (6, 16, 2, 2),
+        &[
+            (Deadlock, "deadlock: q at q#1 waiting", "q#1", "p q r"),
+            (Runtime, "division by zero", "q#1", "q q"),
+        ],
+    );
+}
+
+/// Found by the generator (with the bugs above fixed), shrunk by proptest: each q
+/// yields only if `v != z`, so whether its first block also writes `a[0]` depends on
+/// whether a p (z = -1) ran before it. Naive: 32 Mazurkiewicz traces; sdpor 30.
+#[test]
+fn state_dependent_block_extent_generated() {
+    check(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    z = (-1);
+    assert(x >= 0);
+}
+
+proc q(int v) {
+    int n0 = 0;
+    while (n0 < 1 && (v != z)) {
+        n0 = n0 + 1;
+        yield;
+    }
+    a[0] = 0;
+}
+
+init {
+    spawn p();
+    spawn q(0);
+    spawn p();
+    spawn q(1);
+}
+",
+        (110, 327, 1, 110),
+        &[],
+    );
+}
+
+/// The same, minimised by hand. q's first block reads z and, if p has not run
+/// (z == 0), also writes w; after p it yields and q#1 writes w. r reads z, yields, and
+/// r#1 writes w. Naive: 16 traces, 50 states, 1 final state, 7 Mazurkiewicz traces;
+/// sdpor explores 6: never `r r#1 q p` (q's single block after r#1, before p).
+///
+/// sdpor's executions: p q q r r, p q r r q, q p r r, q r p r, r p q q r, r p q r q.
+/// The race q ⋖ r#1 (in q r p r#1, on w) is reversed at the root by r, already there.
+/// Under [r], q is asleep (explored at the root, independent of r), and every
+/// execution starts with p, which does not conflict with r#1: no race ever puts r#1
+/// in backtrack([r]). With instruction-level events q's read of z and write of w
+/// would be two events, and the sleeping q (its read only) would cover the trace; here
+/// they form one event only when p has not run.
+#[test]
+fn state_dependent_block_extent() {
+    check(
+        "global int z = 0;
+         global int w = 0;
+         proc p() { z = -1; }
+         proc q() { if (z != 0) { yield; } w = 0; }
+         proc r() { int t = z; yield; w = 0; }
+         init { spawn p(); spawn q(); spawn r(); }",
+        (16, 50, 1, 9),
+        &[],
+    );
+}
+
+/// The same trace made visible in the final state: `r r#1 q p` is the only one
+/// ending with y = 0 (q did not yield) and w = 5 (r#1 wrote before q). Naive: 4 final
+/// states, 7 Mazurkiewicz traces; sdpor: 3 final states, 6 traces.
+#[test]
+fn state_dependent_block_extent_loses_a_final_state() {
+    check(
+        "global int z = 0;
+         global int w = 0;
+         global int y = 0;
+         proc p() { z = 1; }
+         proc q() { if (z != 0) { yield; y = 1; } w = w * 3 + 2; }
+         proc r() { int t = z; yield; w = w * 3 + 1; }
+         init { spawn p(); spawn q(); spawn r(); }",
+        (16, 50, 4, 9),
+        &[],
+    );
+}
+
+/// Found by the generator (with the failed-event, probe, failing-guard and csdpor
+/// state-check bugs patched out), shrunk by proptest: q succeeds only before r's
+/// `l = take(l, head(l))` empties the list. Naive: 18 Mazurkiewicz traces; sdpor 14.
+#[test]
+fn order_dependent_failure_generated() {
+    check(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = -1;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [0];
+
+proc p() {
+    x = 0;
+    x = 0;
+}
+
+proc q() {
+    x = head(l);
+    y = 0;
+}
+
+proc r() {
+    if (x <= 0) {
+        for i0 in 0..1 {
+            yield;
+        }
+        yield;
+    }
+    l = take(l, head(l));
+}
+
+proc s() {
+    for i0 in 0..min(x, 1) {
+        x = 0;
+    }
+    a[0] = 0;
+}
+
+init {
+    spawn p();
+    spawn q();
+    spawn r();
+    spawn s();
+}
+
+",
+        (90, 323, 1, 24),
+        &[(Runtime, "`head` of an empty list", "q", "p r r r q")],
+    );
+}
+
+/// The same, minimised by hand. q (x = head(l)) succeeds before r#1 (l = []) and fails
+/// after it; s reads x. Naive: 8 traces, 30 states, 1 final state, 2 Mazurkiewicz
+/// traces (s before or after q); sdpor explores only q r r#1 s.
+///
+/// The race q ⋖ s (on x) is reversed at the root with v = r s, and sdpor picks the
+/// initial r. Under [r], q is asleep until r#1 runs, and after r#1 q's block fails:
+/// it reads l and writes nothing, so it no longer conflicts with s. No race ever puts
+/// s in backtrack([r]), and `r s q r#1` (s before q) is lost. Same family as
+/// `state_dependent_block_extent`: the reversal relies on the chosen initial's
+/// subtree re-detecting a race whose event is different there (with instruction-level
+/// events the reversal point would be after q's read of l). Following the whole
+/// reversed sequence `v` from E' (like a wakeup sequence) would avoid it.
+#[test]
+fn order_dependent_failure() {
+    check(
+        "global int x = 0;
+         global list l = [0];
+         proc q() { x = head(l); }
+         proc r() { yield; l = []; }
+         proc s() { int t = x; }
+         init { spawn q(); spawn r(); spawn s(); }",
+        (8, 30, 1, 2),
+        &[(Runtime, "`head` of an empty list", "q", "r r q")],
+    );
+}
+
+/// The same with s copying x: the lost trace is the only one ending with y = 0.
+/// Naive: 2 final states; sdpor and csdpor: 1.
+#[test]
+fn order_dependent_failure_loses_a_final_state() {
+    check(
+        "global int x = 0;
+         global int y = 0;
+         global list l = [0];
+         proc q() { x = head(l) + 1; }
+         proc r() { yield; l = []; }
+         proc s() { y = x; }
+         init { spawn q(); spawn r(); spawn s(); }",
+        (8, 30, 2, 2),
+        &[(Runtime, "`head` of an empty list", "q", "r r q")],
     );
 }

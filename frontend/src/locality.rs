@@ -1,0 +1,195 @@
+//! Which blocks touch globals that depend on the global state, rather than on their
+//! process's local state alone.
+//!
+//! Dynamic partial order reduction with the locations an event actually touched is
+//! sound when that set is a property of the transition — of the process's local
+//! state and its block — as it is for the single memory accesses of classic DPOR.
+//! An atomic block that branches on a global it just read, indexes with it, or
+//! short-circuits on it touches different locations in different global states: its
+//! observed footprint is then a *conditional* independence, which Source-DPOR may not
+//! rely on (the differential test found sdpor missing traces on such blocks). The
+//! explorer gives the events of these blocks their syntactic footprint instead.
+//!
+//! A taint analysis per block: values read from globals, and locals assigned from
+//! them within the block, are tainted; locals hold their values from earlier blocks
+//! untainted (they are local state). A block depends on the global state when a
+//! tainted value decides a branch or loop, an index or key of a global access, or a
+//! short-circuit or conditional whose skipped side reads globals.
+
+use crate::ast::BinOp;
+use crate::ir::{Block, Code, Expr, ExprKind, InstrKind, Place, Program};
+
+/// For each block: its footprint may depend on the global state.
+pub fn state_dependent_footprints(program: &Program) -> Vec<bool> {
+    program
+        .blocks
+        .iter()
+        .map(|b| depends_on_globals(&program.procs[b.proc as usize].code, b))
+        .collect()
+}
+
+fn depends_on_globals(code: &Code, block: &Block) -> bool {
+    let clean = vec![false; code.locals.len()];
+    if let Some(g) = &block.guard {
+        if controls(g, &clean) {
+            return true;
+        }
+    }
+    // Tainted locals on entry to each instruction of the block, to a fixed point.
+    let mut at: Vec<Option<Vec<bool>>> = vec![None; code.instrs.len()];
+    at[block.pc as usize] = Some(clean);
+    let mut work = vec![block.pc as usize];
+    while let Some(pc) = work.pop() {
+        let Some(taint) = at[pc].clone() else {
+            continue;
+        };
+        let mut out = taint.clone();
+        let successors: Vec<usize> = match &code.instrs[pc].kind {
+            InstrKind::Assign(place, e) => {
+                if controls(e, &taint) || place_controls(place, &taint) {
+                    return true;
+                }
+                match place {
+                    Place::Local(l) => out[*l as usize] = tainted(e, &taint),
+                    Place::LocalListElem(l, i) => {
+                        out[*l as usize] |= tainted(e, &taint) || tainted(i, &taint);
+                    }
+                    _ => {}
+                }
+                vec![pc + 1]
+            }
+            InstrKind::JumpUnless(c, t) => {
+                if tainted(c, &taint) || controls(c, &taint) {
+                    return true;
+                }
+                vec![pc + 1, *t as usize]
+            }
+            InstrKind::Jump(t) => vec![*t as usize],
+            InstrKind::Spawn(_, es) => {
+                if es.iter().any(|e| controls(e, &taint)) {
+                    return true;
+                }
+                vec![pc + 1]
+            }
+            InstrKind::Assert(c, _) => {
+                if controls(c, &taint) {
+                    return true;
+                }
+                vec![pc + 1]
+            }
+            InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => vec![],
+        };
+        for s in successors {
+            let merged = match &at[s] {
+                None => out.clone(),
+                Some(old) => old.iter().zip(&out).map(|(a, b)| *a || *b).collect(),
+            };
+            if at[s].as_ref() != Some(&merged) {
+                at[s] = Some(merged);
+                work.push(s);
+            }
+        }
+    }
+    false
+}
+
+/// The place's index or key into a global is tainted: which element it writes depends
+/// on the global state. (A list element write touches the whole list either way.)
+fn place_controls(place: &Place, taint: &[bool]) -> bool {
+    match place {
+        Place::ArrayElem(_, i) | Place::MapElem(_, i) => tainted(i, taint),
+        Place::Global(_)
+        | Place::Local(_)
+        | Place::GlobalListElem(..)
+        | Place::LocalListElem(..) => false,
+    }
+}
+
+/// The value of `e` depends on globals read in this block.
+fn tainted(e: &Expr, taint: &[bool]) -> bool {
+    match &e.kind {
+        ExprKind::Global(_)
+        | ExprKind::ArrayGet(..)
+        | ExprKind::MapGet(..)
+        | ExprKind::MapHas(..) => true,
+        ExprKind::Local(l) => taint[*l as usize],
+        ExprKind::Const(_) => false,
+        _ => children(e).iter().any(|c| tainted(c, taint)),
+    }
+}
+
+/// Which globals `e` reads depends on the global state.
+fn controls(e: &Expr, taint: &[bool]) -> bool {
+    let here = match &e.kind {
+        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => {
+            tainted(i, taint)
+        }
+        ExprKind::Binary(BinOp::And | BinOp::Or, l, r) => tainted(l, taint) && reads_globals(r),
+        ExprKind::Cond(c, a, b) => tainted(c, taint) && (reads_globals(a) || reads_globals(b)),
+        _ => false,
+    };
+    here || children(e).iter().any(|c| controls(c, taint))
+}
+
+fn reads_globals(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Global(_) | ExprKind::ArrayGet(..) | ExprKind::MapGet(..) | ExprKind::MapHas(..)
+    ) || children(e).iter().any(|c| reads_globals(c))
+}
+
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => vec![],
+        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => vec![i],
+        ExprKind::Unary(_, a) => vec![a],
+        ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => vec![a, b],
+        ExprKind::Cond(c, a, b) => vec![c, a, b],
+        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
+            items.iter().collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn flags(src: &str) -> Vec<(String, bool)> {
+        let program = crate::load(src, &[]).unwrap();
+        let flags = super::state_dependent_footprints(&program);
+        program
+            .blocks
+            .iter()
+            .map(|b| b.name.clone())
+            .zip(flags)
+            .collect()
+    }
+
+    #[test]
+    fn branches_on_globals_are_state_dependent() {
+        let src = "global int x = 0; global int y = 0; global int[3] a; global map m;
+            proc straight(int i) { x = y + 1; a[i] = x; m[i] = 2; }
+            proc branch() { if (x > 0) { y = 1; } }
+            proc via_local() { int t = x; yield; if (t > 0) { y = 1; } }
+            proc tainted_local() { int t = x; if (t > 0) { y = 1; } }
+            proc index() { a[x] = 1; }
+            proc short() { await (x > 0 && y > 0); }
+            proc short_local(bool c) { await (c && y > 0); }
+            proc loop_on_global() { while (x < 3) { x = x + 1; } }
+            init { }";
+        let expected: Vec<(String, bool)> = [
+            ("straight", false),
+            ("branch", true),
+            ("via_local", false),
+            ("via_local#1", false),
+            ("tainted_local", true),
+            ("index", true),
+            ("short", true),
+            ("short_local", false),
+            ("loop_on_global", true),
+        ]
+        .iter()
+        .map(|(n, f)| (n.to_string(), *f))
+        .collect();
+        assert_eq!(flags(src), expected);
+    }
+}
