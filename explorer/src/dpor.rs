@@ -225,12 +225,44 @@ impl<R: Reduction> Dpor<R> {
     /// Alg. 1, lines 6–14: the races of the newest event `n`, and what they add to the
     /// backtrack and sleep sets of earlier nodes. For a probe (`real == false`) only
     /// the backtrack sets: there is no state after it to compare.
-    /// Returns the events proved independent of `n` (not reversed, CDPOR line 9).
-    fn analyse_races(&mut self, run: &mut Exploration<'_, '_>, real: bool) -> Vec<usize> {
+    fn analyse_races(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
+        // Sec. 3.3: an independence proved for a race is recorded in happens-before,
+        // which may expose races that it hid (e → e' → n with e' now unordered with
+        // n): analysed in turn, until no new independence is found.
+        let mut analysed: Vec<usize> = Vec::new();
+        let mut independent: Vec<usize> = Vec::new();
+        loop {
+            let races: Vec<usize> = race::races(run.ex.events(), &self.hb)
+                .into_iter()
+                .filter(|e| !analysed.contains(e))
+                .collect();
+            if races.is_empty() {
+                return;
+            }
+            analysed.extend(&races);
+            let proved = self.analyse(run, real, &races);
+            if proved.is_empty() {
+                return;
+            }
+            independent.extend(proved);
+            self.hb.pop();
+            self.hb
+                .push(run.ex.events(), &run.ex.state.procs, &independent);
+        }
+    }
+
+    /// Alg. 1, lines 7–14 for the given races `e ⋖ n` of the newest event; returns
+    /// those proved independent (not reversed, CDPOR line 9).
+    fn analyse(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        real: bool,
+        races: &[usize],
+    ) -> Vec<usize> {
         let mut independent = Vec::new();
         let events = run.ex.events();
         let n = events.len() - 1;
-        for e in race::races(events, &self.hb) {
+        for &e in races {
             run.stats.pruning.races += 1;
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
@@ -389,13 +421,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-            let independent = self.analyse_races(run, true);
-            if !independent.is_empty() {
-                // Sec. 3.3: conditional independences are recorded in happens-before.
-                self.hb.pop();
-                self.hb
-                    .push(run.ex.events(), &run.ex.state.procs, &independent);
-            }
+            self.analyse_races(run, true);
             self.probe_disabled(run);
             if ends_equivalent {
                 self.block_after_equivalent(run, d, p);

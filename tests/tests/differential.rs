@@ -2,13 +2,17 @@
 //! reduced algorithm must agree with `naive` (LANGUAGE.md, "What each tool promises").
 //!
 //! Per program, with `all_violations`:
-//! - (a) the same number of distinct final states as `naive` (the exact set, once
-//!   `Report` carries it: see [`compare_final_states`]);
+//! - (a) the same set of distinct final states as `naive` (their fingerprints);
 //! - (b) the same set of violations (kind, message, block, source span) — assertion
 //!   failures, runtime errors and deadlocks;
 //! - (c) `sdpor` explores exactly one complete execution per Mazurkiewicz trace:
-//!   `sdpor.traces == naive.mazurkiewicz`;
-//! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`.
+//!   `sdpor.traces == naive.mazurkiewicz` (with dynamic dependencies, as naive counts);
+//! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`,
+//!   against sdpor with the same dependencies.
+//!
+//! sdpor and csdpor run with dynamic and static dependencies on every program; cdpor,
+//! whose constraints are synthesised by z3 for each program, runs on fewer
+//! (`IC_DIFF_CDPOR_CASES`, default 100) in both modes.
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. Runs are reproducible: the seed is fixed
@@ -19,15 +23,17 @@
 
 mod regressions;
 
+use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
-use explorer::{Algorithm, Config, Report, Stop, ViolationKind};
+use explorer::{Algorithm, Config, Deps, Report, Stop, ViolationKind};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Duration;
 use tests::generator::*;
 
@@ -36,27 +42,89 @@ pub struct Reduced {
     pub name: &'static str,
     /// Builds the algorithm for a program (given with its source text).
     pub make: fn(&frontend::ir::Program, &str) -> Box<dyn Algorithm>,
-    /// Must explore at most as many complete executions as `sdpor` (d).
-    pub at_most_sdpor: bool,
+    pub deps: Deps,
+    /// The Source-DPOR baseline of its dependency mode (c), or bounded by it (d).
+    pub baseline: bool,
 }
 
-/// The algorithms compared with `naive`. Adding one is one line.
+/// The algorithms compared with `naive` on every program. Adding one is one line.
 pub fn reduced() -> Vec<Reduced> {
-    vec![
-        Reduced {
+    let mut all = Vec::new();
+    for deps in [Deps::Dynamic, Deps::Static] {
+        all.push(Reduced {
             name: "sdpor",
             make: |_, _| Box::new(Dpor::new(SourceDpor)),
-            at_most_sdpor: false,
-        },
-        Reduced {
+            deps,
+            baseline: true,
+        });
+        all.push(Reduced {
             name: "csdpor",
             make: |_, _| Box::new(Dpor::new(ContextSensitive::new())),
-            at_most_sdpor: true,
-        },
-        // cdpor with ICs synthesised in-process: ~0.8 s per program (z3), too slow for
-        // 1000 cases; agreed with naive on 150 generated programs.
-        // Reduced { name: "cdpor", make: |p, src| Box::new(Dpor::new(explorer::cdpor::Constrained::new(p, std::sync::Arc::new(ic_synth::to_ics(p, src, "generated.ic", &ic_synth::synthesize(p, src, &Default::default())).resolve(p).expect("synthesised ICs fit")), ContextSensitive::new(), explorer::Deps::Dynamic))), at_most_sdpor: true },
-    ]
+            deps,
+            baseline: false,
+        });
+        all.push(Reduced {
+            name: "csdpor --literal",
+            make: |_, _| Box::new(Dpor::new(ContextSensitive::literal())),
+            deps,
+            baseline: false,
+        });
+    }
+    all
+}
+
+/// cdpor in both dependency modes, with sdpor as its baseline: its constraints are
+/// synthesised per program (z3), so it runs on fewer programs.
+pub fn constrained() -> Vec<Reduced> {
+    let mut all = Vec::new();
+    for deps in [Deps::Dynamic, Deps::Static] {
+        all.push(Reduced {
+            name: "sdpor",
+            make: |_, _| Box::new(Dpor::new(SourceDpor)),
+            deps,
+            baseline: true,
+        });
+        let make: fn(&frontend::ir::Program, &str) -> Box<dyn Algorithm> = match deps {
+            Deps::Dynamic => |p, src| {
+                Box::new(Dpor::new(Constrained::new(
+                    p,
+                    ics(p, src),
+                    ContextSensitive::new(),
+                    Deps::Dynamic,
+                )))
+            },
+            Deps::Static => |p, src| {
+                Box::new(Dpor::new(Constrained::new(
+                    p,
+                    ics(p, src),
+                    ContextSensitive::new(),
+                    Deps::Static,
+                )))
+            },
+        };
+        all.push(Reduced {
+            name: "cdpor",
+            make,
+            deps,
+            baseline: false,
+        });
+    }
+    all
+}
+
+/// Constraints synthesised for a generated program, with a short per-pair budget (a
+/// pair that runs out gets no constraint: sound, only less pruning).
+fn ics(program: &frontend::ir::Program, source: &str) -> Arc<frontend::ics::ResolvedIcs> {
+    let options = ic_synth::Options {
+        timeout: Duration::from_millis(500),
+        jobs: 1,
+    };
+    let synthesis = ic_synth::synthesize(program, source, &options);
+    let ics = ic_synth::to_ics(program, source, "generated.ic", &synthesis);
+    Arc::new(
+        ics.resolve(program)
+            .expect("synthesised constraints fit their program"),
+    )
 }
 
 /// Every exploration of the test: all violations, small step limit (loops are bounded
@@ -99,9 +167,19 @@ fn violation_set(report: &Report) -> BTreeSet<ViolationKey> {
 /// live locals)), compare the sets here and print the difference (each missing or
 /// extra state shown as the user reads it).
 fn compare_final_states(naive: &Report, other: &Report) -> Option<String> {
-    (naive.stats.final_states != other.stats.final_states).then(|| {
+    (naive.finals != other.finals).then(|| {
+        let missing = naive
+            .finals
+            .iter()
+            .filter(|f| !other.finals.contains(f))
+            .count();
+        let extra = other
+            .finals
+            .iter()
+            .filter(|f| !naive.finals.contains(f))
+            .count();
         format!(
-            "final states: {} (naive: {})",
+            "final states: {} (naive: {}; {missing} of naive's missing, {extra} not naive's)",
             other.stats.final_states, naive.stats.final_states
         )
     })
@@ -110,12 +188,17 @@ fn compare_final_states(naive: &Report, other: &Report) -> Option<String> {
 /// The results of every algorithm on one program.
 pub struct Outcome {
     pub naive: Report,
-    pub reduced: Vec<(&'static str, Report)>,
+    pub reduced: Vec<(String, Report)>,
 }
 
 /// Runs `naive` and every reduced algorithm on `source`; `Err` describes every
 /// disagreement, with the program and the numbers.
 pub fn differential(source: &str) -> Result<Outcome, String> {
+    differential_with(source, reduced())
+}
+
+/// [`differential`] for a given list of algorithms.
+pub fn differential_with(source: &str, algorithms: Vec<Reduced>) -> Result<Outcome, String> {
     let program = frontend::load(source, &[]).map_err(|d| {
         format!(
             "a generated program does not load:\n{source}\n{}",
@@ -133,10 +216,18 @@ pub fn differential(source: &str) -> Result<Outcome, String> {
         reduced: Vec::new(),
     };
     let mut sdpor_traces = None;
-    for r in reduced() {
-        let report = explorer::explore(&program, &mut *(r.make)(&program, source), config());
+    for r in algorithms {
+        let config = Config {
+            deps: r.deps,
+            ..config()
+        };
+        let report = explorer::explore(&program, &mut *(r.make)(&program, source), config);
         let naive = &outcome.naive;
-        let name = r.name;
+        let name = if r.deps == Deps::Static {
+            format!("{} --deps static", r.name)
+        } else {
+            r.name.to_string()
+        };
         if report.stop != naive.stop {
             errors.push(format!(
                 "{name}: stopped with {:?} (naive: {:?})",
@@ -157,16 +248,16 @@ pub fn differential(source: &str) -> Result<Outcome, String> {
                 "{name}: reports violations naive does not {extra:?}"
             ));
         }
-        if name == "sdpor" {
+        if r.baseline {
             sdpor_traces = Some(report.stats.traces);
-            if Some(report.stats.traces) != naive.stats.mazurkiewicz {
+            if r.deps == Deps::Dynamic && Some(report.stats.traces) != naive.stats.mazurkiewicz {
                 errors.push(format!(
                     "sdpor: {} traces, but naive counts {:?} Mazurkiewicz traces",
                     report.stats.traces, naive.stats.mazurkiewicz
                 ));
             }
         }
-        if r.at_most_sdpor {
+        if !r.baseline {
             if let Some(s) = sdpor_traces.filter(|&s| report.stats.traces > s) {
                 errors.push(format!(
                     "{name}: {} traces, more than sdpor's {s}",
@@ -191,16 +282,16 @@ fn describe(source: &str, outcome: &Outcome, errors: &[String]) -> String {
     let _ = writeln!(s, "program:\n{source}");
     let _ = writeln!(
         s,
-        "{:<8} {:>7} {:>7} {:>7} {:>7} {:>12}",
+        "{:<26} {:>7} {:>7} {:>7} {:>7} {:>12}",
         "algo", "traces", "blocked", "states", "finals", "mazurkiewicz"
     );
     let all = std::iter::once(("naive", &outcome.naive))
-        .chain(outcome.reduced.iter().map(|(n, r)| (*n, r)));
+        .chain(outcome.reduced.iter().map(|(n, r)| (n.as_str(), r)));
     for (name, r) in all {
         let st = &r.stats;
         let _ = writeln!(
             s,
-            "{name:<8} {:>7} {:>7} {:>7} {:>7} {:>12}",
+            "{name:<26} {:>7} {:>7} {:>7} {:>7} {:>12}",
             st.traces,
             st.blocked,
             st.states,
@@ -530,6 +621,28 @@ proptest! {
     fn reduced_algorithms_agree_with_naive(program in strategy::program()) {
         let source = program.source();
         if let Err(e) = differential(&source) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+}
+
+fn cdpor_config() -> ProptestConfig {
+    let cases = std::env::var("IC_DIFF_CDPOR_CASES")
+        .map(|s| s.parse().expect("IC_DIFF_CDPOR_CASES: a number"))
+        .unwrap_or(100);
+    ProptestConfig {
+        cases,
+        ..proptest_config()
+    }
+}
+
+proptest! {
+    #![proptest_config(cdpor_config())]
+
+    #[test]
+    fn cdpor_agrees_with_naive(program in strategy::program()) {
+        let source = program.source();
+        if let Err(e) = differential_with(&source, constrained()) {
             return Err(TestCaseError::fail(e));
         }
     }
