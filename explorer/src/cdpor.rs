@@ -19,7 +19,7 @@
 //! (like CSDPOR's Lemma 1) and apply in both modes.
 
 use crate::csdpor::ContextSensitive;
-use crate::dpor::{Around, Race, Reduction};
+use crate::dpor::{Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
 use crate::footprint::Footprint;
 use crate::sleep::{SleepSet, Step};
@@ -169,7 +169,7 @@ impl Reduction for Constrained {
 
     /// Lines 11–14: with a constraint holding in `s[E'.û]`, `û.p.ê` joins `sleep(E')`;
     /// otherwise CSDPOR's check of the reversed race, unless the pair is exact.
-    fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Vec<Step>> {
+    fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
         let (state, mut steps) = self.state_after_u(r)?;
         let (e, n) = Self::racing(r, &state)?;
         if self.holds(r.program, &state, (e, n), None) {
@@ -181,7 +181,7 @@ impl Reduction for Constrained {
                 });
             }
             r.stats.pruning.sleep_added_by_ics += 1;
-            return Some(steps);
+            return Some(Equivalent::Proved(steps));
         }
         let blocks = (r.events[r.e].block, r.events[r.n()].block);
         if self

@@ -1,10 +1,11 @@
 //! `csdpor`: context-sensitive DPOR (Albert et al., CAV'17, Alg. 1). On top of
-//! Source-DPOR: when a race `e ⋖ n` is found, the reversed sequence `v.u` is run from
-//! `E'` and, if it reaches the state `E.p` reached, `v.u` goes to `sleep(E')`
-//! (lines 11–14); sleep entries are sequences, consumed step by step (line 16,
-//! in [`crate::sleep::SleepSet::after`]).
+//! Source-DPOR: when a race `e ⋖ n` is found, the reversed sequence `v.u` goes to
+//! `sleep(E')` with the state `E.p` reached; an execution that follows it and reaches
+//! that state is blocked (lines 11–14, checked lazily as in Sec. 6.2). Sleep entries
+//! are sequences, consumed step by step (line 16, in
+//! [`crate::sleep::SleepSet::after`]).
 
-use crate::dpor::{run_from, Around, Race, Reduction};
+use crate::dpor::{run_from, Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
 use crate::footprint::Footprint;
 use crate::future::Futures;
@@ -56,24 +57,38 @@ impl Reduction for ContextSensitive {
         true
     }
 
-    fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Vec<Step>> {
+    fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
         // Line 11: u = dep(e, E); v = notdep(e, E).p.
-        let mut v = race::notdep(r.events, r.hb, r.e);
-        v.push(r.n());
+        let v = race::notdep(r.events, r.hb, r.e);
         let u = race::dep_after(r.events, r.hb, r.e);
         let mut sequence = r.processes(&v);
+        sequence.push(r.state.procs[r.events[r.n()].proc].pid_key);
         sequence.extend(r.processes(&u));
         // Line 12: nothing to do when sleep(E') already blocks a prefix of v.u.
         if r.sleep.has_prefix_of(&sequence) {
             return None;
         }
-        // Line 13: s[E.p] = s[E'.v.u]? Processes are compared with their identities:
-        // the soundness argument (Lemma 1) continues both states with the same steps.
-        let (reached, steps) = r.run_from_prefix(&sequence)?;
-        let same = reached.fingerprint_with_identities(r.program)
-            == r.state.fingerprint_with_identities(r.program);
-        r.stats.pruning.sleep_added_by_states += u64::from(same);
-        same.then_some(steps)
+        // Lines 13–14, lazily (Sec. 6.2): v.u joins sleep(E') with the state s[E.p];
+        // an execution that follows it is blocked if it reaches that state. Processes
+        // are compared with their identities: the soundness argument (Lemma 1)
+        // continues both states with the same steps. The steps of v keep their order
+        // and footprints; n and u run in another context: their blocks' footprints.
+        r.stats.pruning.sleep_added_by_states += 1;
+        let steps = v
+            .iter()
+            .map(|&i| r.events[i].footprint.clone())
+            .chain(
+                std::iter::once(r.n())
+                    .chain(u.iter().copied())
+                    .map(|i| r.block_footprint(i)),
+            )
+            .zip(sequence)
+            .map(|(footprint, process)| Step { process, footprint })
+            .collect();
+        Some(Equivalent::IfReaching(
+            steps,
+            r.state.fingerprint_with_identities(r.program),
+        ))
     }
 
     /// Keeps `x` asleep after `n` when `x` and `n` commute in `s[E]`: `s[E.x.n] =

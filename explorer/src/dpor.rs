@@ -53,6 +53,11 @@ impl Race<'_, '_> {
             .collect()
     }
 
+    /// The syntactic footprint of event `i`'s block: what it may touch in any context.
+    pub fn block_footprint(&self, i: usize) -> Footprint {
+        self.ex.block_footprint(self.events[i].block).clone()
+    }
+
     /// Runs `processes` from `s[E']` on a copy (see [`run_from`]).
     pub fn run_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
         run_from(self.ex, &self.snapshots[self.e], processes, self.stats)
@@ -100,6 +105,14 @@ pub struct Around<'a, 'p> {
     pub stats: &'a mut Stats,
 }
 
+/// A sequence reaching the state of `E.p` from `E'` (see [`crate::sleep`]).
+pub enum Equivalent {
+    /// Proved to reach it (by a constraint).
+    Proved(Vec<Step>),
+    /// Reaches it if the exploration finds it does (CSDPOR's check, done lazily).
+    IfReaching(Vec<Step>, Fingerprint),
+}
+
 /// The additions of an algorithm to the Source-DPOR skeleton (Alg. 1 of the papers).
 pub trait Reduction {
     fn name(&self) -> &'static str;
@@ -117,7 +130,7 @@ pub trait Reduction {
 
     /// CSDPOR lines 11–14 / CDPOR lines 11–14: a sequence to add to `sleep(E')` after
     /// the race, if any. The skeleton adds none.
-    fn sleep_after_race(&mut self, _race: &mut Race<'_, '_>) -> Option<Vec<Step>> {
+    fn sleep_after_race(&mut self, _race: &mut Race<'_, '_>) -> Option<Equivalent> {
         None
     }
 
@@ -312,8 +325,12 @@ impl<R: Reduction> Dpor<R> {
             if !real {
                 continue;
             }
-            if let Some(entry) = self.reduction.sleep_after_race(&mut race) {
-                prefix.sleep.insert_equivalent(entry);
+            match self.reduction.sleep_after_race(&mut race) {
+                Some(Equivalent::Proved(entry)) => prefix.sleep.insert_equivalent(entry),
+                Some(Equivalent::IfReaching(entry, state)) => {
+                    prefix.sleep.insert_if_reaching(entry, state)
+                }
+                None => {}
             }
         }
         independent
@@ -417,13 +434,14 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             };
             self.nodes[d].current = Some(p);
             let p_key = run.ex.state.procs[p].pid_key;
-            let ends_equivalent = self.nodes[d].sleep.blocks_after(p_key);
+            let ends = self.nodes[d].sleep.ends(p_key);
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             self.analyse_races(run, true);
             self.probe_disabled(run);
-            if ends_equivalent {
+            let reached = || run.ex.state.fingerprint_with_identities(run.ex.program());
+            if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
                 self.block_after_equivalent(run, d, p);
                 continue;
             }

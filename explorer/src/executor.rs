@@ -81,6 +81,11 @@ impl<'p> Executor<'p> {
         }
     }
 
+    /// The syntactic footprint of a block.
+    pub fn block_footprint(&self, block: BlockId) -> &Footprint {
+        &self.policy.blocks[block as usize]
+    }
+
     /// Switches the dependency notion (see [`crate::Config::deps`]).
     pub fn set_deps(&mut self, deps: Deps) {
         self.policy = Arc::new(Policy::new(self.machine.program, deps));

@@ -9,7 +9,9 @@
 //! analysed like any event's — and the execution is blocked right after it, as in the
 //! paper's implementation (Sec. 6.2). Putting it to sleep instead loses the races only
 //! that step would show: the differential test found csdpor missing a final state
-//! that way (`x = 2 + z` racing with `z = -2` on a path it never ran).
+//! that way (`x = 2 + z` racing with `z = -2` on a path it never ran). csdpor's
+//! entries carry the state they must reach (Sec. 6.2: the reversed sequence is never
+//! run just to compare states); the execution is blocked only if it does.
 
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
@@ -21,11 +23,31 @@ pub struct Step {
     pub footprint: Footprint,
 }
 
+/// What happens at the last step of an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// It is asleep (Source-DPOR's sleep sets: Mazurkiewicz-equivalent).
+    Asleep,
+    /// It runs, then the execution is blocked (equivalence proved).
+    Blocks,
+    /// It runs, then the execution is blocked if it reached this state
+    /// ([`crate::state::State::fingerprint_with_identities`]).
+    BlocksAt(Fingerprint),
+}
+
 #[derive(Clone, Debug)]
 struct Entry {
     steps: Vec<Step>,
-    /// The last step runs and then blocks (a sequence justified by state equality).
-    last_runs: bool,
+    ending: Ending,
+}
+
+/// What running a process ends, at a node: the executions to block after it.
+#[derive(Debug, Default)]
+pub struct Ends {
+    /// Always blocked after it.
+    pub always: bool,
+    /// Blocked after it if it reaches one of these states.
+    pub at: Vec<Fingerprint>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -55,39 +77,58 @@ impl SleepSet {
     pub fn single(&self, process: Fingerprint) -> Option<&Step> {
         self.entries
             .iter()
-            .find(|e| !e.last_runs && e.steps.len() == 1 && e.steps[0].process == process)
+            .find(|e| {
+                e.ending == Ending::Asleep && e.steps.len() == 1 && e.steps[0].process == process
+            })
             .map(|e| &e.steps[0])
     }
 
-    /// Running the process ends a sequence justified by state equality: the
-    /// execution is blocked after it.
-    pub fn blocks_after(&self, process: Fingerprint) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.last_runs && e.steps.len() == 1 && e.steps[0].process == process)
+    /// What running the process ends: sequences justified by state equality whose last
+    /// step it is.
+    pub fn ends(&self, process: Fingerprint) -> Ends {
+        let mut ends = Ends::default();
+        for e in &self.entries {
+            if e.steps.len() == 1 && e.steps[0].process == process {
+                match e.ending {
+                    Ending::Asleep => {}
+                    Ending::Blocks => ends.always = true,
+                    Ending::BlocksAt(state) => ends.at.push(state),
+                }
+            }
+        }
+        ends
     }
 
     /// Puts steps to sleep (line 19 of Alg. 1, and what propagates from it).
     pub fn insert(&mut self, steps: Vec<Step>) {
         self.add(Entry {
             steps,
-            last_runs: false,
+            ending: Ending::Asleep,
         });
     }
 
-    /// Adds a sequence that reaches a state already reached (CSDPOR line 14, CDPOR
-    /// line 12): its last step runs, then blocks.
+    /// Adds a sequence proved to reach a state already reached (CDPOR line 12): its
+    /// last step runs, then blocks.
     pub fn insert_equivalent(&mut self, steps: Vec<Step>) {
         self.add(Entry {
             steps,
-            last_runs: true,
+            ending: Ending::Blocks,
+        });
+    }
+
+    /// Adds a sequence that may reach `state`, already reached (CSDPOR lines 13–14,
+    /// checked lazily): its last step runs, then blocks if it did.
+    pub fn insert_if_reaching(&mut self, steps: Vec<Step>, state: Fingerprint) {
+        self.add(Entry {
+            steps,
+            ending: Ending::BlocksAt(state),
         });
     }
 
     fn add(&mut self, entry: Entry) {
         debug_assert!(!entry.steps.is_empty());
         let same = |e: &Entry| {
-            e.last_runs == entry.last_runs
+            e.ending == entry.ending
                 && e.steps.len() == entry.steps.len()
                 && e.steps
                     .iter()
@@ -101,8 +142,12 @@ impl SleepSet {
 
     /// CSDPOR Alg. 1, line 12: some entry `w` is a prefix of `seq` (`w ≤ seq`).
     pub fn has_prefix_of(&self, seq: &[Fingerprint]) -> bool {
+        // Only entries certain to block count: one that blocks only if it reaches a
+        // state may not, and would hide the sequence the race asks for.
         self.entries.iter().any(|w| {
-            w.steps.len() <= seq.len() && w.steps.iter().zip(seq).all(|(s, p)| s.process == *p)
+            !matches!(w.ending, Ending::BlocksAt(_))
+                && w.steps.len() <= seq.len()
+                && w.steps.iter().zip(seq).all(|(s, p)| s.process == *p)
         })
     }
 
@@ -136,7 +181,7 @@ impl SleepSet {
                 if steps.len() > 1 {
                     out.add(Entry {
                         steps: steps[1..].to_vec(),
-                        last_runs: entry.last_runs,
+                        ending: entry.ending,
                     });
                 }
             } else if steps
@@ -144,15 +189,20 @@ impl SleepSet {
                 .all(|s| s.process != p && !s.footprint.conflicts(n))
             {
                 out.add(entry.clone());
-            } else if let [x] = steps.as_slice() {
+            } else if let ([x], false) = (
+                steps.as_slice(),
+                matches!(entry.ending, Ending::BlocksAt(_)),
+            ) {
                 // Kept by state equality, not by independence: it runs, then blocks.
+                // (An entry that blocks only at a given state cannot be carried past a
+                // dependent event: the state it would reach is unknown.)
                 if let Some(footprint) = keep(x) {
                     out.add(Entry {
                         steps: vec![Step {
                             process: x.process,
                             footprint,
                         }],
-                        last_runs: true,
+                        ending: Ending::Blocks,
                     });
                 }
             }
