@@ -44,6 +44,18 @@ pub fn load(source: &str, defines: &[(String, i64)]) -> Result<ir::Program, Vec<
     })
 }
 
+/// Parses a command-line `-D NAME=VALUE` (a `param` override) as the CLIs take it.
+pub fn parse_define(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let value = value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{value}` is not a 64-bit integer"))?;
+    Ok((name.trim().to_string(), value))
+}
+
 /// Stack of the thread that parses and checks (virtual memory: pages are touched
 /// only as deep as the program nests).
 const LOAD_STACK: usize = 256 << 20;

@@ -34,7 +34,7 @@ pub struct Cli {
     pub literal: bool,
 
     /// Set a `param` of the program: `-D N=10` (repeatable).
-    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = frontend::parse_define)]
     pub define: Vec<(String, i64)>,
 
     /// Print one JSON object instead of the human summary.
@@ -95,15 +95,4 @@ impl From<DepsArg> for explorer::Deps {
             DepsArg::Static => explorer::Deps::Static,
         }
     }
-}
-
-fn parse_define(s: &str) -> Result<(String, i64), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let value = value
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| format!("`{value}` is not a 64-bit integer"))?;
-    Ok((name.trim().to_string(), value))
 }

@@ -20,7 +20,7 @@ struct Cli {
     /// Set a `param` of the program: `-D N=10` (repeatable). Constraints hold for
     /// every value of the params; the values matter only for array sizes given as
     /// literals and for checking the program.
-    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = parse_define)]
+    #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = frontend::parse_define)]
     define: Vec<(String, i64)>,
 
     /// Indent the JSON.
@@ -50,17 +50,6 @@ enum Format {
 }
 
 const BAD_INPUT: u8 = 2;
-
-fn parse_define(s: &str) -> Result<(String, i64), String> {
-    let (name, value) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
-    let value = value
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| format!("`{value}` is not a 64-bit integer"))?;
-    Ok((name.trim().to_string(), value))
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
