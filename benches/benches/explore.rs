@@ -58,7 +58,6 @@ fn algorithms(c: &mut Criterion) {
     let ics = Arc::new(ics.resolve(&program).expect("synthesised constraints fit"));
     bench(c, "cdpor", "prodcons.ic", &[("N", 9)], &|| {
         Box::new(Dpor::new(Constrained::new(
-            &program,
             ics.clone(),
             ContextSensitive::new(),
             Deps::Dynamic,

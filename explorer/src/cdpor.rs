@@ -32,9 +32,6 @@ use std::sync::Arc;
 
 pub struct Constrained {
     ics: Arc<ResolvedIcs>,
-    /// Each block's syntactic footprint: what a sleep step added by an IC may touch
-    /// (its real footprint in that position was never observed).
-    blocks: Vec<Footprint>,
     /// CSDPOR's additions, used where no constraint decides.
     context: ContextSensitive,
     /// `s[E'.û]` of the race being analysed (by `e`) and the steps of `û`, computed
@@ -45,15 +42,9 @@ pub struct Constrained {
 }
 
 impl Constrained {
-    pub fn new(
-        program: &Program,
-        ics: Arc<ResolvedIcs>,
-        context: ContextSensitive,
-        deps: Deps,
-    ) -> Self {
+    pub fn new(ics: Arc<ResolvedIcs>, context: ContextSensitive, deps: Deps) -> Self {
         Constrained {
             ics,
-            blocks: crate::footprint::static_footprints(program),
             context,
             after_u: None,
             reduce_back_sets: deps == Deps::Static,
@@ -177,7 +168,8 @@ impl Reduction for Constrained {
                 let event = &r.events[i];
                 steps.push(Step {
                     process: r.state.procs[event.proc].pid_key,
-                    footprint: self.blocks[event.block as usize].clone(),
+                    // Its footprint in that position was never observed: its block's.
+                    footprint: r.block_footprint(i),
                 });
             }
             r.stats.pruning.sleep_added_by_ics += 1;
@@ -202,7 +194,7 @@ impl Reduction for Constrained {
         let (n, m) = (find(a.p)?, find(x.process)?);
         if self.holds(a.program, a.before, (n, m), Some(a.enabled_before)) {
             let block = a.before.procs[m].next?;
-            return Some(self.blocks[block as usize].clone());
+            return Some(a.ex.block_footprint(block).clone());
         }
         self.context.keep_asleep(a, x)
     }

@@ -101,7 +101,6 @@ pub struct Around<'a, 'p> {
     pub enabled_before: &'a [usize],
     pub after: &'a State,
     pub p: Fingerprint,
-    pub n: &'a Event,
     pub stats: &'a mut Stats,
 }
 
@@ -161,6 +160,19 @@ pub trait Reduction {
     }
 }
 
+/// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
+/// (process indices): guided, the one heading the shortest sequence of `sleep`
+/// (CSDPOR Sec. 5.3, optimisation 2); otherwise the first, in spawn order.
+fn choose(guided: bool, state: &State, sleep: &SleepSet, candidates: &[usize]) -> Option<usize> {
+    if !guided {
+        return candidates.first().copied();
+    }
+    candidates.iter().copied().min_by_key(|&i| {
+        let key = state.procs[i].pid_key;
+        (sleep.shortest_headed_by(key).unwrap_or(usize::MAX), i)
+    })
+}
+
 /// A node of the current path: the state `s[E]` after its depth's prefix.
 #[derive(Default)]
 struct Node {
@@ -178,6 +190,8 @@ pub struct Dpor<R> {
     nodes: Vec<Node>,
     depth: usize,
     snapshots: Vec<State>,
+    /// The enabled set of the state after the newest event, before it becomes a node's.
+    enabled: Vec<usize>,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -188,16 +202,18 @@ impl<R: Reduction> Dpor<R> {
             nodes: Vec::new(),
             depth: 0,
             snapshots: Vec::new(),
+            enabled: Vec::new(),
         }
     }
 
-    /// Makes node `depth` the top, reusing its buffers, with the given sleep set.
+    /// Makes node `depth` the top, reusing its buffers, with the given sleep set and
+    /// the enabled set of the current state (in `self.enabled`).
     fn open(&mut self, run: &Exploration<'_, '_>, sleep: Option<SleepSet>) {
         if self.nodes.len() == self.depth {
             self.nodes.push(Node::default());
         }
         let node = &mut self.nodes[self.depth];
-        run.ex.enabled(&mut node.enabled);
+        std::mem::swap(&mut node.enabled, &mut self.enabled);
         node.backtrack.clear();
         node.current = None;
         node.started = false;
@@ -214,21 +230,19 @@ impl<R: Reduction> Dpor<R> {
         }
     }
 
-    /// A process to explore among `candidates`: the one heading the shortest sleep
-    /// sequence when guided, otherwise the first (spawn order).
+    /// A process to explore from `node` among `candidates` (see [`choose`]).
     fn choose(
         &self,
         run: &Exploration<'_, '_>,
         node: &Node,
         candidates: &[usize],
     ) -> Option<usize> {
-        if !self.reduction.guided() {
-            return candidates.first().copied();
-        }
-        candidates.iter().copied().min_by_key(|&i| {
-            let key = run.ex.state.procs[i].pid_key;
-            (node.sleep.shortest_headed_by(key).unwrap_or(usize::MAX), i)
-        })
+        choose(
+            self.reduction.guided(),
+            &run.ex.state,
+            &node.sleep,
+            candidates,
+        )
     }
 
     fn asleep(&self, run: &Exploration<'_, '_>, node: &Node, proc: usize) -> bool {
@@ -305,17 +319,12 @@ impl<R: Reduction> Dpor<R> {
                         .into_iter()
                         .filter(|q| prefix.enabled.contains(q))
                         .collect();
-                    let chosen = if self.reduction.guided() {
-                        candidates.iter().copied().min_by_key(|&i| {
-                            let key = run.ex.state.procs[i].pid_key;
-                            (
-                                prefix.sleep.shortest_headed_by(key).unwrap_or(usize::MAX),
-                                i,
-                            )
-                        })
-                    } else {
-                        candidates.first().copied()
-                    };
+                    let chosen = choose(
+                        self.reduction.guided(),
+                        &run.ex.state,
+                        &prefix.sleep,
+                        &candidates,
+                    );
                     if let Some(q) = chosen {
                         prefix.backtrack.push(q);
                         race.stats.pruning.backtrack_added += 1;
@@ -345,10 +354,8 @@ impl<R: Reduction> Dpor<R> {
     /// analysed like a real one, then stepped back.
     fn probe_disabled(&mut self, run: &mut Exploration<'_, '_>) {
         let newest = run.ex.events().len() - 1;
-        let mut enabled = Vec::new();
-        run.ex.enabled(&mut enabled);
         for r in 0..run.ex.state.procs.len() {
-            if run.ex.state.procs[r].next.is_none() || enabled.contains(&r) {
+            if run.ex.state.procs[r].next.is_none() || self.enabled.contains(&r) {
                 continue;
             }
             run.ex.probe(r);
@@ -375,6 +382,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
+        run.ex.enabled(&mut self.enabled);
         self.open(run, None);
         let mut child_sleep = SleepSet::default();
         loop {
@@ -439,6 +447,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             self.analyse_races(run, true);
+            run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
             let reached = || run.ex.state.fingerprint_with_identities(run.ex.program());
             if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
@@ -454,7 +463,6 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 enabled_before: &self.nodes[d].enabled,
                 after: &run.ex.state,
                 p: p_key,
-                n: &run.ex.events()[d],
                 stats: &mut run.stats,
             });
             let mut keep = |x: &Step| {

@@ -126,10 +126,6 @@ impl<'p> Executor<'p> {
         &self.events[..self.depth]
     }
 
-    pub fn depth(&self) -> usize {
-        self.depth
-    }
-
     /// Processes that may run now, in creation order. A process whose guard cannot be
     /// evaluated (a runtime error in the `await` condition) counts as enabled: running
     /// it reports the error.

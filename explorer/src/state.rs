@@ -120,10 +120,6 @@ impl State {
         fingerprint(&(&self.mem, procs))
     }
 
-    pub fn find(&self, pid: &Pid) -> Option<usize> {
-        self.procs.iter().position(|p| &p.pid == pid)
-    }
-
     /// The state as a user reads it: globals, then each process.
     pub fn show<'a>(&'a self, program: &'a Program) -> ShowState<'a> {
         ShowState {

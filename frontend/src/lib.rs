@@ -23,25 +23,33 @@ pub use diagnostic::Diagnostic;
 
 /// Parses and checks a program, with `-D NAME=VALUE` overrides of its `param`s.
 ///
-/// The checker recurses on the program's nesting, so it runs on a thread with a large
-/// stack: deeply nested input gets its diagnostics instead of overflowing the caller's
-/// stack (a test thread has 2 MiB).
+/// The checker recurses on the program's nesting, so it runs [`on_large_stack`]:
+/// deeply nested input gets its diagnostics instead of overflowing the caller's stack
+/// (a test thread has 2 MiB).
 pub fn load(source: &str, defines: &[(String, i64)]) -> Result<ir::Program, Vec<Diagnostic>> {
-    let work = || {
+    on_large_stack(|| {
         let ast = parser::parse_program(source).map_err(|d| vec![d])?;
         check::check(&ast, defines)
-    };
+    })
+    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Runs `f` on a thread with a large stack (virtual memory: pages are touched only as
+/// deep as the recursion goes), or on this one if no thread can be started. `Err`
+/// carries a panic of `f`.
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::thread::Result<T> {
+    let job = std::sync::Mutex::new(Some(f));
+    let run = || job.lock().ok().and_then(|mut j| j.take()).map(|f| f());
     std::thread::scope(|scope| {
         match std::thread::Builder::new()
-            .stack_size(LOAD_STACK)
-            .spawn_scoped(scope, work)
+            .stack_size(LARGE_STACK)
+            .spawn_scoped(scope, run)
         {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => work(),
+            Ok(handle) => handle.join(),
+            Err(_) => Ok(run()),
         }
     })
+    .map(|done| done.expect("the job runs exactly once"))
 }
 
 /// Parses a command-line `-D NAME=VALUE` (a `param` override) as the CLIs take it.
@@ -56,6 +64,4 @@ pub fn parse_define(s: &str) -> Result<(String, i64), String> {
     Ok((name.trim().to_string(), value))
 }
 
-/// Stack of the thread that parses and checks (virtual memory: pages are touched
-/// only as deep as the program nests).
-const LOAD_STACK: usize = 256 << 20;
+const LARGE_STACK: usize = 512 << 20;

@@ -27,13 +27,7 @@ const INCOMPLETE: u8 = 3;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested programs recurse deeply in the checker and the interpreter.
-    let worker = std::thread::Builder::new()
-        .stack_size(512 << 20)
-        .spawn(move || run(&cli));
-    match worker.map(|w| w.join()) {
-        Ok(Ok(code)) => ExitCode::from(code),
-        _ => ExitCode::from(BAD_INPUT),
-    }
+    ExitCode::from(frontend::on_large_stack(|| run(&cli)).unwrap_or(BAD_INPUT))
 }
 
 /// The independence constraints for cdpor: from `--ics`, checked against the program
@@ -130,7 +124,6 @@ fn run(cli: &Cli) -> u8 {
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor => match constraints(cli, &file, &source, &program) {
             Ok(ics) => Box::new(Dpor::new(Constrained::new(
-                &program,
                 Arc::new(ics),
                 context,
                 cli.deps.into(),

@@ -54,13 +54,7 @@ const BAD_INPUT: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested programs recurse deeply in the checker and the analysis.
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || run(&cli));
-    match worker.map(|w| w.join()) {
-        Ok(Ok(code)) => ExitCode::from(code),
-        _ => ExitCode::from(BAD_INPUT),
-    }
+    ExitCode::from(frontend::on_large_stack(|| run(&cli)).unwrap_or(BAD_INPUT))
 }
 
 fn run(cli: &Cli) -> u8 {

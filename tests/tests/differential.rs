@@ -87,7 +87,6 @@ pub fn constrained() -> Vec<Reduced> {
         let make: fn(&frontend::ir::Program, &str) -> Box<dyn Algorithm> = match deps {
             Deps::Dynamic => |p, src| {
                 Box::new(Dpor::new(Constrained::new(
-                    p,
                     ics(p, src),
                     ContextSensitive::new(),
                     Deps::Dynamic,
@@ -95,7 +94,6 @@ pub fn constrained() -> Vec<Reduced> {
             },
             Deps::Static => |p, src| {
                 Box::new(Dpor::new(Constrained::new(
-                    p,
                     ics(p, src),
                     ContextSensitive::new(),
                     Deps::Static,

@@ -210,7 +210,7 @@ fn failures_do_not_hide_other_processes() {
 fn cdpor(source: &str, defines: &[(&str, i64)], context: ContextSensitive, deps: Deps) -> Report {
     let program = load(source, defines);
     let ics = constraints(source, &program);
-    let mut algorithm = Dpor::new(Constrained::new(&program, ics, context, deps));
+    let mut algorithm = Dpor::new(Constrained::new(ics, context, deps));
     let config = explorer::Config {
         all_violations: true,
         deps,
