@@ -43,20 +43,19 @@ fn algorithms(c: &mut Criterion) {
         Box::new(Dpor::new(SourceDpor))
     });
     // Producer-consumer, N = 9: sdpor 48,620 executions; csdpor and cdpor 2^9.
-    bench(c, "sdpor", "prodcons.ic", &[("N", 9)], &|| {
+    bench(c, "sdpor", "pc.ic", &[("N", 9)], &|| {
         Box::new(Dpor::new(SourceDpor))
     });
-    bench(c, "csdpor", "prodcons.ic", &[("N", 9)], &|| {
+    bench(c, "csdpor", "pc.ic", &[("N", 9)], &|| {
         Box::new(Dpor::new(ContextSensitive::new()))
     });
-    let source =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/programs/prodcons.ic"))
-            .expect("the benchmark program is in the repository");
-    let program = benches::program("prodcons.ic", &[("N", 9)]);
+    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/programs/pc.ic"))
+        .expect("the benchmark program is in the repository");
+    let program = benches::program("pc.ic", &[("N", 9)]);
     let synthesis = ic_synth::synthesize(&program, &source, &ic_synth::Options::default());
-    let ics = ic_synth::to_ics(&program, &source, "prodcons.ic", &synthesis);
+    let ics = ic_synth::to_ics(&program, &source, "pc.ic", &synthesis);
     let ics = Arc::new(ics.resolve(&program).expect("synthesised constraints fit"));
-    bench(c, "cdpor", "prodcons.ic", &[("N", 9)], &|| {
+    bench(c, "cdpor", "pc.ic", &[("N", 9)], &|| {
         Box::new(Dpor::new(Constrained::new(
             ics.clone(),
             ContextSensitive::new(),

@@ -15,6 +15,7 @@ use crate::race;
 use crate::report::Stats;
 use crate::sleep::{SleepSet, Step};
 use crate::state::State;
+use crate::tree::Blocked;
 use frontend::ir::Program;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
@@ -387,6 +388,10 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         let mut child_sleep = SleepSet::default();
         loop {
             if run.stopped() {
+                // The tree shows the sets of the unfinished nodes as they are now.
+                for (d, node) in self.nodes[..=self.depth].iter().enumerate() {
+                    run.annotate(d, &node.sleep, &node.backtrack);
+                }
                 break;
             }
             let d = self.depth;
@@ -416,8 +421,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 );
                 match self.choose(run, node, &awake) {
                     Some(p) if !cut => self.nodes[d].backtrack.push(p),
-                    _ => {
-                        run.stats.blocked += 1;
+                    chosen => {
+                        run.blocked(match chosen {
+                            Some(_) => Blocked::Cut,
+                            None => Blocked::Asleep,
+                        });
                         run.stats.pruning.cuts += u64::from(cut);
                         if !self.close(run) {
                             break;
@@ -490,7 +498,7 @@ impl<R: Reduction> Dpor<R> {
     /// races are analysed): the execution is blocked there. As when the step is
     /// asleep, the node goes on with another enabled process (Sec. 6.2).
     fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
-        run.stats.blocked += 1;
+        run.blocked(Blocked::Covered);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();
@@ -518,8 +526,11 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// Leaves the top node: steps back to its parent and puts the process explored
-    /// from the parent to sleep there (Alg. 1, line 19). `false` at the root.
+    /// from the parent to sleep there (Alg. 1, line 19). `false` at the root. The
+    /// node's sets are final now: the tree, if recorded, shows them.
     fn close(&mut self, run: &mut Exploration<'_, '_>) -> bool {
+        let top = &self.nodes[self.depth];
+        run.annotate(self.depth, &top.sleep, &top.backtrack);
         if self.depth == 0 {
             return false;
         }

@@ -5,6 +5,8 @@ use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::report::{Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
+use crate::sleep::SleepSet;
+use crate::tree::{Blocked, End, Recorder, Tree, TreeConfig};
 use frontend::interp::{Fault, Limits};
 use frontend::ir::Program;
 use rustc_hash::FxHashSet;
@@ -29,6 +31,8 @@ pub struct Config {
     /// Keep the schedule of every complete execution ([`Report::schedules`]).
     pub record_schedules: bool,
     pub deps: Deps,
+    /// Record the execution tree ([`Report::tree`]).
+    pub tree: Option<TreeConfig>,
 }
 
 /// What makes two events dependent.
@@ -59,6 +63,8 @@ pub struct Exploration<'p, 'a> {
     polls: u32,
     progress: Option<Progress<'a>>,
     reported: Instant,
+    /// The execution tree, when asked for: `None` costs one branch per hook.
+    tree: Option<Box<Recorder>>,
 }
 
 /// Runs `algorithm` on `program`.
@@ -75,11 +81,19 @@ pub fn explore_with_progress(
 ) -> Report {
     let mut ex = match Executor::new(program, config.limits) {
         Ok(ex) => ex,
-        Err(fault) => return init_failed(fault),
+        Err(fault) => {
+            let tree = config
+                .tree
+                .map(|_| Recorder::failed_init(program, fault.to_string()));
+            return init_failed(fault, tree);
+        }
     };
     if config.deps == Deps::Static {
         ex.set_deps(Deps::Static);
     }
+    let tree = config
+        .tree
+        .map(|c| Box::new(Recorder::new(program, &ex.state, c)));
     let mut run = Exploration {
         ex,
         config,
@@ -96,6 +110,7 @@ pub fn explore_with_progress(
         polls: 0,
         progress,
         reported: Instant::now(),
+        tree,
     };
     algorithm.explore(&mut run);
     run.stats.final_states = run.finals.len() as u64;
@@ -107,10 +122,11 @@ pub fn explore_with_progress(
         stop: run.stop.unwrap_or(Stop::Complete),
         finals,
         schedules: run.schedules,
+        tree: run.tree.map(|t| t.finish()),
     }
 }
 
-fn init_failed(fault: Fault) -> Report {
+fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
     let kind = match fault {
         Fault::Assert { .. } => ViolationKind::Assert,
         Fault::Runtime(_) => ViolationKind::Runtime,
@@ -127,6 +143,7 @@ fn init_failed(fault: Fault) -> Report {
             schedule: String::new(),
         }],
         stop: Stop::Violation,
+        tree,
     }
 }
 
@@ -141,7 +158,10 @@ impl<'p> Exploration<'p, '_> {
     pub fn step(&mut self, proc: usize) -> Result<&Event, &Event> {
         let block = self.ex.state.procs[proc].next;
         match self.ex.step(proc) {
-            Ok(_) => self.stats.states += 1,
+            Ok(_) => {
+                self.stats.states += 1;
+                self.record_step(None);
+            }
             Err(fault) => {
                 let block = block.map_or(String::new(), |b| {
                     self.program().blocks[b as usize].name.clone()
@@ -150,10 +170,12 @@ impl<'p> Exploration<'p, '_> {
                     Fault::Assert { .. } => ViolationKind::Assert,
                     Fault::Runtime(_) => ViolationKind::Runtime,
                 };
+                let message = fault.to_string();
+                self.record_step(Some(&message));
                 let schedule = self.schedule();
                 self.violation(Violation {
                     kind,
-                    message: fault.to_string(),
+                    message,
                     block,
                     span: Some(fault.span()),
                     schedule,
@@ -168,8 +190,41 @@ impl<'p> Exploration<'p, '_> {
         }
     }
 
+    /// The tree, if recorded, gets a node for the event just run.
+    #[inline]
+    fn record_step(&mut self, failure: Option<&str>) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.step(&self.ex, failure);
+            if tree.halts() {
+                self.stop.get_or_insert(Stop::TreeFull);
+            }
+        }
+    }
+
+    #[inline]
     pub fn back(&mut self) {
         self.ex.back();
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.back();
+        }
+    }
+
+    /// The algorithm abandons the current execution: counted as `blocked`.
+    #[inline]
+    pub fn blocked(&mut self, why: Blocked) {
+        self.stats.blocked += 1;
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.blocked(why);
+        }
+    }
+
+    /// For the tree: the sleep and backtrack sets (process indices) that the node at
+    /// `depth` of the current execution is left with.
+    #[inline]
+    pub fn annotate(&mut self, depth: usize, sleep: &SleepSet, backtrack: &[usize]) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.annotate(depth, sleep, backtrack, &self.ex.state);
+        }
     }
 
     /// The current execution is complete (no process enabled): count it, record its
@@ -177,6 +232,9 @@ impl<'p> Exploration<'p, '_> {
     /// with a failed event is no complete execution (its violation is reported).
     pub fn complete_execution(&mut self) {
         if self.ex.failed() {
+            if let Some(tree) = self.tree.as_deref_mut() {
+                tree.end(End::AfterFailure);
+            }
             return;
         }
         self.stats.traces += 1;
@@ -191,6 +249,13 @@ impl<'p> Exploration<'p, '_> {
             .filter(|&i| self.ex.state.procs[i].next.is_some())
             .collect();
         blocked.sort_by(|&a, &b| self.ex.state.procs[a].pid.cmp(&self.ex.state.procs[b].pid));
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.end(if blocked.is_empty() {
+                End::Complete
+            } else {
+                End::Deadlock
+            });
+        }
         if let Some(&first) = blocked.first() {
             let names: Vec<String> = blocked
                 .iter()

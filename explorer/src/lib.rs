@@ -19,6 +19,8 @@ pub mod schedule;
 pub mod sdpor;
 pub mod sleep;
 pub mod state;
+pub mod tree;
 
 pub use exploration::{explore, explore_with_progress, Algorithm, Config, Deps, Progress};
 pub use report::{Pruning, Report, Stats, Stop, Violation, ViolationKind};
+pub use tree::{Tree, TreeConfig};

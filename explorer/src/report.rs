@@ -79,6 +79,9 @@ pub enum Stop {
     Violation,
     Timeout,
     MaxTraces,
+    /// The execution tree is full, and the run was made only for its picture
+    /// ([`crate::TreeConfig::halt_when_full`]).
+    TreeFull,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -93,6 +96,9 @@ pub struct Report {
     /// The schedule of every complete execution, in exploration order (when asked).
     #[serde(skip)]
     pub schedules: Vec<String>,
+    /// The execution tree, when [`crate::Config::tree`] asked for it.
+    #[serde(skip)]
+    pub tree: Option<crate::tree::Tree>,
 }
 
 impl Report {

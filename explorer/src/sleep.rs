@@ -25,7 +25,7 @@ pub struct Step {
 
 /// What happens at the last step of an entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ending {
+pub enum Ending {
     /// It is asleep (Source-DPOR's sleep sets: Mazurkiewicz-equivalent).
     Asleep,
     /// It runs, then the execution is blocked (equivalence proved).
@@ -66,6 +66,12 @@ impl SleepSet {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The sequences and their endings, oldest first (for pictures of the exploration,
+    /// [`crate::tree`]).
+    pub fn entries(&self) -> impl Iterator<Item = (&[Step], Ending)> {
+        self.entries.iter().map(|e| (e.steps.as_slice(), e.ending))
     }
 
     /// The process is asleep: a single-step entry names it.

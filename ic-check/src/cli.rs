@@ -61,9 +61,27 @@ pub struct Cli {
     #[arg(long)]
     pub stats: bool,
 
-    /// List the schedule of every explored complete execution, one per line.
+    /// List the schedule of every explored complete execution, one per line (with
+    /// --json: as the list `schedules`).
     #[arg(long)]
     pub print_traces: bool,
+
+    /// Draw the execution tree of the run into FILE: `.dot` (Graphviz) or `.svg`. Nodes
+    /// are states numbered in exploration order with the globals that changed, edges
+    /// the blocks run; each node shows the sleep and backtrack sets it was left with and
+    /// how its execution ended.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub tree: Option<PathBuf>,
+
+    /// With --tree: also draw, dotted, what naive explores and this algorithm pruned
+    /// (runs naive as well, with the same limits).
+    #[arg(long, requires = "tree")]
+    pub tree_full: bool,
+
+    /// With --tree: the picture stops growing at N nodes; the exploration goes on.
+    #[arg(long, value_name = "N", default_value_t = 5000, requires = "tree",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub tree_limit: u64,
 
     /// Run this schedule (as printed in a witness, e.g. "p q r") and print every state.
     #[arg(long, value_name = "SCHEDULE")]

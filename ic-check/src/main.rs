@@ -2,6 +2,7 @@
 
 mod cli;
 mod output;
+mod tree;
 
 use clap::Parser;
 use cli::{Algo, Cli};
@@ -10,7 +11,7 @@ use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
-use explorer::{Algorithm, Config, Stop};
+use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -134,6 +135,14 @@ fn run(cli: &Cli) -> u8 {
             }
         },
     };
+    // Created now, so that a path that cannot be written stops us before exploring.
+    let tree_file = match cli.tree.as_deref().map(tree::TreeFile::create).transpose() {
+        Ok(file) => file,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return BAD_INPUT;
+        }
+    };
     let config = Config {
         all_violations: cli.all_violations,
         max_traces: cli.max_traces,
@@ -141,7 +150,20 @@ fn run(cli: &Cli) -> u8 {
         limits,
         record_schedules: cli.print_traces,
         deps: cli.deps.into(),
+        tree: tree_file.as_ref().map(|_| TreeConfig {
+            limit: usize::try_from(cli.tree_limit).unwrap_or(usize::MAX),
+            halt_when_full: false,
+        }),
     };
+    // --tree-full runs naive on the same terms.
+    let naive_config = cli.tree_full.then(|| Config {
+        record_schedules: false,
+        tree: config.tree.map(|t| TreeConfig {
+            halt_when_full: true,
+            ..t
+        }),
+        ..config.clone()
+    });
     let started = Instant::now();
     // A progress line on a terminal only: never in --json output or into a pipe.
     let bar = (!cli.json && std::io::stderr().is_terminal()).then(|| {
@@ -163,12 +185,13 @@ fn run(cli: &Cli) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
-    let report = explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
+    let mut report =
+        explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let elapsed = started.elapsed();
-    if cli.print_traces {
+    if cli.print_traces && !cli.json {
         for schedule in &report.schedules {
             println!("{schedule}");
         }
@@ -176,13 +199,26 @@ fn run(cli: &Cli) -> u8 {
     if cli.json {
         println!(
             "{}",
-            out.json(algorithm.name(), &report, elapsed, cli.stats)
+            out.json(
+                algorithm.name(),
+                &report,
+                elapsed,
+                cli.stats,
+                cli.print_traces
+            )
         );
     } else {
         print!(
             "{}",
             out.human(algorithm.name(), &report, elapsed, cli.stats)
         );
+    }
+    if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
+        let naive = naive_config.map(|c| explorer::explore(&program, &mut Naive::default(), c));
+        if let Err(message) = draw(cli, file, recorded, algorithm.name(), &report, naive) {
+            eprintln!("error: {message}");
+            return BAD_INPUT;
+        }
     }
     if !report.violations.is_empty() {
         FOUND
@@ -191,4 +227,65 @@ fn run(cli: &Cli) -> u8 {
     } else {
         0
     }
+}
+
+/// Writes the tree `recorded` by the run of `report` (with what `naive`'s run adds,
+/// for `--tree-full`), titled with the run's counts.
+fn draw(
+    cli: &Cli,
+    file: tree::TreeFile,
+    recorded: explorer::Tree,
+    algorithm: &str,
+    report: &Report,
+    naive: Option<Report>,
+) -> Result<(), String> {
+    let limit = usize::try_from(cli.tree_limit).unwrap_or(usize::MAX);
+    let exact = report.complete();
+    let s = &report.stats;
+    let name = cli.program.file_name().map_or_else(
+        || cli.program.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut options: Vec<String> = cli
+        .define
+        .iter()
+        .map(|(n, v)| format!("-D {n}={v}"))
+        .collect();
+    if cli.deps == cli::DepsArg::Static {
+        options.push("--deps static".to_string());
+    }
+    if cli.literal {
+        options.push("--literal".to_string());
+    }
+    let count = |n: u64, exact: bool, what: &str| {
+        let s = if n == 1 { "" } else { "s" };
+        format!("{} {what}{s}", output::count(n, exact))
+    };
+    let mut title = format!(
+        "{algorithm} on {name}{}{}: {}, {} blocked, {}",
+        if options.is_empty() { "" } else { " " },
+        options.join(" "),
+        count(s.traces, exact, "trace"),
+        output::count(s.blocked, exact),
+        count(s.states, exact, "state"),
+    );
+    let tree = match naive {
+        Some(Report {
+            tree: Some(naive_tree),
+            ref stats,
+            stop,
+            ..
+        }) => {
+            title.push_str(&format!(
+                "; naive: {}",
+                count(stats.traces, stop == Stop::Complete, "trace")
+            ));
+            recorded.with_pruned(&naive_tree, limit)
+        }
+        _ => recorded,
+    };
+    if let Some(limit) = tree.truncated {
+        eprintln!("note: {}", tree::truncated(limit));
+    }
+    file.write(&tree, &title)
 }

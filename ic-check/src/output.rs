@@ -27,7 +27,7 @@ fn result(report: &Report) -> &'static str {
 }
 
 /// A count as the papers print it: `>N` when the exploration stopped early.
-fn count(n: u64, exact: bool) -> String {
+pub fn count(n: u64, exact: bool) -> String {
     if exact {
         n.to_string()
     } else {
@@ -50,6 +50,7 @@ impl Output<'_> {
             Stop::Complete | Stop::Violation => String::new(),
             Stop::Timeout => " (stopped by --timeout)".to_string(),
             Stop::MaxTraces => " (stopped by --max-traces)".to_string(),
+            Stop::TreeFull => " (stopped: the tree is full)".to_string(),
         };
         let rows = [
             ("program", self.file.to_string()),
@@ -152,7 +153,14 @@ impl Output<'_> {
         out
     }
 
-    pub fn json(&self, algorithm: &str, report: &Report, elapsed: Duration, stats: bool) -> String {
+    pub fn json(
+        &self,
+        algorithm: &str,
+        report: &Report,
+        elapsed: Duration,
+        stats: bool,
+        schedules: bool,
+    ) -> String {
         let s = &report.stats;
         let params: serde_json::Map<String, Value> = self
             .program
@@ -195,6 +203,9 @@ impl Output<'_> {
         });
         if stats {
             object["pruning"] = json!(s.pruning);
+        }
+        if schedules {
+            object["schedules"] = json!(report.schedules);
         }
         object.to_string()
     }

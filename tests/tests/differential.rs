@@ -12,7 +12,9 @@
 //!
 //! sdpor and csdpor run with dynamic and static dependencies on every program; cdpor,
 //! whose constraints are synthesised by z3 for each program, runs on fewer
-//! (`IC_DIFF_CDPOR_CASES`, default 100) in both modes.
+//! (`IC_DIFF_CDPOR_CASES`, default 100) in both modes. The execution trees of naive,
+//! sdpor and csdpor (`ic-check --tree`) are checked against their counters on
+//! `IC_DIFF_TREE_CASES` programs (default 200).
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. Runs are reproducible: the seed is fixed
@@ -28,7 +30,7 @@ use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
-use explorer::{Algorithm, Config, Deps, Report, Stop, ViolationKind};
+use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
 use std::collections::BTreeSet;
@@ -644,6 +646,97 @@ proptest! {
             return Err(TestCaseError::fail(e));
         }
     }
+}
+
+fn tree_config() -> ProptestConfig {
+    let cases = std::env::var("IC_DIFF_TREE_CASES")
+        .map(|s| s.parse().expect("IC_DIFF_TREE_CASES: a number"))
+        .unwrap_or(200);
+    ProptestConfig {
+        cases,
+        ..proptest_config()
+    }
+}
+
+proptest! {
+    #![proptest_config(tree_config())]
+
+    /// The execution trees (`ic-check --tree`) agree with the counters.
+    #[test]
+    fn trees_agree_with_counters(program in strategy::program()) {
+        let source = program.source();
+        if let Err(e) = trees(&source) {
+            return Err(TestCaseError::fail(format!("{e}\n{source}")));
+        }
+    }
+}
+
+/// Records the tree of naive and of every reduced algorithm: each has as many complete
+/// leaves as its run has traces and as many blocked marks as blocked executions, and
+/// merged with naive's (`--tree-full`), as many complete leaves as naive has traces and
+/// every node naive has.
+fn trees(source: &str) -> Result<(), String> {
+    let program = tests::load(source, &[]);
+    let config = Config {
+        tree: Some(TreeConfig {
+            limit: usize::MAX,
+            halt_when_full: false,
+        }),
+        ..config()
+    };
+    let naive = explorer::explore(&program, &mut Naive::default(), config.clone());
+    if naive.stop != Stop::Complete {
+        return Err(format!("naive did not complete ({:?})", naive.stop));
+    }
+    let naive_tree = naive.tree.as_ref().ok_or("naive recorded no tree")?;
+    let check = |name: &str, report: &Report, tree: &Tree| -> Result<(), String> {
+        let blocked = tree.nodes.iter().filter(|n| n.blocked.is_some()).count();
+        let counted = (report.stats.traces, report.stats.blocked);
+        let drawn = (tree.complete_leaves() as u64, blocked as u64);
+        if counted != drawn {
+            return Err(format!(
+                "{name}: (traces, blocked) {counted:?}, the tree has {drawn:?}"
+            ));
+        }
+        Ok(())
+    };
+    check("naive", &naive, naive_tree)?;
+    for r in reduced() {
+        let name = format!("{} ({:?})", r.name, r.deps);
+        let config = Config {
+            deps: r.deps,
+            ..config.clone()
+        };
+        let report = explorer::explore(&program, &mut *(r.make)(&program, source), config);
+        let tree = report.tree.clone().ok_or("no tree")?;
+        check(&name, &report, &tree)?;
+        let full = tree.with_pruned(naive_tree, usize::MAX);
+        if full.complete_leaves() != naive_tree.complete_leaves() {
+            return Err(format!(
+                "{name}: the full tree has {} complete leaves, naive's {}",
+                full.complete_leaves(),
+                naive_tree.complete_leaves()
+            ));
+        }
+        // Every path of naive's tree is in the full tree.
+        let paths = |t: &Tree| -> BTreeSet<Vec<String>> {
+            (0..t.nodes.len())
+                .map(|id| {
+                    t.path(id)
+                        .iter()
+                        .map(|s| format!("{}:{}", s.process.pid, s.block))
+                        .collect()
+                })
+                .collect()
+        };
+        let missing = paths(naive_tree).difference(&paths(&full)).count();
+        if missing > 0 {
+            return Err(format!(
+                "{name}: the full tree lacks {missing} of naive's nodes"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the generated programs exercise (run by hand: `cargo test -p tests --test

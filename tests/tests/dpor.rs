@@ -110,7 +110,7 @@ fn binomial(n: u64, k: u64) -> u64 {
 fn producer_consumer_table_1() {
     let src = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../benches/programs/prodcons.ic"
+        "/../benches/programs/pc.ic"
     ))
     .unwrap();
     for (n, sdpor_states, literal_traces) in [(3, 69, 10), (5, 923, 62), (7, 12869, 408)] {
