@@ -1,6 +1,7 @@
 //! Exploration throughput (events per second) of every algorithm, so that a change
 //! that slows the hot path shows up. Run with `cargo bench -p benches`.
 
+use benches::table::measure::synthesise;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
@@ -8,7 +9,7 @@ use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps};
-use std::sync::Arc;
+use std::time::Duration;
 
 /// Benchmarks `make()` on a program, counting its events as the throughput unit.
 fn bench(
@@ -25,12 +26,39 @@ fn bench(
         - 1;
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(events));
+    // Few, short samples: `cargo bench -p benches` should take minutes, not tens.
     g.sample_size(10);
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(3));
     let name = format!("{file} {defines:?}");
     g.bench_function(name, |b| {
         b.iter(|| explorer::explore(&program, &mut *make(), Config::default()))
     });
     g.finish();
+}
+
+/// Benchmarks sdpor, csdpor and cdpor (with constraints synthesised beforehand, not
+/// timed) on one program.
+fn dpor_algorithms(c: &mut Criterion, file: &str, defines: &[(&str, i64)]) {
+    bench(c, "sdpor", file, defines, &|| {
+        Box::new(Dpor::new(SourceDpor))
+    });
+    bench(c, "csdpor", file, defines, &|| {
+        Box::new(Dpor::new(ContextSensitive::new()))
+    });
+    let source = std::fs::read_to_string(format!("{}/{file}", benches::PROGRAMS))
+        .expect("the benchmark program is in the repository");
+    let program = benches::program(file, defines);
+    let ics = synthesise(&program, &source, file)
+        .expect("synthesised constraints fit")
+        .ics;
+    bench(c, "cdpor", file, defines, &|| {
+        Box::new(Dpor::new(Constrained::new(
+            ics.clone(),
+            ContextSensitive::new(),
+            Deps::Dynamic,
+        )))
+    });
 }
 
 fn algorithms(c: &mut Criterion) {
@@ -43,25 +71,11 @@ fn algorithms(c: &mut Criterion) {
         Box::new(Dpor::new(SourceDpor))
     });
     // Producer-consumer, N = 9: sdpor 48,620 executions; csdpor and cdpor 2^9.
-    bench(c, "sdpor", "pc.ic", &[("N", 9)], &|| {
-        Box::new(Dpor::new(SourceDpor))
-    });
-    bench(c, "csdpor", "pc.ic", &[("N", 9)], &|| {
-        Box::new(Dpor::new(ContextSensitive::new()))
-    });
-    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/programs/pc.ic"))
-        .expect("the benchmark program is in the repository");
-    let program = benches::program("pc.ic", &[("N", 9)]);
-    let synthesis = ic_synth::synthesize(&program, &source, &ic_synth::Options::default());
-    let ics = ic_synth::to_ics(&program, &source, "pc.ic", &synthesis);
-    let ics = Arc::new(ics.resolve(&program).expect("synthesised constraints fit"));
-    bench(c, "cdpor", "pc.ic", &[("N", 9)], &|| {
-        Box::new(Dpor::new(Constrained::new(
-            ics.clone(),
-            ContextSensitive::new(),
-            Deps::Dynamic,
-        )))
-    });
+    dpor_algorithms(c, "pc.ic", &[("N", 9)]);
+    // Concurrent Fibonacci, N = 4: sdpor and csdpor 2,880 traces, cdpor about 100.
+    dpor_algorithms(c, "fib.ic", &[("N", 4)]);
+    // Quicksort of 7 elements: sdpor 5,040 traces, csdpor and cdpor 1.
+    dpor_algorithms(c, "qs.ic", &[("N", 7)]);
 }
 
 criterion_group!(benches, algorithms);

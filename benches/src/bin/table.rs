@@ -1,0 +1,215 @@
+//! `table`: the papers' Table 1, measured here. Every family of
+//! `benches::table::families` at increasing sizes, explored by SDPOR, CSDPOR and
+//! CDPOR under static then dynamic dependencies, printed as markdown with the
+//! machine, the command and the papers' numbers. Progress goes to stderr.
+
+use benches::table::families::{self, Family};
+use benches::table::machine::Machine;
+use benches::table::measure::{self, deps_name, Algo};
+use benches::table::report::{self, Cell, Row};
+use clap::Parser;
+use explorer::Deps;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit statuses (also in `--help`).
+const FLAGGED: u8 = 1;
+const USAGE: u8 = 2;
+
+/// Measure SDPOR, CSDPOR and CDPOR on the benchmark families and print markdown tables
+/// in the shape of the CDPOR paper's Table 1, next to the papers' own numbers.
+#[derive(Parser, Debug)]
+#[command(
+    name = "table",
+    after_help = "Exit status: 0 all ran and nothing looked wrong; 1 a run reported a \
+                  violation, algorithms disagreed on the final states, a run failed, or a \
+                  program is missing or does not load; 2 bad usage."
+)]
+struct Cli {
+    /// Seconds each run may take before it is stopped (the papers used 60).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
+    timeout: f64,
+
+    /// Run only these families (comma-separated or repeated).
+    #[arg(long, value_name = "FAMILY", value_delimiter = ',')]
+    only: Vec<String>,
+
+    /// Run these sizes N (comma-separated) instead of each family's own.
+    #[arg(long, value_name = "N", value_delimiter = ',')]
+    sizes: Vec<i64>,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let families = match families::select(&cli.only) {
+        Ok(families) => families,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(USAGE);
+        }
+    };
+    // Deeply nested programs recurse deeply in the checker and the explorer, as in ic-check.
+    match frontend::on_large_stack(|| run(&cli, &families)) {
+        Ok(code) => ExitCode::from(code),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// A family's program text, read once.
+struct Source {
+    /// As printed: relative to the repository.
+    file: String,
+    text: String,
+}
+
+fn run(cli: &Cli, families: &[&'static Family]) -> u8 {
+    let timeout = Duration::from_secs_f64(cli.timeout);
+    let machine = Machine::describe();
+    println!("# SDPOR, CSDPOR and CDPOR on the benchmark families\n");
+    println!("- command: `{}`", machine.command);
+    println!("- date: {}", machine.date);
+    println!("- machine: {} cores, {}", machine.cores, machine.cpu);
+    println!(
+        "- timeout: {} s per run (the papers: 60 s for CDPOR Table 1, 120 s for CSDPOR Table 2)",
+        cli.timeout
+    );
+    println!(
+        "- Tr: complete traces; S: states (1 + every event run); T: seconds of the \
+         exploration; Mem: how far the process's resident memory rose during the run, at its peak (MB: \
+         VmHWM after the run minus the resident size at its start); T^smt: \
+         seconds of the synthesis at that size; G^s = T(SDPOR)/T(CDPOR), G^cs = \
+         T(CSDPOR)/T(CDPOR), G^smt = T(CSDPOR)/(T(CDPOR) + T^smt)."
+    );
+    println!(
+        "- Counts are exact below 10,000, then thousands (`26k`) and millions (`3.1M`); \
+         `>X`: stopped by the timeout after X (rounded down); `<x`: CDPOR itself timed out."
+    );
+    let sources: Vec<Result<Source, String>> = families.iter().map(|f| read(f)).collect();
+    let mut flagged = false;
+    for deps in [Deps::Static, Deps::Dynamic] {
+        let mut rows = Vec::new();
+        let mut problems = Vec::new();
+        for (family, source) in families.iter().zip(&sources) {
+            match source {
+                Ok(source) => {
+                    measure_family(cli, timeout, family, source, deps, &mut rows, &mut problems)
+                }
+                Err(message) => problems.push(message.clone()),
+            }
+        }
+        let title = match deps {
+            Deps::Static => "Static dependencies (`--deps static`, the papers' baselines)",
+            Deps::Dynamic => "Dynamic dependencies (`--deps dynamic`, the default)",
+        };
+        let (table, bad) = report::measured(&rows, &problems);
+        flagged |= bad;
+        print!("\n## {title}\n\n{table}");
+        // The tables come minutes apart: show each as soon as it is done.
+        let _ = std::io::stdout().flush();
+    }
+    print!("\n## The papers' numbers\n\n{}", report::paper(families));
+    if flagged {
+        FLAGGED
+    } else {
+        0
+    }
+}
+
+fn read(family: &Family) -> Result<Source, String> {
+    let file = format!("benches/programs/{}", family.file);
+    let path = format!("{}/{}", benches::PROGRAMS, family.file);
+    std::fs::read_to_string(&path)
+        .map(|text| Source {
+            file: file.clone(),
+            text,
+        })
+        .map_err(|e| format!("{}: cannot read {file}: {e}", family.label))
+}
+
+/// Measures one family at each size in one deps mode, adding its rows, or a problem
+/// for a size whose program does not load.
+fn measure_family(
+    cli: &Cli,
+    timeout: Duration,
+    family: &'static Family,
+    source: &Source,
+    deps: Deps,
+    rows: &mut Vec<Row>,
+    problems: &mut Vec<String>,
+) {
+    // Smallest first: a timeout skips the larger sizes.
+    let mut sizes = if cli.sizes.is_empty() {
+        family.sizes.to_vec()
+    } else {
+        cli.sizes.clone()
+    };
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut timed_out = [false; 3];
+    for n in sizes {
+        let mut defines: Vec<(String, i64)> = family
+            .defines
+            .iter()
+            .map(|(name, v)| (name.to_string(), *v))
+            .collect();
+        defines.push((family.param.to_string(), n));
+        let label = format!("{}({n})", family.label);
+        let program = match frontend::load(&source.text, &defines) {
+            Ok(program) => program,
+            Err(diagnostics) => {
+                let text =
+                    frontend::diagnostic::render(&source.file, &source.text, &diagnostics, false);
+                problems.push(format!(
+                    "{label}: the program does not load:\n\n```\n{}```",
+                    text
+                ));
+                continue;
+            }
+        };
+        let synthesis = (!timed_out[2]).then(|| {
+            eprintln!("{} {label}: synthesis…", deps_name(deps));
+            measure::synthesise(&program, &source.text, &source.file)
+        });
+        let cells = Algo::ALL.map(|algo| {
+            let i = algo as usize;
+            if timed_out[i] {
+                return Cell::Skipped;
+            }
+            let ics = match (algo, &synthesis) {
+                (Algo::Cdpor, Some(Ok(s))) => Some(&s.ics),
+                (Algo::Cdpor, Some(Err(message))) => return Cell::Failed(message.clone()),
+                _ => None,
+            };
+            eprintln!("{} {label} {}…", deps_name(deps), algo.name());
+            match measure::run(&program, algo, deps, timeout, ics) {
+                Ok(run) => {
+                    timed_out[i] = run.timed_out();
+                    eprintln!(
+                        "  {} traces, {} states, {:.2} s{}",
+                        run.traces,
+                        run.states,
+                        run.seconds,
+                        if run.timed_out() { " (timeout)" } else { "" }
+                    );
+                    Cell::Ran(run)
+                }
+                Err(message) => Cell::Failed(message),
+            }
+        });
+        rows.push(Row {
+            family,
+            n,
+            deps,
+            cells,
+            smt: synthesis.and_then(|s| s.ok()).map(|s| s.seconds),
+        });
+    }
+}

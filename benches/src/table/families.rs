@@ -1,0 +1,295 @@
+//! The benchmark families of the papers' tables, as data: which program, which sizes,
+//! and what the papers printed for them. Sizes are here (not in the harness) so that
+//! changing what is measured is a one-line edit next to the numbers it is compared with.
+
+/// One benchmark of the tables, run at increasing sizes.
+#[derive(Debug)]
+pub struct Family {
+    /// The name `--only` takes.
+    pub name: &'static str,
+    /// How the rows are labelled, as in the papers: `Fib(6)`.
+    pub label: &'static str,
+    /// The program, under `benches/programs/`.
+    pub file: &'static str,
+    /// The `param` each size sets.
+    pub param: &'static str,
+    /// The sizes, smallest first: a run that times out skips the larger ones.
+    pub sizes: &'static [i64],
+    /// Other `-D` overrides, the same at every size.
+    pub defines: &'static [(&'static str, i64)],
+    /// What the paper printed for this family.
+    pub paper: Paper,
+}
+
+/// A paper's rows for one family, kept as the paper writes them (`3k`, `>13k`).
+#[derive(Debug)]
+pub struct Paper {
+    /// Where the numbers come from, for the note under the paper table.
+    pub source: &'static str,
+    pub rows: &'static [PaperRow],
+}
+
+/// One row of a paper's table. Empty strings are columns that paper does not have;
+/// `?` marks a cell that our text copy of the paper lost or garbled (the CDPOR table is
+/// OCR'd; the PS, DBP and BB rows were partly merged). A timed-out run's time, lost
+/// in the copy but fixed by the `>X` counts of the row, is written as the paper's
+/// timeout, `60.0`.
+#[derive(Debug)]
+pub struct PaperRow {
+    pub n: i64,
+    /// Tr, S and T of SDPOR, CSDPOR and CDPOR, in that order.
+    pub runs: [[&'static str; 3]; 3],
+    /// Shown only in a family's first row, as in the paper (one synthesis per family).
+    pub t_smt: &'static str,
+    /// G^s, G^cs and G^smt.
+    pub speedups: [&'static str; 3],
+}
+
+/// Shorthand for the rows of the CDPOR paper's Table 1.
+const fn cdpor_row(
+    n: i64,
+    sdpor: [&'static str; 3],
+    csdpor: [&'static str; 3],
+    cdpor: [&'static str; 3],
+    t_smt: &'static str,
+    speedups: [&'static str; 3],
+) -> PaperRow {
+    PaperRow {
+        n,
+        runs: [sdpor, csdpor, cdpor],
+        t_smt,
+        speedups,
+    }
+}
+
+/// Shorthand for the CSDPOR paper's rows: Source-DPOR and its own algorithm (which
+/// that paper calls CDPOR, and we call csdpor); times converted from ms to seconds.
+const fn csdpor_row(n: i64, sdpor: [&'static str; 3], csdpor: [&'static str; 3]) -> PaperRow {
+    PaperRow {
+        n,
+        runs: [sdpor, csdpor, ["", "", ""]],
+        t_smt: "",
+        speedups: ["", "", ""],
+    }
+}
+
+const CDPOR_TABLE_1: &str = "CDPOR paper (CAV 2018), Table 1; 60 s timeout";
+
+/// Every family, in the order of the CDPOR paper's Table 1, then Reg and PC. Not
+/// formatted by rustfmt, so that each paper row stays one line, as in the paper.
+#[rustfmt::skip]
+pub const FAMILIES: &[Family] = &[
+    Family {
+        name: "fib",
+        label: "Fib",
+        file: "fib.ic",
+        param: "N",
+        sizes: &[6, 7, 8, 9, 10, 14],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(6, ["3k", "26k", "7.7"], ["1", "244", "0.1"], ["1", "50", "0.03"], "0.12", ["366", "4", "0.6"]),
+                cdpor_row(7, [">13k", ">160k", "60.0"], ["1", "551", "0.3"], ["1", "82", "0.05"], "", [">1364", "6", "1.4"]),
+                cdpor_row(8, [">8k", ">101k", "60.0"], ["1", "2k", "0.7"], ["1", "134", "0.12"], "", [">527", "6", "3.0"]),
+                cdpor_row(9, [">4k", ">51k", "60.0"], ["1", "3k", "2.8"], ["1", "218", "0.25"], "", [">242", "12", "7.5"]),
+                cdpor_row(10, [">2k", ">27k", "60.0"], ["1", "8k", "11.5"], ["1", "354", "0.69"], "", [">88", "17", "14.3"]),
+                cdpor_row(14, [">10", "?", "60.0"], [">1", "?", "60.0"], ["1", "?", "42.67"], "", [">2", ">2", ">1.5"]),
+            ],
+        },
+    },
+    Family {
+        name: "qs",
+        label: "QS",
+        file: "qs.ic",
+        param: "N",
+        sizes: &[10, 13, 15, 20, 25, 200],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(10, ["512", "9k", "2.6"], ["1", "4k", "1.0"], ["1", "38", "0.02"], "11.99", ["199", "71", "0.1"]),
+                cdpor_row(13, ["5k", "?", "29.5"], ["1", "29k", "7.9"], ["1", "50", "0.03"], "", ["1474", "395", "0.7"]),
+                cdpor_row(15, [">7k", ">157k", "60.0"], ["1", "115k", "?"], ["1", "58", "0.05"], "", [">1500", "1064", "3.6"]),
+                cdpor_row(20, [">4k", ">98k", "60.0"], [">1", ">148k", "60.0"], ["1", "78", "0.04"], "", ["?", ">1539", ">5.0"]),
+                cdpor_row(25, [">3k", ">96k", "60.0"], [">1", ">133k", "60.0"], ["1", "98", "0.06"], "", ["?", ">1017", ">5.0"]),
+                cdpor_row(200, [">5", "?", "60.0"], [">1", ">87k", "60.0"], ["1", "798", "4.45"], "", [">14", ">14", ">3.7"]),
+            ],
+        },
+    },
+    Family {
+        name: "ms",
+        label: "MS",
+        file: "ms.ic",
+        param: "N",
+        sizes: &[10, 30, 65, 100, 150, 220],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(10, ["628", "7k", "2.9"], ["1", "187", "0.1"], ["1", "42", "0.02"], "0.12", ["175", "6", "0.7"]),
+                cdpor_row(30, [">6k", ">55k", "60.0"], ["1", "974", "1.0"], ["1", "118", "0.13"], "", [">484", "8", "4.0"]),
+                cdpor_row(65, [">2k", ">16k", "60.0"], ["1", "3k", "3.5"], ["1", "258", "0.47"], "", [">131", "8", "6.1"]),
+                cdpor_row(100, [">2k", ">15k", "60.0"], [">1", ">19k", "60.0"], ["1", "398", "0.97"], "", [">63", ">63", ">55.6"]),
+                cdpor_row(150, [">2k", ">21k", "60.0"], [">1", ">18k", "60.0"], ["1", "598", "2.21"], "", [">28", ">28", ">26.0"]),
+                cdpor_row(220, [">341", "?", "60.0"], [">1", "?", "60.0"], ["1", "878", "4.49"], "", [">14", ">14", ">13.1"]),
+            ],
+        },
+    },
+    Family {
+        name: "pi",
+        label: "Pi",
+        file: "pi.ic",
+        param: "N",
+        sizes: &[7, 8, 9, 10, 12, 20],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(7, ["6k", "49k", "16.2"], ["74", "2k", "0.4"], ["1", "23", "0.02"], "0.05", ["1243", "27", "5.6"]),
+                cdpor_row(8, [">10k", ">105k", "60.0"], ["264", "5k", "1.7"], ["1", "26", "0.02"], "", [">4616", "128", "26.9"]),
+                cdpor_row(9, ["?", ">120k", "60.0"], ["2k", "19k", "7.0"], ["1", "29", "0.02"], "", [">4000", "465", "108.9"]),
+                cdpor_row(10, ["?", ">128k", "60.0"], ["6k", "?", "45.2"], ["1", "32", "0.02"], "", [">3530", "2655", "683.7"]),
+                cdpor_row(12, ["?", ">122k", "60.0"], [">7k", ">128k", "60.0"], ["1", "38", "0.03"], "", ["?", ">2400", "?"]),
+                cdpor_row(20, [">5k", ">101k", "60.0"], [">5k", ">115k", "60.0"], ["1", "62", "0.09"], "", [">723", "?", ">454.6"]),
+            ],
+        },
+    },
+    Family {
+        name: "ps",
+        label: "PS",
+        file: "ps.ic",
+        param: "N",
+        sizes: &[4, 5, 6, 7, 9, 11],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(4, ["288", "2k", "0.4"], ["2", "41", "0.1"], ["1", "16", "0.01"], "0.59", ["72", "23", "0.1"]),
+                cdpor_row(5, ["35k", "156k", "?"], ["8", "142", "0.1"], ["1", "22", "0.01"], "", ["5391", "5", "0.1"]),
+                cdpor_row(6, ["?", ">141k", "60.0"], ["72", "2k", "?"], ["1", "29", "0.02"], "", [">4286", "28", "?"]),
+                cdpor_row(7, ["?", ">130k", "60.0"], ["2k", "28k", "7.5"], ["1", "37", "0.02"], "", [">2858", "357", "12.3"]),
+                cdpor_row(9, ["?", "?", "60.0"], [">11k", ">165k", "60.0"], ["1", "56", "0.03"], "", ["?", ">1053", ">92.9"]),
+                cdpor_row(11, ["?", "?", "60.0"], ["?", "?", "60.0"], ["1", "79", "?"], "", [">690", ">690", ">88.8"]),
+            ],
+        },
+    },
+    Family {
+        name: "dbp",
+        label: "DBP",
+        file: "dbp.ic",
+        param: "N",
+        sizes: &[5, 6, 7, 8, 10, 12],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(5, ["243", "8k", "2.0"], ["133", "4k", "1.0"], ["32", "193", "0.03"], "0.09", ["27", "14", "6.2"]),
+                cdpor_row(6, ["729", "33k", "8.2"], ["308", "11k", "3.2"], ["64", "?", "0.08"], "", ["53", "21", "13.3"]),
+                cdpor_row(7, ["3k", "134k", "?"], ["699", "?", "10.8"], ["128", "771", "0.33"], "", ["113", "33", "26.2"]),
+                cdpor_row(8, ["?", "?", "60.0"], ["2k", "?", "36.1"], ["?", "2k", "0.39"], "", [">77", "47", "41.6"]),
+                cdpor_row(10, ["?", ">116k", "60.0"], ["?", ">125k", "60.0"], ["2k", "7k", "3.23"], "", [">19", ">19", ">18.2"]),
+                cdpor_row(12, [">9k", ">79k", "60.0"], ["?", ">111k", "60.0"], ["?", "?", "15.79"], "", [">4", ">4", ">3.8"]),
+            ],
+        },
+    },
+    Family {
+        name: "bb",
+        label: "BB",
+        file: "bb.ic",
+        param: "N",
+        sizes: &[6, 7, 8, 9, 10, 11],
+        defines: &[],
+        paper: Paper {
+            source: CDPOR_TABLE_1,
+            rows: &[
+                cdpor_row(6, ["924", "4k", "1.3"], ["215", "2k", "0.5"], ["64", "382", "0.91"], "0.18", ["2", "1", "0.4"]),
+                cdpor_row(7, ["4k", "13k", "4.3"], ["580", "4k", "1.2"], ["?", "830", "1.49"], "", ["3", "1", "0.8"]),
+                cdpor_row(8, ["13k", "?", "17.2"], ["2k", "11k", "3.3"], ["256", "2k", "2.79"], "", ["7", "2", "1.1"]),
+                cdpor_row(9, ["?", ">156k", "60.0"], ["5k", "30k", "?"], ["512", "4k", "6.15"], "", [">10", "2", "1.5"]),
+                cdpor_row(10, ["?", ">176k", "60.0"], ["12k", "?", "23.6"], ["2k", "?", "12.50"], "", [">5", "2", "1.9"]),
+                cdpor_row(11, [">44k", ">169k", "60.0"], [">44k", ">169k", "60.0"], ["3k", "18k", "25.74"], "", [">3", ">3", ">2.4"]),
+            ],
+        },
+    },
+    Family {
+        name: "reg",
+        label: "Reg",
+        file: "reg.ic",
+        param: "N",
+        sizes: &[4, 5, 6],
+        defines: &[],
+        paper: Paper {
+            source: "CSDPOR paper (CAV 2017), Table 2: Source-DPOR and CDPOR3 (our csdpor) \
+                     Execs and Time; no states; 120 s timeout",
+            rows: &[
+                csdpor_row(4, ["384", "", "0.214"], ["1", "", "0.004"]),
+                csdpor_row(5, ["3840", "", "2.357"], ["1", "", "0.006"]),
+                csdpor_row(6, ["46080", "", "39.769"], ["1", "", "0.007"]),
+            ],
+        },
+    },
+    Family {
+        name: "pc",
+        label: "PC",
+        file: "pc.ic",
+        param: "N",
+        sizes: &[3, 5, 7, 9],
+        defines: &[],
+        paper: Paper {
+            source: "CSDPOR paper (CAV 2017), Table 1: Source-DPOR (C(2N, N) executions) \
+                     and its CDPOR (our csdpor, 2^N executions)",
+            rows: &[
+                csdpor_row(3, ["20", "69", "0.005"], ["8", "52", "0.006"]),
+                csdpor_row(5, ["252", "923", "0.100"], ["32", "324", "0.058"]),
+                csdpor_row(7, ["3432", "12869", "1.663"], ["128", "1712", "0.357"]),
+                csdpor_row(9, ["48620", "184755", "30.856"], ["512", "8428", "2.284"]),
+            ],
+        },
+    },
+];
+
+/// The families `--only` names, in table order; an unknown name is an error that
+/// lists the known ones.
+pub fn select(names: &[String]) -> Result<Vec<&'static Family>, String> {
+    if names.is_empty() {
+        return Ok(FAMILIES.iter().collect());
+    }
+    for name in names {
+        if !FAMILIES.iter().any(|f| f.name.eq_ignore_ascii_case(name)) {
+            let known: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
+            return Err(format!(
+                "unknown family `{name}`; the families are: {}",
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(FAMILIES
+        .iter()
+        .filter(|f| names.iter().any(|n| f.name.eq_ignore_ascii_case(n)))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_rows_are_the_family_sizes() {
+        for f in FAMILIES {
+            let paper: Vec<i64> = f.paper.rows.iter().map(|r| r.n).collect();
+            assert_eq!(paper, f.sizes, "{}", f.name);
+        }
+    }
+
+    #[test]
+    fn an_unknown_family_lists_the_known_ones() {
+        assert_eq!(
+            select(&["fob".to_string()]).unwrap_err(),
+            "unknown family `fob`; the families are: fib, qs, ms, pi, ps, dbp, bb, reg, pc"
+        );
+        let picked = select(&["PC".to_string(), "fib".to_string()]).unwrap();
+        let names: Vec<&str> = picked.iter().map(|f| f.name).collect();
+        assert_eq!(names, ["fib", "pc"]);
+    }
+}

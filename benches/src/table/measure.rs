@@ -1,0 +1,148 @@
+//! One measurement of the table: an algorithm explores a program in-process, as
+//! `ic-check` would run it, with the timeout; and the synthesis CDPOR needs first,
+//! timed apart (the papers' T^smt).
+
+use super::memory;
+use explorer::cdpor::Constrained;
+use explorer::csdpor::ContextSensitive;
+use explorer::dpor::Dpor;
+use explorer::fingerprint::Fingerprint;
+use explorer::sdpor::SourceDpor;
+use explorer::{Algorithm, Config, Deps, Stop};
+use frontend::ics::ResolvedIcs;
+use frontend::ir::Program;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The algorithms the papers compare, in their tables' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algo {
+    Sdpor,
+    Csdpor,
+    Cdpor,
+}
+
+impl Algo {
+    pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
+
+    /// The name `ic-check --algo` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Sdpor => "sdpor",
+            Algo::Csdpor => "csdpor",
+            Algo::Cdpor => "cdpor",
+        }
+    }
+
+    /// The papers' name, for column headers.
+    pub fn title(self) -> &'static str {
+        match self {
+            Algo::Sdpor => "SDPOR",
+            Algo::Csdpor => "CSDPOR",
+            Algo::Cdpor => "CDPOR",
+        }
+    }
+}
+
+/// The name `ic-check --deps` takes.
+pub fn deps_name(deps: Deps) -> &'static str {
+    match deps {
+        Deps::Static => "static",
+        Deps::Dynamic => "dynamic",
+    }
+}
+
+/// The synthesised constraints of a program, and how long they took.
+pub struct Synthesised {
+    pub ics: Arc<ResolvedIcs>,
+    pub seconds: f64,
+}
+
+/// Synthesises the constraints of `program` as `ic-check` does without `--ics`; the
+/// time includes turning them into the explorer's form.
+pub fn synthesise(program: &Program, source: &str, file: &str) -> Result<Synthesised, String> {
+    let started = Instant::now();
+    let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());
+    let ics = ic_synth::to_ics(program, source, file, &synthesis)
+        .resolve(program)
+        .map_err(|e| {
+            format!(
+                "the synthesised constraints do not fit the program: {}",
+                e.0
+            )
+        })?;
+    Ok(Synthesised {
+        ics: Arc::new(ics),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// What one exploration measured.
+#[derive(Debug)]
+pub struct Run {
+    pub traces: u64,
+    pub states: u64,
+    /// Wall-clock seconds of the exploration alone.
+    pub seconds: f64,
+    pub stop: Stop,
+    /// The first violation, deadlock or runtime error, described in one line: the
+    /// programs are correct, so any is a bug to look at.
+    pub violation: Option<String>,
+    /// The distinct final states (sorted fingerprints), to compare algorithms.
+    pub finals: Vec<Fingerprint>,
+    /// How far the process's resident memory rose during the run, in MB.
+    pub mem_mb: Option<f64>,
+}
+
+impl Run {
+    pub fn timed_out(&self) -> bool {
+        self.stop == Stop::Timeout
+    }
+
+    pub fn complete(&self) -> bool {
+        self.stop == Stop::Complete
+    }
+}
+
+/// Explores `program` with `algo`; cdpor needs the constraints `ics`.
+pub fn run(
+    program: &Program,
+    algo: Algo,
+    deps: Deps,
+    timeout: Duration,
+    ics: Option<&Arc<ResolvedIcs>>,
+) -> Result<Run, String> {
+    let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
+        (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
+        (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
+        (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
+            ics.clone(),
+            ContextSensitive::new(),
+            deps,
+        ))),
+        (Algo::Cdpor, None) => return Err("cdpor needs constraints".to_string()),
+    };
+    let config = Config {
+        deps,
+        timeout: Some(timeout),
+        ..Config::default()
+    };
+    let ((report, seconds), mem_mb) = memory::growth_during(|| {
+        let started = Instant::now();
+        let report = explorer::explore(program, algorithm.as_mut(), config);
+        (report, started.elapsed().as_secs_f64())
+    });
+    let violation = report
+        .violations
+        .first()
+        .map(|v| format!("{} (in `{}`)", v.message, v.block));
+    Ok(Run {
+        traces: report.stats.traces,
+        states: report.stats.states,
+        seconds,
+        stop: report.stop,
+        violation,
+        finals: report.finals,
+        mem_mb,
+    })
+}

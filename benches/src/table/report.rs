@@ -1,0 +1,385 @@
+//! The document the harness prints: our measurements in the shape of CDPOR Table 1,
+//! with notes that explain every mark in them, and the papers' own numbers beside.
+
+use super::families::Family;
+use super::markdown::{self, Table};
+use super::measure::{deps_name, Algo, Run};
+use super::speedup::{Bound, Value};
+use explorer::Deps;
+
+/// One cell group of a row: what became of one algorithm at one size.
+#[derive(Debug)]
+pub enum Cell {
+    Ran(Run),
+    /// Not run: the same algorithm timed out at a smaller size of the family.
+    Skipped,
+    /// Could not run (e.g. the synthesis failed); the message says why.
+    Failed(String),
+}
+
+/// One row: a family at one size, in one deps mode.
+#[derive(Debug)]
+pub struct Row {
+    pub family: &'static Family,
+    pub n: i64,
+    pub deps: Deps,
+    /// SDPOR, CSDPOR, CDPOR.
+    pub cells: [Cell; 3],
+    /// Seconds of the synthesis at this size; `None` when it was not run or failed.
+    pub smt: Option<f64>,
+}
+
+impl Row {
+    fn label(&self) -> String {
+        format!("{}({})", self.family.label, self.n)
+    }
+
+    /// The command that reruns one cell, for the notes.
+    fn command(&self, algo: Algo) -> String {
+        let mut defines: Vec<String> = self
+            .family
+            .defines
+            .iter()
+            .map(|(name, v)| format!("-D {name}={v}"))
+            .collect();
+        defines.push(format!("-D {}={}", self.family.param, self.n));
+        format!(
+            "ic-check --algo {} --deps {} {} benches/programs/{}",
+            algo.name(),
+            deps_name(self.deps),
+            defines.join(" "),
+            self.family.file
+        )
+    }
+
+    /// The time of a cell as a bound: a timeout is a lower bound, and a run stopped by
+    /// a violation measured nothing.
+    fn time(&self, algo: usize) -> Option<Value> {
+        match &self.cells[algo] {
+            Cell::Ran(run) if run.complete() => Some(Value::exact(run.seconds)),
+            Cell::Ran(run) if run.timed_out() => Some(Value::at_least(run.seconds)),
+            Cell::Ran(run) => Some(Value::unknown(run.seconds)),
+            Cell::Skipped | Cell::Failed(_) => None,
+        }
+    }
+
+    /// G^s, G^cs and G^smt; `None` where a run is missing.
+    fn speedups(&self) -> [Option<Value>; 3] {
+        let cdpor = self.time(2);
+        let with_smt = cdpor.zip(self.smt).map(|(t, s)| t.plus(Value::exact(s)));
+        [
+            self.time(0).zip(cdpor).map(|(a, b)| a.over(b)),
+            self.time(1).zip(cdpor).map(|(a, b)| a.over(b)),
+            self.time(1).zip(with_smt).map(|(a, b)| a.over(b)),
+        ]
+    }
+
+    /// The complete runs disagree on the final states: a bug of some algorithm.
+    fn finals_differ(&self) -> bool {
+        let mut finals = self.cells.iter().filter_map(|c| match c {
+            Cell::Ran(run) if run.complete() => Some(&run.finals),
+            _ => None,
+        });
+        finals
+            .next()
+            .is_some_and(|first| finals.any(|other| other != first))
+    }
+}
+
+/// The columns of our tables: CDPOR Table 1's, with a peak-memory column per algorithm.
+const HEADER: [&str; 17] = [
+    "Bench",
+    "SDPOR Tr",
+    "S",
+    "T",
+    "Mem",
+    "CSDPOR Tr",
+    "S",
+    "T",
+    "Mem",
+    "CDPOR Tr",
+    "S",
+    "T",
+    "Mem",
+    "T^smt",
+    "G^s",
+    "G^cs",
+    "G^smt",
+];
+
+/// Our table for one deps mode, then its notes. `problems` are things that kept rows
+/// out of the table (a program that is missing or does not load), already phrased.
+/// Also says whether anything was flagged as a bug.
+pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
+    let mut table = Table::new(&HEADER);
+    let mut notes = Notes::default();
+    for row in rows {
+        if row.cells.iter().all(|c| matches!(c, Cell::Skipped)) {
+            notes.not_run.push(row.label());
+            continue;
+        }
+        let differ = row.finals_differ();
+        let mut cells = vec![row.label()];
+        for (i, algo) in Algo::ALL.into_iter().enumerate() {
+            cells.extend(algorithm_cells(row, i, algo, differ, &mut notes));
+        }
+        if differ {
+            let counts: Vec<String> = row
+                .cells
+                .iter()
+                .zip(Algo::ALL)
+                .filter_map(|(c, algo)| match c {
+                    Cell::Ran(run) if run.complete() => {
+                        Some(format!("{} {}", algo.title(), run.finals.len()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            notes.bug(format!(
+                "`!` {}: the complete runs reached different sets of final states \
+                 (distinct final states: {})",
+                row.label(),
+                counts.join(", ")
+            ));
+        }
+        cells.push(match (row.smt, &row.cells[2]) {
+            (Some(smt), _) => markdown::seconds(Value::exact(smt)),
+            (None, Cell::Skipped) => "–".to_string(),
+            (None, _) => "err".to_string(),
+        });
+        for g in row.speedups() {
+            notes.unknown |= g.is_some_and(|g| g.bound == Bound::Unknown);
+            cells.push(g.map_or_else(|| "–".to_string(), markdown::speedup));
+        }
+        table.push(cells);
+    }
+    for problem in problems {
+        notes.bug(problem.clone());
+    }
+    (
+        format!("{}{}", table.render(), notes.render()),
+        notes.flagged,
+    )
+}
+
+/// The notes under one of our tables, and whether any of them is a bug.
+#[derive(Default)]
+struct Notes {
+    lines: Vec<String>,
+    flagged: bool,
+    /// Some cell is `–`.
+    skipped: bool,
+    /// Some speed-up is `?`.
+    unknown: bool,
+    /// Rows left out because every algorithm had timed out at a smaller size: a
+    /// row of dashes would only say that at length.
+    not_run: Vec<String>,
+}
+
+impl Notes {
+    fn bug(&mut self, line: String) {
+        self.flagged = true;
+        self.lines.push(line);
+    }
+
+    /// The notes, each a list item, then the legend of the marks used.
+    fn render(&self) -> String {
+        let mut lines = self.lines.clone();
+        if self.skipped {
+            lines.push(
+                "`–`: not run, because the same algorithm timed out at a smaller size of the \
+                 family."
+                    .to_string(),
+            );
+        }
+        if self.unknown {
+            lines.push("`?`: speed-up unknown (both runs were stopped).".to_string());
+        }
+        if !self.not_run.is_empty() {
+            lines.push(format!(
+                "Not run, every algorithm having timed out at a smaller size: {}.",
+                self.not_run.join(", ")
+            ));
+        }
+        let items: String = lines.iter().map(|l| format!("- {l}\n")).collect();
+        if items.is_empty() {
+            items
+        } else {
+            format!("\n{items}")
+        }
+    }
+}
+
+/// Tr, S, T and Mem of one algorithm in a row; `differ` when the row's complete runs
+/// disagree on the final states.
+fn algorithm_cells(
+    row: &Row,
+    i: usize,
+    algo: Algo,
+    differ: bool,
+    notes: &mut Notes,
+) -> [String; 4] {
+    match &row.cells[i] {
+        Cell::Ran(run) => {
+            let stopped = !run.complete();
+            let bug = run.violation.is_some() || (differ && run.complete());
+            if let Some(violation) = &run.violation {
+                notes.bug(format!(
+                    "`!` {} {}: {violation}; rerun: `{}`",
+                    row.label(),
+                    algo.title(),
+                    row.command(algo)
+                ));
+            }
+            [
+                format!(
+                    "{}{}",
+                    markdown::count(run.traces, stopped),
+                    if bug { "!" } else { "" }
+                ),
+                markdown::count(run.states, stopped),
+                markdown::seconds(row.time(i).unwrap_or(Value::unknown(0.0))),
+                markdown::megabytes(run.mem_mb),
+            ]
+        }
+        Cell::Skipped => {
+            notes.skipped = true;
+            ["–", "–", "–", "–"].map(String::from)
+        }
+        Cell::Failed(message) => {
+            notes.bug(format!("`err` {} {}: {message}", row.label(), algo.title()));
+            ["err", "", "", ""].map(String::from)
+        }
+    }
+}
+
+/// The papers' numbers for `families`, in the same columns (without memory), then
+/// where each family's numbers come from.
+pub fn paper(families: &[&Family]) -> String {
+    let header: Vec<&str> = HEADER
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| ![4, 8, 12].contains(i))
+        .map(|(_, h)| *h)
+        .collect();
+    let mut table = Table::new(&header);
+    for family in families {
+        for row in family.paper.rows {
+            let mut cells = vec![format!("{}({})", family.label, row.n)];
+            cells.extend(row.runs.iter().flatten().map(|c| c.to_string()));
+            cells.push(row.t_smt.to_string());
+            cells.extend(row.speedups.iter().map(|c| c.to_string()));
+            table.push(cells);
+        }
+    }
+    let mut out = table.render();
+    out.push('\n');
+    // One line per source, naming its families in table order.
+    let mut sources: Vec<(&str, Vec<&str>)> = Vec::new();
+    for family in families {
+        match sources.iter_mut().find(|(s, _)| *s == family.paper.source) {
+            Some((_, labels)) => labels.push(family.label),
+            None => sources.push((family.paper.source, vec![family.label])),
+        }
+    }
+    for (source, labels) in sources {
+        out.push_str(&format!("- {}: {source}.\n", labels.join(", ")));
+    }
+    out.push_str(
+        "- Empty: not in that paper. `?`: lost or garbled in our text copy of the paper. \
+         T^smt: one synthesis per family, shown in its first row.\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::families::FAMILIES;
+    use explorer::Stop;
+
+    fn run(traces: u64, states: u64, seconds: f64, stop: Stop, finals: &[u128]) -> Cell {
+        Cell::Ran(Run {
+            traces,
+            states,
+            seconds,
+            stop,
+            violation: None,
+            finals: finals.to_vec(),
+            mem_mb: Some(1.25),
+        })
+    }
+
+    #[test]
+    fn timeouts_skips_and_bugs_are_marked() {
+        let pc = FAMILIES.iter().find(|f| f.name == "pc").unwrap();
+        let mut violated = run(3, 40, 0.002, Stop::Violation, &[]);
+        if let Cell::Ran(r) = &mut violated {
+            r.violation = Some("assertion failed: r is fib(N) (in `check`)".to_string());
+        }
+        let rows = [
+            Row {
+                family: pc,
+                n: 9,
+                deps: Deps::Static,
+                cells: [
+                    run(642_831, 3_130_778, 10.0004, Stop::Timeout, &[]),
+                    run(512, 20_659, 0.0213, Stop::Complete, &[1, 2]),
+                    run(512, 20_659, 0.0101, Stop::Complete, &[1, 2]),
+                ],
+                smt: Some(0.3),
+            },
+            Row {
+                family: pc,
+                n: 11,
+                deps: Deps::Static,
+                cells: [
+                    Cell::Skipped,
+                    run(2048, 90_000, 12.5, Stop::Complete, &[1, 2]),
+                    run(2048, 90_000, 0.5, Stop::Complete, &[1]),
+                ],
+                smt: Some(0.3),
+            },
+            Row {
+                family: pc,
+                n: 13,
+                deps: Deps::Static,
+                cells: [
+                    Cell::Skipped,
+                    violated,
+                    Cell::Failed("no constraints".to_string()),
+                ],
+                smt: None,
+            },
+            Row {
+                family: pc,
+                n: 15,
+                deps: Deps::Static,
+                cells: [Cell::Skipped, Cell::Skipped, Cell::Skipped],
+                smt: None,
+            },
+        ];
+        let (text, flagged) = measured(
+            &rows,
+            &["QS: cannot read benches/programs/qs.ic".to_string()],
+        );
+        assert!(flagged);
+        assert_eq!(
+            text,
+            "\
+| Bench  | SDPOR Tr |     S |     T | Mem | CSDPOR Tr |   S |     T | Mem | CDPOR Tr |   S |     T | Mem | T^smt |  G^s | G^cs | G^smt |
+| ------ | -------: | ----: | ----: | --: | --------: | --: | ----: | --: | -------: | --: | ----: | --: | ----: | ---: | ---: | ----: |
+| PC(9)  |    >642k | >3.1M | >10.0 | 1.2 |       512 | 21k | 0.021 | 1.2 |      512 | 21k | 0.010 | 1.2 | 0.300 | >990 |  2.1 |   0.1 |
+| PC(11) |        – |     – |     – |   – |     2048! | 90k |  12.5 | 1.2 |    2048! | 90k | 0.500 | 1.2 | 0.300 |    – | 25.0 |  15.6 |
+| PC(13) |        – |     – |     – |   – |       >3! | >40 |     ? | 1.2 |      err |     |       |     |   err |    – |    – |     – |
+
+- `!` PC(11): the complete runs reached different sets of final states (distinct final states: CSDPOR 2, CDPOR 1)
+- `!` PC(13) CSDPOR: assertion failed: r is fib(N) (in `check`); rerun: `ic-check --algo csdpor --deps static -D N=13 benches/programs/pc.ic`
+- `err` PC(13) CDPOR: no constraints
+- QS: cannot read benches/programs/qs.ic
+- `–`: not run, because the same algorithm timed out at a smaller size of the family.
+- Not run, every algorithm having timed out at a smaller size: PC(15).
+"
+        );
+    }
+}
