@@ -9,7 +9,6 @@ use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Report};
-use std::sync::Arc;
 
 fn run(file: &str, n: i64, algorithm: &mut dyn Algorithm) -> Report {
     let program = benches::program(file, &[("N", n)]);
@@ -26,12 +25,12 @@ fn run(file: &str, n: i64, algorithm: &mut dyn Algorithm) -> Report {
 /// Runs naive, sdpor, csdpor and cdpor (dynamic dependencies) on `file` at size `n`
 /// and checks (final states, [traces of each algorithm]).
 fn check(file: &str, n: i64, finals: u64, traces: [u64; 4]) {
-    let path = format!("{}/programs/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/{file}", benches::PROGRAMS);
     let source = std::fs::read_to_string(path).expect("the program is in the repository");
     let program = benches::program(file, &[("N", n)]);
-    let synthesis = ic_synth::synthesize(&program, &source, &ic_synth::Options::default());
-    let ics = ic_synth::to_ics(&program, &source, file, &synthesis);
-    let ics = Arc::new(ics.resolve(&program).expect("synthesised constraints fit"));
+    let ics = benches::table::measure::synthesise(&program, &source, file)
+        .expect("synthesised constraints fit")
+        .ics;
     let mut algorithms: [Box<dyn Algorithm>; 4] = [
         Box::new(Naive::default()),
         Box::new(Dpor::new(SourceDpor)),

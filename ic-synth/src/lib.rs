@@ -272,6 +272,17 @@ pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duratio
     }
 }
 
+/// Synthesises the constraints of `program` and resolves them for the explorer: what
+/// `ic-check` does for cdpor without `--ics`.
+pub fn resolved(
+    program: &Program,
+    source: &str,
+    file: &str,
+) -> Result<ics::ResolvedIcs, ics::IcsError> {
+    let synthesis = synthesize(program, source, &Options::default());
+    to_ics(program, source, file, &synthesis).resolve(program)
+}
+
 /// The `ics.json` document.
 pub fn to_ics(program: &Program, source: &str, file: &str, s: &Synthesis) -> Ics {
     let blocks = program

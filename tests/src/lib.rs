@@ -42,7 +42,6 @@ pub fn constraints(
     source: &str,
     program: &frontend::ir::Program,
 ) -> std::sync::Arc<frontend::ics::ResolvedIcs> {
-    let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());
-    let ics = ic_synth::to_ics(program, source, "test.ic", &synthesis);
-    std::sync::Arc::new(ics.resolve(program).unwrap_or_else(|e| panic!("{}", e.0)))
+    let ics = ic_synth::resolved(program, source, "test.ic").unwrap_or_else(|e| panic!("{}", e.0));
+    std::sync::Arc::new(ics)
 }

@@ -626,14 +626,19 @@ proptest! {
     }
 }
 
-fn cdpor_config() -> ProptestConfig {
-    let cases = std::env::var("IC_DIFF_CDPOR_CASES")
-        .map(|s| s.parse().expect("IC_DIFF_CDPOR_CASES: a number"))
-        .unwrap_or(100);
+/// [`proptest_config`] with the number of cases from `var` (`default` without it).
+fn cases_config(var: &str, default: u32) -> ProptestConfig {
+    let cases = std::env::var(var)
+        .map(|s| s.parse().unwrap_or_else(|_| panic!("{var}: a number")))
+        .unwrap_or(default);
     ProptestConfig {
         cases,
         ..proptest_config()
     }
+}
+
+fn cdpor_config() -> ProptestConfig {
+    cases_config("IC_DIFF_CDPOR_CASES", 100)
 }
 
 proptest! {
@@ -649,13 +654,7 @@ proptest! {
 }
 
 fn tree_config() -> ProptestConfig {
-    let cases = std::env::var("IC_DIFF_TREE_CASES")
-        .map(|s| s.parse().expect("IC_DIFF_TREE_CASES: a number"))
-        .unwrap_or(200);
-    ProptestConfig {
-        cases,
-        ..proptest_config()
-    }
+    cases_config("IC_DIFF_TREE_CASES", 200)
 }
 
 proptest! {

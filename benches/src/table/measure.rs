@@ -62,15 +62,12 @@ pub struct Synthesised {
 /// time includes turning them into the explorer's form.
 pub fn synthesise(program: &Program, source: &str, file: &str) -> Result<Synthesised, String> {
     let started = Instant::now();
-    let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());
-    let ics = ic_synth::to_ics(program, source, file, &synthesis)
-        .resolve(program)
-        .map_err(|e| {
-            format!(
-                "the synthesised constraints do not fit the program: {}",
-                e.0
-            )
-        })?;
+    let ics = ic_synth::resolved(program, source, file).map_err(|e| {
+        format!(
+            "the synthesised constraints do not fit the program: {}",
+            e.0
+        )
+    })?;
     Ok(Synthesised {
         ics: Arc::new(ics),
         seconds: started.elapsed().as_secs_f64(),
