@@ -8,7 +8,7 @@ use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
-use explorer::{Algorithm, Config, Deps};
+use explorer::{Algorithm, Config};
 use std::time::Duration;
 
 /// Benchmarks `make()` on a program, counting its events as the throughput unit.
@@ -56,7 +56,6 @@ fn dpor_algorithms(c: &mut Criterion, file: &str, defines: &[(&str, i64)]) {
         Box::new(Dpor::new(Constrained::new(
             ics.clone(),
             ContextSensitive::new(),
-            Deps::Dynamic,
         )))
     });
 }

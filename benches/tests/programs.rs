@@ -8,7 +8,7 @@ use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
-use explorer::{Algorithm, Config, Deps, Report};
+use explorer::{Algorithm, Config, Report};
 
 fn run(file: &str, n: i64, algorithm: &mut dyn Algorithm) -> Report {
     let program = benches::program(file, &[("N", n)]);
@@ -35,11 +35,7 @@ fn check(file: &str, n: i64, finals: u64, traces: [u64; 4]) {
         Box::new(Naive::default()),
         Box::new(Dpor::new(SourceDpor)),
         Box::new(Dpor::new(ContextSensitive::new())),
-        Box::new(Dpor::new(Constrained::new(
-            ics,
-            ContextSensitive::new(),
-            Deps::Dynamic,
-        ))),
+        Box::new(Dpor::new(Constrained::new(ics, ContextSensitive::new()))),
     ];
     let reports: Vec<Report> = algorithms
         .iter_mut()

@@ -1,30 +1,29 @@
 //! `cdpor`: Constrained DPOR (Albert, Gómez-Zamalloa, Isabel, Rubio, CAV'18, Alg. 1).
 //! Independence constraints (ICs) synthesised before exploration prune at three
 //! points of the Source-DPOR skeleton:
-//! - line 9, back-set reduction: a race is not reversed when a constraint holds in
-//!   `s[E'.û]` *uniformly* (`U⇒`, Def. 4), and the independence is recorded in
-//!   happens-before;
-//! - lines 11–13: when a constraint holds in `s[E'.û]`, `û.p.ê` joins `sleep(E')`
-//!   without running anything; otherwise CSDPOR's state check (line 14), skipped for
-//!   pairs whose constraints are exact (necessary as well as sufficient);
-//! - line 17, sleep-set extension: a sleeping step stays asleep after `n` when it is
-//!   uniformly independent of `n` in `s[E]`.
+//! - line 9, back-set reduction: a race is not reversed when its two events commute
+//!   whatever the state (a constraint over their locals and constant globals, see
+//!   [`crate::independence`] for why the paper's `U⇒` is not enough), and the
+//!   independence is recorded in happens-before (Sec. 3.3);
+//! - lines 11–13: when a constraint holds in `s[E'.û]` with both events enabled there,
+//!   `û.p.ê` joins `sleep(E')` without running anything; otherwise CSDPOR's state check
+//!   (line 14), skipped for pairs whose constraints are exact (necessary as well as
+//!   sufficient);
+//! - line 17, sleep-set extension: a sleeping step stays asleep after `n` when both
+//!   are enabled in `s[E]` and uniformly independent there (`U⇒`).
 //!
-//! Line 9 is sound only over an unconditional base dependency, as the paper assumes
-//! (Thm. 2): with `--deps static`. Dynamic footprints are conditional independences
-//! themselves — in Ex. 4 (z = -1), q reads only z in p.q.r, so p and q never race,
-//! and Source-DPOR reaches r.q.p only through the reversal of (q, r) at `p`, which
-//! line 9 would prune since q and r commute there uniformly. So with dynamic
-//! dependencies every race is reversed; lines 11–13 and 17 rest on state equality
-//! (like CSDPOR's Lemma 1) and apply in both modes.
+//! Lines 11–13 and 17 rest on state equality (`s[E.x.n] = s[E.n.x]`), as CSDPOR's
+//! Lemma 1 does, and apply with any constraint; line 9 changes the dependency
+//! relation itself and applies in both `--deps` modes, with the constraints that make
+//! it a property of the two events.
 
 use crate::csdpor::ContextSensitive;
 use crate::dpor::{Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
 use crate::footprint::Footprint;
+use crate::independence::Independence;
 use crate::sleep::{SleepSet, Step};
 use crate::state::State;
-use crate::Deps;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
 use std::collections::BTreeSet;
@@ -34,20 +33,16 @@ pub struct Constrained {
     ics: Arc<ResolvedIcs>,
     /// CSDPOR's additions, used where no constraint decides.
     context: ContextSensitive,
-    /// `s[E'.û]` of the race being analysed (by `e`) and the steps of `û`, computed
-    /// once for lines 9 and 11.
-    after_u: Option<(usize, State, Vec<Step>)>,
-    /// Line 9's back-set reduction: only over static dependencies (see above).
-    reduce_back_sets: bool,
+    /// Line 9's relation: events that commute whatever the state (built on first use).
+    independence: Option<Independence>,
 }
 
 impl Constrained {
-    pub fn new(ics: Arc<ResolvedIcs>, context: ContextSensitive, deps: Deps) -> Self {
+    pub fn new(ics: Arc<ResolvedIcs>, context: ContextSensitive) -> Self {
         Constrained {
             ics,
             context,
-            after_u: None,
-            reduce_back_sets: deps == Deps::Static,
+            independence: None,
         }
     }
 
@@ -100,15 +95,10 @@ impl Constrained {
 
     /// `s[E'.û]` for the race and the steps of `û`: the events after `e` that happen
     /// before `n` (`dep(E, e, n)`, line 8), with the footprints they had in `E`.
-    fn state_after_u(&mut self, r: &mut Race<'_, '_>) -> Option<(State, Vec<Step>)> {
-        if let Some((e, state, steps)) = self.after_u.take() {
-            if e == r.e {
-                return Some((state, steps));
-            }
-        }
+    fn state_after_u(r: &mut Race<'_, '_>) -> Option<(State, Vec<Step>)> {
         let u = crate::race::dep_before(r.events, r.hb, r.e);
         let keys = r.processes(&u);
-        let (state, _) = r.run_from_prefix(&keys)?;
+        let (state, _) = r.replay_from_prefix(&keys)?;
         let steps = u
             .iter()
             .zip(keys)
@@ -137,33 +127,47 @@ impl Reduction for Constrained {
         true
     }
 
-    /// Line 9: reverse the race unless `U⇒(I_{ē,n̄}, e, n, s[E'.û])`.
+    /// Line 9: reverse the race unless its two events commute whatever the state
+    /// (`e R n`, see [`crate::independence`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        self.after_u = None;
-        if !self.reduce_back_sets {
+        let (e, n) = (&r.events[r.e], &r.events[r.n()]);
+        if e.failed || n.failed {
             return true;
         }
-        let Some((state, steps)) = self.state_after_u(r) else {
-            return true;
-        };
-        let Some((e, n)) = Self::racing(r, &state) else {
-            return true;
-        };
-        let mut enabled = Vec::new();
-        let ex = r.ex.fork(state);
-        ex.enabled(&mut enabled);
-        let uniform = self.holds(r.program, &ex.state, (e, n), Some(&enabled));
-        self.after_u = Some((r.e, ex.state, steps));
-        r.stats.pruning.races_pruned_by_ics += u64::from(uniform);
-        !uniform
+        r.stats.pruning.ic_checks_line9 += 1;
+        let ics = &self.ics;
+        let independence = self
+            .independence
+            .get_or_insert_with(|| Independence::new(r.program, ics.clone()));
+        let independent = independence.commute(
+            r.program,
+            &r.state.mem,
+            (e.block, r.ex.entry_locals(r.e)),
+            (n.block, r.ex.entry_locals(r.n())),
+        );
+        r.stats.pruning.races_pruned_by_ics += u64::from(independent);
+        !independent
     }
 
-    /// Lines 11–14: with a constraint holding in `s[E'.û]`, `û.p.ê` joins `sleep(E')`;
-    /// otherwise CSDPOR's check of the reversed race, unless the pair is exact.
+    /// Lines 11–14: with both events enabled in `s[E'.û]` and a constraint holding
+    /// there, `û.p.ê` joins `sleep(E')`: the constraint proves `s[E'.û.p.ê] =
+    /// s[E'.û.ê.p]`, and `E'.û.ê.p` is equivalent to a prefix of `E.p` (no event of
+    /// `û` happens after `e`, or `e` would not race with `n`). Otherwise CSDPOR's
+    /// check of the reversed race, unless the pair is exact.
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
-        let (state, mut steps) = self.state_after_u(r)?;
+        if r.events[r.e].failed || r.events[r.n()].failed {
+            return None;
+        }
+        let (state, mut steps) = Self::state_after_u(r)?;
         let (e, n) = Self::racing(r, &state)?;
-        if self.holds(r.program, &state, (e, n), None) {
+        r.stats.pruning.ic_checks_line11 += 1;
+        // A constraint speaks of states where both blocks may run (Def. 1, (i2)).
+        let enabled = |i: usize| {
+            let p = &state.procs[i];
+            p.next
+                .is_some_and(|b| r.ex.machine.enabled(b, &state.mem, &p.locals) == Ok(true))
+        };
+        if enabled(e) && enabled(n) && self.holds(r.program, &state, (e, n), None) {
             for i in [r.n(), r.e] {
                 let event = &r.events[i];
                 steps.push(Step {
@@ -186,13 +190,17 @@ impl Reduction for Constrained {
         self.context.sleep_after_race(r)
     }
 
-    /// Line 17: a sleeping step `x` stays asleep after `n` when `U⇒(I_{n̄,m̄}, n, m,
-    /// s[E])` for its next event `m`; its footprint from then on is its block's.
-    /// Otherwise CSDPOR's commutation check, when enabled.
+    /// Line 17: a sleeping step `x` stays asleep after `n` when both are enabled in
+    /// `s[E]` and `U⇒(I_{n̄,m̄}, n, m, s[E])` for its next event `m` (the constraint
+    /// proves `s[E.n.x] = s[E.x.n]`, and `E.x` is covered); its footprint from then
+    /// on is its block's. Otherwise CSDPOR's commutation check, when enabled.
     fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
         let find = |k| a.before.procs.iter().position(|p| p.pid_key == k);
         let (n, m) = (find(a.p)?, find(x.process)?);
-        if self.holds(a.program, a.before, (n, m), Some(a.enabled_before)) {
+        a.stats.pruning.ic_checks_line17 += 1;
+        // Both must be able to run in `s[E]` for the constraint to speak of them.
+        let both = a.enabled_before.contains(&n) && a.enabled_before.contains(&m);
+        if both && self.holds(a.program, a.before, (n, m), Some(a.enabled_before)) {
             let block = a.before.procs[m].next?;
             return Some(a.ex.block_footprint(block).clone());
         }

@@ -104,8 +104,10 @@ impl Reduction for ContextSensitive {
         if !self.commute {
             return None;
         }
-        let (n_then_x, steps) = run_from(a.ex, a.after, &[x.process], a.stats)?;
-        let (x_then_n, _) = run_from(a.ex, a.before, &[x.process, a.p], a.stats)?;
+        // Computing states to compare them is not exploring them: not counted as states.
+        let states = &mut a.stats.pruning.replayed_events;
+        let (n_then_x, steps) = run_from(a.ex, a.after, &[x.process], states)?;
+        let (x_then_n, _) = run_from(a.ex, a.before, &[x.process, a.p], states)?;
         let same = n_then_x.fingerprint_with_identities(a.program)
             == x_then_n.fingerprint_with_identities(a.program);
         same.then(|| {

@@ -59,20 +59,22 @@ impl Race<'_, '_> {
         self.ex.block_footprint(self.events[i].block).clone()
     }
 
-    /// Runs `processes` from `s[E']` on a copy (see [`run_from`]).
-    pub fn run_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
-        run_from(self.ex, &self.snapshots[self.e], processes, self.stats)
+    /// Runs `processes` from `s[E']` on a copy (see [`run_from`]) to evaluate
+    /// something in the state reached: its events are counted apart, not as states.
+    pub fn replay_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
+        let counter = &mut self.stats.pruning.replayed_events;
+        run_from(self.ex, &self.snapshots[self.e], processes, counter)
     }
 }
 
-/// Runs `processes` (by identity key) from a copy of `state`, counting each step as a
-/// state. `None` when a step is not enabled or fails; otherwise the state reached and
-/// each step with its footprint.
+/// Runs `processes` (by identity key) from a copy of `state`, counting each step in
+/// `counter`. `None` when a step is not enabled or fails; otherwise the state reached
+/// and each step with its footprint.
 pub fn run_from(
     base: &Executor<'_>,
     state: &State,
     processes: &[Fingerprint],
-    stats: &mut Stats,
+    counter: &mut u64,
 ) -> Option<(State, Vec<Step>)> {
     let mut ex = base.fork(state.clone());
     let mut steps = Vec::with_capacity(processes.len());
@@ -84,7 +86,7 @@ pub fn run_from(
             return None;
         }
         let event = ex.step(i).ok()?;
-        stats.states += 1;
+        *counter += 1;
         steps.push(Step {
             process: key,
             footprint: event.footprint.clone(),

@@ -254,6 +254,11 @@ impl<'p> Executor<'p> {
         std::mem::swap(&mut p.locals, &mut saved.locals);
     }
 
+    /// The locals event `i` of the current execution started with.
+    pub fn entry_locals(&self, i: usize) -> &[Value] {
+        &self.saved[i].locals
+    }
+
     /// Whether some event of the current execution failed.
     pub fn failed(&self) -> bool {
         self.events().iter().any(|e| e.failed)

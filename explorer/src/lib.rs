@@ -10,6 +10,7 @@ pub mod fingerprint;
 pub mod footprint;
 pub mod future;
 pub mod happens_before;
+pub mod independence;
 pub mod naive;
 pub mod pid;
 pub mod race;

@@ -51,8 +51,18 @@ pub struct Pruning {
     pub races: u64,
     /// Processes added to backtrack sets (line 10).
     pub backtrack_added: u64,
-    /// Races not reversed because an independence constraint holds uniformly (CDPOR line 9).
+    /// Races whose events were checked for independence whatever the state (CDPOR line 9).
+    pub ic_checks_line9: u64,
+    /// Races not reversed because their events commute whatever the state (CDPOR line 9).
     pub races_pruned_by_ics: u64,
+    /// Constraints checked in `s[E'.û]` (CDPOR line 11).
+    pub ic_checks_line11: u64,
+    /// Events run on a copy only to compute a state to compare or to evaluate a
+    /// constraint in (csdpor's commutation check, cdpor's `s[E'.û]`): not explored,
+    /// so not states (DESIGN.md, "Counting").
+    pub replayed_events: u64,
+    /// Sleeping steps checked against a constraint (CDPOR line 17).
+    pub ic_checks_line17: u64,
     /// Sleep sequences added because a constraint holds (CDPOR lines 11–12).
     pub sleep_added_by_ics: u64,
     /// Sleep sequences added because the reversed race reaches the same state (CSDPOR line 14).

@@ -16,6 +16,9 @@ use std::collections::BTreeSet;
 pub struct BlockSets {
     pub reads: BTreeSet<GlobalId>,
     pub writes: BTreeSet<GlobalId>,
+    /// The globals the block's `await` guard reads (a subset of `reads`): what a write
+    /// must touch to enable or disable the block.
+    pub guard_reads: BTreeSet<GlobalId>,
     /// `W(b)`.
     pub may_write: BTreeSet<GlobalId>,
     /// Blocks the process may continue with after this one.
@@ -33,7 +36,8 @@ pub fn write_sets(program: &Program) -> Vec<BlockSets> {
             let code = &program.procs[b.proc as usize].code;
             let mut s = BlockSets::default();
             if let Some(g) = &b.guard {
-                globals_read(g, &mut s.reads);
+                globals_read(g, &mut s.guard_reads);
+                s.reads.extend(s.guard_reads.iter().copied());
             }
             for pc in block_pcs(program, b.pc, b.proc) {
                 let kind = &code.instrs[pc as usize].kind;
@@ -62,17 +66,7 @@ pub fn write_sets(program: &Program) -> Vec<BlockSets> {
         })
         .collect();
     // Guard reads of each block, for "a write may unblock it".
-    let guard_reads: Vec<BTreeSet<GlobalId>> = program
-        .blocks
-        .iter()
-        .map(|b| {
-            let mut r = BTreeSet::new();
-            if let Some(g) = &b.guard {
-                globals_read(g, &mut r);
-            }
-            r
-        })
-        .collect();
+    let guard_reads: Vec<BTreeSet<GlobalId>> = sets.iter().map(|s| s.guard_reads.clone()).collect();
     let successors: Vec<BTreeSet<BlockId>> = sets
         .iter()
         .map(|s| {

@@ -124,11 +124,7 @@ fn run(cli: &Cli) -> u8 {
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor => match constraints(cli, &file, &source, &program) {
-            Ok(ics) => Box::new(Dpor::new(Constrained::new(
-                Arc::new(ics),
-                context,
-                cli.deps.into(),
-            ))),
+            Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
             Err(message) => {
                 eprintln!("error: {message}");
                 return BAD_INPUT;

@@ -216,12 +216,16 @@ fn pruning(p: &Pruning) -> String {
     let rows = [
         ("races", p.races),
         ("backtrack added", p.backtrack_added),
+        ("ICs checked, line 9", p.ic_checks_line9),
         ("races pruned by ICs", p.races_pruned_by_ics),
+        ("ICs checked, line 11", p.ic_checks_line11),
         ("sleep added by ICs", p.sleep_added_by_ics),
+        ("ICs checked, line 17", p.ic_checks_line17),
         ("sleep added by state checks", p.sleep_added_by_states),
         ("sleep extensions", p.sleep_extensions),
         ("cuts", p.cuts),
         ("disabled probes", p.probes),
+        ("replayed events", p.replayed_events),
         ("max depth", p.max_depth),
         ("max sleep set", p.max_sleep),
     ];

@@ -91,14 +91,12 @@ pub fn constrained() -> Vec<Reduced> {
                 Box::new(Dpor::new(Constrained::new(
                     ics(p, src),
                     ContextSensitive::new(),
-                    Deps::Dynamic,
                 )))
             },
             Deps::Static => |p, src| {
                 Box::new(Dpor::new(Constrained::new(
                     ics(p, src),
                     ContextSensitive::new(),
-                    Deps::Static,
                 )))
             },
         };

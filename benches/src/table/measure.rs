@@ -115,7 +115,6 @@ pub fn run(
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),
             ContextSensitive::new(),
-            deps,
         ))),
         (Algo::Cdpor, None) => return Err("cdpor needs constraints".to_string()),
     };

@@ -1,0 +1,94 @@
+//! The independence relation that cdpor's back-set reduction (CDPOR Alg. 1, line 9)
+//! records in happens-before: two events whose footprints conflict are nevertheless
+//! independent when a synthesised constraint of their blocks holds **whatever the
+//! global state**, i.e. a constraint over the two processes' locals, the `param`s and
+//! globals that no block ever writes ("trace-invariant" constraints).
+//!
+//! # Why only those
+//!
+//! The paper's line 9 accepts any constraint `C` that holds in `s[E'.û]` under `U⇒`
+//! (Def. 4: no *enabled* process other than `e`'s and `n`'s may write `G(C)`), and
+//! records the independence in happens-before (Sec. 3.3). That is unsound here: the
+//! recorded independence lets the search treat as equivalent linearizations in which
+//! `e` and `n` meet in other states, where `C` may be false. Smallest case (issue 11):
+//! `a: x = 1` spawned twice and `b: y = x`. In `a₁.a₂.b`, `I(a,b) = {x == 1}` holds in
+//! `s[a₁]` with nothing else enabled, so `a₂ ∥ b`; `I(a,a) = {true}` gives `a₁ ∥ a₂`;
+//! and `a₁ ∥ b` follows in `s[a₂]`. The happens-before of `a₁.a₂.b` is then empty —
+//! it claims all six orders equivalent — and `b.a₁.a₂` (`y = 0`) is never explored.
+//! `W(b)` only speaks of the processes enabled where the constraint was evaluated,
+//! not of the events before that point which other linearizations move after it.
+//!
+//! # Why these are sound
+//!
+//! For a constraint `C` that reads no global that any block writes, `C`'s value
+//! depends only on the locals of the two processes at the start of their events. In
+//! every linearization of one trace, each event starts with the same locals (program
+//! order is kept, and so is the order of every pair of events that do not commute),
+//! so `C` holds for the pair `(e, n)` in all of them or in none: whether `e` and `n`
+//! are independent is a property of the two events, not of the state in which they
+//! are compared. Call `e R n` when their footprints conflict, such a constraint holds,
+//! and neither block's `await` guard reads a global the other block may write. Then:
+//! - (i2) wherever both are enabled, `C` holds and the synthesis proves (Def. 5/6)
+//!   that both orders run without failure to the same state;
+//! - (i1) neither enables or disables the other, since neither writes what the
+//!   other's guard reads.
+//!
+//! So `R` is an unconditional independence relation over events (a property of the
+//! transitions, like footprints), and dependency := "conflict and not `R`" satisfies
+//! the axioms Source-DPOR's soundness proof needs (Abdulla et al., JACM 2017, the
+//! seven properties of happens-before; CDPOR Sec. 3.2 notes that its conditional
+//! version breaks the seventh). cdpor with line 9 restricted to `R` is Source-DPOR
+//! with a finer dependency, plus CSDPOR's and CDPOR's sleep additions (lines 11–14,
+//! 17), which rest on state equality and need no uniformity.
+//!
+//! A constraint that does read a mutable global still serves lines 11–12 and 17,
+//! where it only proves `s[E'.û.e.n] = s[E'.û.n.e]` for the state it is evaluated in.
+
+use frontend::ics::ResolvedIcs;
+use frontend::ir::{BlockId, GlobalId, Program};
+use frontend::memory::Memory;
+use frontend::value::Value;
+use frontend::write_sets::BlockSets;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The relation `R` above, for one program and its constraints.
+pub struct Independence {
+    ics: Arc<ResolvedIcs>,
+    /// Globals some block may write: a constraint reading one is not trace-invariant.
+    mutable: BTreeSet<GlobalId>,
+    /// Per block: its guard's reads and its writes.
+    sets: Vec<BlockSets>,
+}
+
+impl Independence {
+    pub fn new(program: &Program, ics: Arc<ResolvedIcs>) -> Self {
+        let sets = frontend::write_sets::write_sets(program);
+        let mutable = sets.iter().flat_map(|s| s.writes.iter().copied()).collect();
+        Independence { ics, mutable, sets }
+    }
+
+    /// Whether an event of block `x` started with locals `lx` and an event of block
+    /// `y` started with `ly` (of two different processes) are independent whatever
+    /// the state: `x R y` above. `mem` is any state's memory: only globals that never
+    /// change are read from it.
+    pub fn commute(
+        &self,
+        program: &Program,
+        mem: &Memory,
+        (x, lx): (BlockId, &[Value]),
+        (y, ly): (BlockId, &[Value]),
+    ) -> bool {
+        let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
+        if !sx.guard_reads.is_disjoint(&sy.writes) || !sy.guard_reads.is_disjoint(&sx.writes) {
+            return false;
+        }
+        let Some((pair, swapped)) = self.ics.pair(x, y) else {
+            return false;
+        };
+        let (la, lb) = if swapped { (ly, lx) } else { (lx, ly) };
+        pair.constraints
+            .iter()
+            .any(|c| c.globals.is_disjoint(&self.mutable) && c.holds(program, mem, la, lb))
+    }
+}
