@@ -290,10 +290,15 @@ impl<R: Reduction> Dpor<R> {
         races: &[usize],
     ) -> Vec<usize> {
         let mut independent = Vec::new();
-        let events = run.ex.events();
-        let n = events.len() - 1;
+        let n = run.ex.events().len() - 1;
         for &e in races {
             run.stats.pruning.races += 1;
+            if !self.reversible(run, e) {
+                // Not a race of Alg. 1's line 6 (`e ⋖ n` must be reversible).
+                run.stats.pruning.irreversible_races += 1;
+                continue;
+            }
+            let events = run.ex.events();
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
             let mut race = Race {
@@ -350,6 +355,41 @@ impl<R: Reduction> Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// Whether the race of `e` with the newest event `n` can be reversed: `n`'s
+    /// process can run in `s[E'.notdep(e, E)]` (`e ⋖ n` of CSDPOR Sec. 3 and CDPOR
+    /// Alg. 1, line 6). Only a guard can say no: every event of `n`'s process before
+    /// `n` is in `E'` or in `notdep(e, E)` (one after `e` would make `e → n` through
+    /// it, not a race), so the process is at `n`'s block with `n`'s locals there. An
+    /// `await` that `e` made true (or a probe's guard that was false before `e` as
+    /// well) is not reversible: adding a backtrack point for it only explores an
+    /// execution equivalent to one explored. Decided by replaying `notdep(e, E)` from
+    /// the snapshot of `E'` (replayed events, not states); without snapshots (sdpor)
+    /// every race counts as reversible, which only explores more.
+    fn reversible(&self, run: &mut Exploration<'_, '_>, e: usize) -> bool {
+        let events = run.ex.events();
+        let n = events.len() - 1;
+        let block = events[n].block;
+        if run.program().blocks[block as usize].guard.is_none() {
+            return true;
+        }
+        let Some(snapshot) = self.snapshots.get(e) else {
+            return true;
+        };
+        let keys: Vec<Fingerprint> = race::notdep(events, &self.hb, e)
+            .into_iter()
+            .map(|i| run.ex.state.procs[events[i].proc].pid_key)
+            .collect();
+        let key = run.ex.state.procs[events[n].proc].pid_key;
+        let counter = &mut run.stats.pruning.replayed_events;
+        let Some((state, _)) = run_from(&run.ex, snapshot, &keys, counter) else {
+            return true;
+        };
+        let Some(p) = state.procs.iter().find(|p| p.pid_key == key) else {
+            return true;
+        };
+        p.next != Some(block) || run.ex.machine.enabled(block, &state.mem, &p.locals) != Ok(false)
+    }
+
     /// Processes blocked on an `await` take part in races too: the event that made
     /// the guard false must be reversed so that the process may run before it. For
     /// each disabled process whose guard reads what the newest event wrote, or which

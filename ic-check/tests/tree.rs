@@ -123,7 +123,7 @@ fn complete_leaves_are_traces() {
         (&independent, "naive", 6, 16, 0),
         (&independent, "sdpor", 2, 7, 9),
         (&independent, "csdpor", 1, 7, 9),
-        (&independent, "cdpor", 1, 7, 9),
+        (&independent, "cdpor", 1, 4, 12),
         (&deadlock, "naive", 2, 8, 0),
         (&deadlock, "sdpor", 2, 8, 0),
         (&deadlock, "csdpor", 2, 8, 0),
