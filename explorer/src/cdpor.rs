@@ -18,7 +18,7 @@
 //! it a property of the two events.
 
 use crate::csdpor::ContextSensitive;
-use crate::dpor::{Around, Equivalent, Race, Reduction};
+use crate::dpor::{virtual_memory, Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
 use crate::footprint::Footprint;
 use crate::independence::Independence;
@@ -35,6 +35,8 @@ pub struct Constrained {
     context: ContextSensitive,
     /// Line 9's relation: events that commute whatever the state (built on first use).
     independence: Option<Independence>,
+    /// The `e` of the race line 9 just proved independent (`e R n`).
+    proved: Option<usize>,
 }
 
 impl Constrained {
@@ -43,6 +45,7 @@ impl Constrained {
             ics,
             context,
             independence: None,
+            proved: None,
         }
     }
 
@@ -93,28 +96,48 @@ impl Constrained {
         Some(all)
     }
 
-    /// `s[E'.û]` for the race and the steps of `û`: the events after `e` that happen
-    /// before `n` (`dep(E, e, n)`, line 8), with the footprints they had in `E`.
-    fn state_after_u(r: &mut Race<'_, '_>) -> Option<(State, Vec<Step>)> {
-        let u = crate::race::dep_before(r.events, r.hb, r.e);
-        let keys = r.processes(&u);
-        let (state, _) = r.replay_from_prefix(&keys)?;
-        let steps = u
+    /// The steps of `û`: the events after `e` that happen before `n` (`dep(E, e, n)`,
+    /// line 8), with the footprints they had in `E`, then `n` and `e` with their
+    /// blocks' footprints (their footprints in that position were never observed).
+    fn reversed_steps(r: &Race<'_, '_>, u: &[usize]) -> Vec<Step> {
+        let footprints = u
             .iter()
-            .zip(keys)
-            .map(|(&i, process)| Step {
-                process,
-                footprint: r.events[i].footprint.clone(),
+            .map(|&i| r.events[i].footprint.clone())
+            .chain([r.block_footprint(r.n()), r.block_footprint(r.e)]);
+        let racing = [r.n(), r.e];
+        u.iter()
+            .chain(&racing)
+            .map(|&i| r.events[i].proc)
+            .zip(footprints)
+            .map(|(proc, footprint)| Step {
+                process: r.state.procs[proc].pid_key,
+                footprint,
             })
-            .collect();
-        Some((state, steps))
+            .collect()
     }
 
-    /// The processes of `e` and `n` in `state`.
-    fn racing(r: &Race<'_, '_>, state: &State) -> Option<(usize, usize)> {
-        let key = |i: usize| r.state.procs[r.events[i].proc].pid_key;
-        let find = |k| state.procs.iter().position(|p| p.pid_key == k);
-        Some((find(key(r.e))?, find(key(r.n()))?))
+    /// Whether both racing events may run in `s[E'.û]` and a constraint of their
+    /// blocks holds there (a constraint speaks of states where both may run, Def. 1
+    /// (i2)). `e`'s and `n`'s processes are at their blocks with the locals the events
+    /// started with; the memory is computed without running anything when it can be
+    /// (see [`virtual_memory`]), else `û` is replayed from the snapshot of `E'`. `None`
+    /// when the replay fails.
+    fn holds_after_u(&self, r: &mut Race<'_, '_>, u: &[usize]) -> Option<bool> {
+        let (e, n) = (&r.events[r.e], &r.events[r.n()]);
+        let (le, ln) = (r.ex.entry_locals(r.e), r.ex.entry_locals(r.n()));
+        let mem = match virtual_memory(r.ex, r.hb, r.e, u) {
+            Some(mem) => mem,
+            None => r.replay_from_prefix(&r.processes(u))?.0.mem,
+        };
+        let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
+        Some(
+            enabled(e.block, le)
+                && enabled(n.block, ln)
+                && self
+                    .ics
+                    .holding(r.program, &mem, e.block, le, n.block, ln)
+                    .is_some(),
+        )
     }
 }
 
@@ -130,6 +153,7 @@ impl Reduction for Constrained {
     /// Line 9: reverse the race unless its two events commute whatever the state
     /// (`e R n`, see [`crate::independence`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
+        self.proved = None;
         let (e, n) = (&r.events[r.e], &r.events[r.n()]);
         if e.failed || n.failed {
             return true;
@@ -146,6 +170,7 @@ impl Reduction for Constrained {
             (n.block, r.ex.entry_locals(r.n())),
         );
         r.stats.pruning.races_pruned_by_ics += u64::from(independent);
+        self.proved = independent.then_some(r.e);
         !independent
     }
 
@@ -158,26 +183,17 @@ impl Reduction for Constrained {
         if r.events[r.e].failed || r.events[r.n()].failed {
             return None;
         }
-        let (state, mut steps) = Self::state_after_u(r)?;
-        let (e, n) = Self::racing(r, &state)?;
-        r.stats.pruning.ic_checks_line11 += 1;
-        // A constraint speaks of states where both blocks may run (Def. 1, (i2)).
-        let enabled = |i: usize| {
-            let p = &state.procs[i];
-            p.next
-                .is_some_and(|b| r.ex.machine.enabled(b, &state.mem, &p.locals) == Ok(true))
-        };
-        if enabled(e) && enabled(n) && self.holds(r.program, &state, (e, n), None) {
-            for i in [r.n(), r.e] {
-                let event = &r.events[i];
-                steps.push(Step {
-                    process: r.state.procs[event.proc].pid_key,
-                    // Its footprint in that position was never observed: its block's.
-                    footprint: r.block_footprint(i),
-                });
-            }
+        let u = crate::race::dep_before(r.events, r.hb, r.e);
+        // Line 9 proved `e R n`: they commute wherever both may run, and both may in
+        // `s[E'.û]` (neither touches the other's guard): no state to compute.
+        if self.proved == Some(r.e) {
             r.stats.pruning.sleep_added_by_ics += 1;
-            return Some(Equivalent::Proved(steps));
+            return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
+        }
+        r.stats.pruning.ic_checks_line11 += 1;
+        if self.holds_after_u(r, &u)? {
+            r.stats.pruning.sleep_added_by_ics += 1;
+            return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
         }
         let blocks = (r.events[r.e].block, r.events[r.n()].block);
         if self

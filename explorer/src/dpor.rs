@@ -17,6 +17,7 @@ use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use frontend::ir::Program;
+use frontend::memory::Memory;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
@@ -93,6 +94,26 @@ pub fn run_from(
         });
     }
     Some((ex.state, steps))
+}
+
+/// The memory of `s[E'.w]`, where `E'` is the prefix before event `e` and `w` the
+/// events `after` (indices after `e`, in order), computed from the undo log (see
+/// [`Executor::virtual_memory`]); `None` when that would not be exact: some event of
+/// `w` was recorded independent (CDPOR line 9) of a conflicting event from `e` on
+/// that is not in `w`, so it may have read what that event wrote and behave otherwise
+/// without it. `w` must otherwise contain every event after `e` that happens before
+/// one of its own (`notdep(e, E)` and `dep(E, e, n)` do).
+pub fn virtual_memory(
+    ex: &Executor<'_>,
+    hb: &HappensBefore,
+    e: usize,
+    after: &[usize],
+) -> Option<Memory> {
+    let member = |i: usize| after.binary_search(&i).is_ok();
+    let exact = after
+        .iter()
+        .all(|&j| hb.independent_of(j).iter().all(|&k| k < e || member(k)));
+    exact.then(|| ex.virtual_memory(e, member))
 }
 
 /// The states around a newly run event `n` of process `p`: `s[E]` and `s[E.p]`.
@@ -362,9 +383,10 @@ impl<R: Reduction> Dpor<R> {
     /// it, not a race), so the process is at `n`'s block with `n`'s locals there. An
     /// `await` that `e` made true (or a probe's guard that was false before `e` as
     /// well) is not reversible: adding a backtrack point for it only explores an
-    /// execution equivalent to one explored. Decided by replaying `notdep(e, E)` from
-    /// the snapshot of `E'` (replayed events, not states); without snapshots (sdpor)
-    /// every race counts as reversible, which only explores more.
+    /// execution equivalent to one explored. The guard is evaluated in that state
+    /// computed without running anything (see [`virtual_memory`]), or else replayed
+    /// from the snapshot of `E'` (replayed events, not states); with neither, the race
+    /// counts as reversible, which only explores more.
     fn reversible(&self, run: &mut Exploration<'_, '_>, e: usize) -> bool {
         let events = run.ex.events();
         let n = events.len() - 1;
@@ -372,22 +394,23 @@ impl<R: Reduction> Dpor<R> {
         if run.program().blocks[block as usize].guard.is_none() {
             return true;
         }
+        let v = race::notdep(events, &self.hb, e);
+        let locals = run.ex.entry_locals(n);
+        if let Some(mem) = virtual_memory(&run.ex, &self.hb, e, &v) {
+            return run.ex.machine.enabled(block, &mem, locals) != Ok(false);
+        }
         let Some(snapshot) = self.snapshots.get(e) else {
             return true;
         };
-        let keys: Vec<Fingerprint> = race::notdep(events, &self.hb, e)
-            .into_iter()
-            .map(|i| run.ex.state.procs[events[i].proc].pid_key)
+        let keys: Vec<Fingerprint> = v
+            .iter()
+            .map(|&i| run.ex.state.procs[events[i].proc].pid_key)
             .collect();
-        let key = run.ex.state.procs[events[n].proc].pid_key;
         let counter = &mut run.stats.pruning.replayed_events;
         let Some((state, _)) = run_from(&run.ex, snapshot, &keys, counter) else {
             return true;
         };
-        let Some(p) = state.procs.iter().find(|p| p.pid_key == key) else {
-            return true;
-        };
-        p.next != Some(block) || run.ex.machine.enabled(block, &state.mem, &p.locals) != Ok(false)
+        run.ex.machine.enabled(block, &state.mem, locals) != Ok(false)
     }
 
     /// Processes blocked on an `await` take part in races too: the event that made

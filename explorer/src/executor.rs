@@ -11,6 +11,7 @@ use frontend::interp::{Effects, Fault, Limits, Machine};
 use frontend::ir::{BlockId, Program};
 use frontend::memory::{Memory, UndoLog};
 use frontend::value::Value;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// One block run by one process.
@@ -252,6 +253,30 @@ impl<'p> Executor<'p> {
         p.failed = false;
         p.spawned = saved.spawned;
         std::mem::swap(&mut p.locals, &mut saved.locals);
+    }
+
+    /// The memory after the events before `first` followed by those after it that
+    /// `member` selects, in their order: the "virtual state" in which CDPOR evaluates
+    /// a constraint or a guard (`s[E'.û]`, `s[E'.notdep(e, E)]`), computed from the
+    /// undo log without running anything. Exact when the selected events behave as
+    /// they did in the execution, i.e. when every event that happens before a
+    /// selected one is in the subsequence (then each reads and writes what it did).
+    pub fn virtual_memory(&self, first: usize, member: impl Fn(usize) -> bool) -> Memory {
+        let mut mem = self.state.mem.clone();
+        let mut fixed = HashSet::new();
+        for i in (first..self.depth).rev() {
+            let end = match self.saved.get(i + 1) {
+                Some(next) if i + 1 < self.depth => next.undo_mark,
+                _ => self.undo.len(),
+            };
+            mem.rewind(
+                &self.undo,
+                self.saved[i].undo_mark..end,
+                member(i),
+                &mut fixed,
+            );
+        }
+        mem
     }
 
     /// The locals event `i` of the current execution started with.

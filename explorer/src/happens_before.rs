@@ -18,6 +18,9 @@ pub struct HappensBefore {
     nth: Vec<u32>,
     /// Per event: the trace fingerprint of the execution up to and including it.
     prefix: Vec<Fingerprint>,
+    /// Per event: the earlier events it conflicts with that were recorded independent
+    /// of it (it may read what they wrote without happening after them).
+    independent: Vec<Vec<usize>>,
     depth: usize,
 }
 
@@ -33,7 +36,9 @@ impl HappensBefore {
             self.clocks.push(Vec::new());
             self.nth.push(0);
             self.prefix.push(0);
+            self.independent.push(Vec::new());
         }
+        self.independent[d].clone_from(&independent.to_vec());
         let (done, rest) = self.clocks.split_at_mut(d);
         let clock = &mut rest[0];
         clock.clear();
@@ -56,6 +61,11 @@ impl HappensBefore {
         let before = if d == 0 { 0 } else { self.prefix[d - 1] };
         self.prefix[d] = before.wrapping_add(event_key(procs, e.proc, nth, clock));
         self.depth += 1;
+    }
+
+    /// The earlier events recorded independent of event `i` though they conflict.
+    pub fn independent_of(&self, i: usize) -> &[usize] {
+        &self.independent[i]
     }
 
     pub fn pop(&mut self) {

@@ -7,8 +7,9 @@
 
 use crate::ir::{GlobalId, GlobalKind, Program};
 use crate::value::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
+use std::ops::Range;
 
 /// One location of global memory: `elem` is the array index or map key (0 for a scalar or a list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,6 +62,22 @@ impl std::hash::Hash for Memory {
 enum Old {
     Slot(usize, Value),
     Map(usize, i64, Option<i64>),
+}
+
+impl Old {
+    fn cell(&self) -> Cell {
+        match *self {
+            Old::Slot(slot, _) => Cell::Slot(slot),
+            Old::Map(m, key, _) => Cell::Key(m, key),
+        }
+    }
+}
+
+/// A location as the undo log names it: a slot, or one key of one map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cell {
+    Slot(usize),
+    Key(usize, i64),
 }
 
 /// Old values of the writes since the log was last cleared, newest last.
@@ -135,6 +152,41 @@ impl Memory {
         let m = self.base[g as usize];
         let old = self.maps[m].insert(key, v);
         log.entries.push(Old::Map(m, key, old));
+    }
+
+    /// One step of computing the memory of a subsequence of the logged execution from
+    /// the memory after all of it, without running anything: walks the log entries
+    /// `range` (one event's writes) from newest to oldest. An event of the subsequence
+    /// (`kept`) fixes the value its write left, if no later kept write fixed it first;
+    /// another event's write is undone where no kept write fixed the location. Called
+    /// for every event after the subsequence's common prefix, newest first, this
+    /// leaves each location with the value of its last write in the subsequence.
+    pub fn rewind(
+        &mut self,
+        log: &UndoLog,
+        range: Range<usize>,
+        kept: bool,
+        fixed: &mut HashSet<Cell>,
+    ) {
+        for old in log.entries[range].iter().rev() {
+            let cell = old.cell();
+            if kept {
+                fixed.insert(cell);
+                continue;
+            }
+            if fixed.contains(&cell) {
+                continue;
+            }
+            match old {
+                Old::Slot(slot, v) => self.slots[*slot] = v.clone(),
+                Old::Map(m, key, Some(v)) => {
+                    self.maps[*m].insert(*key, *v);
+                }
+                Old::Map(m, key, None) => {
+                    self.maps[*m].remove(key);
+                }
+            }
+        }
     }
 
     /// Restores the memory to what it was when the log had `mark` entries.
