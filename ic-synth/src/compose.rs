@@ -11,7 +11,8 @@
 use frontend::interp::Next;
 use frontend::ir::{BlockId, Program};
 use frontend::transition::{
-    val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, ListOp, Slot, SpawnKind, Spawned, State, Val,
+    atom_range, val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, Slot, SpawnKind, Spawned, State,
+    Val,
 };
 
 /// Paths of one composition `a·b` beyond which the pair is given up (dependent).
@@ -35,10 +36,11 @@ pub struct Problem {
 }
 
 /// Leaves of F beyond which unrolling loops is not worth it (they are then
-/// abstracted at once).
-pub const MAX_SIZE_UNROLLED: usize = 400;
+/// abstracted at once). The "no overflow" conditions of the arithmetic make F about
+/// two and a half times as large as without them.
+pub const MAX_SIZE_UNROLLED: usize = 1000;
 /// Leaves of F beyond which a pair is not worth the solver's time.
-pub const MAX_SIZE: usize = 4000;
+pub const MAX_SIZE: usize = 10_000;
 
 impl Problem {
     /// A measure of F's size: its leaves, counted with repetition.
@@ -113,7 +115,7 @@ pub fn pair_problem(
     }
     let f = Form::or(disjuncts);
     let mut abstractions: Vec<String> = Vec::new();
-    let mut lengths: Vec<IAtom> = Vec::new();
+    let mut atoms: Vec<IAtom> = Vec::new();
     {
         let mut visit = |node: frontend::transition::Node<'_>| match node {
             frontend::transition::Node::Fun(fun) => {
@@ -122,10 +124,8 @@ pub fn pair_problem(
                     abstractions.push(s);
                 }
             }
-            frontend::transition::Node::Int(a @ IAtom::App(Fun::List(ListOp::Len), _))
-                if !lengths.contains(a) =>
-            {
-                lengths.push(a.clone());
+            frontend::transition::Node::Int(a) if !atoms.contains(a) => {
+                atoms.push(a.clone());
             }
             _ => {}
         };
@@ -142,9 +142,19 @@ pub fn pair_problem(
         abstractions.push("abstraction".to_string());
     }
     abstractions.sort();
-    // Lists have no negative length (the functions are otherwise uninterpreted).
-    for a in lengths {
-        background.push(Form::le(Lin::atom(a).neg()?));
+    // What the state holds is 64-bit (and lists have no negative length): without
+    // these facts the solver would need constraints to rule out values no state has,
+    // such as `x + 1` overflowing for an `x` above `i64::MAX`.
+    for a in atoms {
+        if matches!(a, IAtom::DivC(..) | IAtom::ModC(..)) {
+            // The solver computes these from their operand.
+            continue;
+        }
+        if let Some((lo, hi)) = atom_range(&a) {
+            let t = Lin::atom(a);
+            background.push(Form::le(t.add_const(-hi)?));
+            background.push(Form::le(t.neg()?.add_const(lo)?));
+        }
     }
     Ok(Problem {
         background,
