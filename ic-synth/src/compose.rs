@@ -91,17 +91,30 @@ pub fn pair_problem(
     let mut spawn_exact = true;
     let mut disjuncts = Vec::new();
     let mut size = 0;
-    for p in &ab {
-        for q in &ba {
-            if p.next != q.next {
+    // Each path's conditions once, sorted: pairs of paths are many, and a pair whose
+    // conditions plainly contradict each other is skipped without building it.
+    let conditions = |paths: &[Composed]| -> Vec<Vec<Form>> {
+        paths
+            .iter()
+            .map(|p| match Form::and(p.state.path.iter().cloned()) {
+                Form::And(fs) => fs,
+                Form::True => Vec::new(),
+                f => vec![f],
+            })
+            .collect()
+    };
+    let (ab_conds, ba_conds) = (conditions(&ab), conditions(&ba));
+    for (p, pc) in ab.iter().zip(&ab_conds) {
+        if pc.contains(&Form::False) {
+            continue;
+        }
+        for (q, qc) in ba.iter().zip(&ba_conds) {
+            if p.next != q.next || qc.contains(&Form::False) || contradict(pc, qc) {
                 continue;
             }
             let mut parts: Vec<Form> = Vec::new();
-            parts.extend(p.state.path.iter().cloned());
-            parts.extend(q.state.path.iter().cloned());
-            if Form::and(parts.iter().cloned()) == Form::False {
-                continue;
-            }
+            parts.extend(pc.iter().cloned());
+            parts.extend(qc.iter().cloned());
             parts.push(same_state(program, p, q, &mut spawn_exact)?);
             let d = Form::and(parts);
             if d != Form::False {
@@ -162,6 +175,16 @@ pub fn pair_problem(
         exact: !exec.inexact() && spawn_exact,
         abstractions,
     })
+}
+
+/// Whether two sorted conjunctions hold a literal and its negation (what
+/// [`Form::and`] of both would find).
+fn contradict(x: &[Form], y: &[Form]) -> bool {
+    let has = |fs: &[Form], f: &Form| fs.binary_search(f).is_ok();
+    x.iter().any(|f| match f {
+        Form::Not(g) => has(y, g),
+        f => has(y, &f.clone().not()),
+    }) || y.iter().any(|f| matches!(f, Form::Not(g) if has(x, g)))
 }
 
 fn describe(program: &Program, fun: &Fun) -> String {

@@ -237,6 +237,16 @@ impl Printer<'_> {
             .filter(|(_, c)| *c < 0)
             .map(|(a, c)| (a.clone(), -c))
             .collect();
+        // A range condition of an operation with terms of both signs (`a - b <= MAX`)
+        // is printed with the operation whole on the left, as the block computes it:
+        // moving `b` to the right would evaluate `b + MAX`, which overflows where the
+        // block does not (safe, as the constraint then does not hold, but not
+        // necessary).
+        if !pos.is_empty() && !neg.is_empty() && l.k.abs() > BIG {
+            let bound = if l.k < 0 { INT_MAX } else { INT_MIN };
+            let e = l.add_const(bound).ok()?;
+            return Some(bin(op, self.lin(&e)?, int(bound)?));
+        }
         // The constant goes to the right, as far as 64 bits allow: `x + 3 >= i64::MIN`
         // is not `x >= i64::MIN - 3`, which has no literal, but keeps its `+ 3`.
         let rhs_k = (-l.k).clamp(INT_MIN, INT_MAX);
@@ -339,14 +349,22 @@ impl Printer<'_> {
     }
 }
 
+/// Constants beyond this size only appear in range conditions (`e <= i64::MAX`).
+const BIG: Coef = 1 << 62;
+
 /// Merges `l <= 0` and `-l <= 0` into `l == 0`, and `e <= i64::MAX` and
 /// `e >= i64::MIN` (the "no overflow" conditions of one operation) into the first.
 ///
 /// The second merge relies on how constraints are evaluated: with the interpreter's
 /// checked 64-bit arithmetic, an evaluation that overflows making the constraint not
-/// hold (`ics::Constraint::holds`). So `e <= 9223372036854775807` holds exactly when
-/// `e` evaluates without overflow, which implies `e >= i64::MIN`: the printed
-/// constraint still implies the cube, and reads as "`e` does not overflow".
+/// hold (`ics::Constraint::holds`). `e <= i64::MAX` is printed so that it evaluates
+/// `e` whole (`P <= MAX - c` for `e = P + c` with positive coefficients alone, whose
+/// evaluation in range gives `e >= MIN + c >= MIN` when `c >= 0`, and `P - |c| <=
+/// MAX` otherwise; the whole of `e`, or of `-e - 1` once negated, for mixed signs,
+/// see [`Printer::comparison`]). Where it holds, `e` is thus in range, which implies
+/// `e >= i64::MIN`: the printed constraint still implies the cube, and reads as "`e`
+/// does not overflow". (All-negative `e` are left alone: their printed upper bound
+/// does not bound `e` from below.)
 fn simplify_cube(forms: Vec<Form>) -> Vec<Form> {
     let mut forms = merge_equalities(forms);
     let mut i = 0;
@@ -360,8 +378,7 @@ fn simplify_cube(forms: Vec<Form>) -> Vec<Form> {
                     .neg()
                     .and_then(|e| e.add_const(INT_MIN))
                     .and_then(|e| e.add_const(-INT_MAX));
-                matches!(upper, Ok(u) if !u.terms.is_empty()
-                    && u.terms.iter().all(|(_, c)| *c > 0)
+                matches!(upper, Ok(u) if u.terms.iter().any(|(_, c)| *c > 0)
                     && forms.contains(&Form::Le(u.clone())))
             }
             _ => false,
