@@ -10,17 +10,33 @@
 //! - `if`/`else`, `? :`, `&&`/`||` (short-circuit), `min`/`max`/`abs`, and the
 //!   aliasing of array and map indices split paths; the result is exact.
 //! - A path that would fail (assertion, division by zero, index out of range, `head`
-//!   of an empty list, …) is dropped: what remains are the runs that end normally,
-//!   and the complement of their conditions is where the block fails.
-//! - Integers are unbounded: a 64-bit overflow is *not* a failure here (as in the
-//!   paper). Loops and recursive funs are assumed to end within the step and depth
-//!   limits.
-//! - What linear arithmetic cannot say becomes an uninterpreted function of what it
-//!   reads (Def. 7): a loop inside the block (one function per variable it may
-//!   write, its exit, its spawns, and whether it ends normally), a call of a `fun`
-//!   that loops or recurses (loop-free funs are inlined), list operations, and
-//!   products, quotients and remainders of two non-constants. [`Exec::inexact`]
-//!   then says so.
+//!   of an empty list, 64-bit overflow, …) is dropped: what remains are the runs
+//!   that end normally, and the complement of their conditions is where the block
+//!   fails. Independence constraints (Def. 5/6 of the CDPOR paper) promise that both
+//!   orders *run normally*, so every failure the interpreter can raise must be
+//!   among these conditions, or an independence is claimed where an order fails.
+//! - Integers are the solver's unbounded integers, but every `+`, `-`, `*`, unary
+//!   `-`, `abs` and `/` carries the condition that its result fits in 64 bits
+//!   ([`no_overflow`]), exactly where the interpreter (`interp.rs`) raises
+//!   "integer overflow" (`%` never overflows there: `i64::MIN % -1` is 0).
+//! - Loops inside a block are unrolled: iterations whose branches are all decided by
+//!   constants (`for i in 0..3`) up to [`MAX_CONCRETE_ITERATIONS`], the others up to
+//!   [`Exec::set_unroll`] times. The rest of a loop becomes uninterpreted functions
+//!   of everything it reads *and writes* (Def. 7): one per variable it may write,
+//!   its exit, its spawns, and `Ok`, "it ends normally". `Ok` is always there: the
+//!   loop may fail inside, or run past the step limit ("block did not terminate"),
+//!   and whether it does is not decided here. Being uninterpreted and unprintable,
+//!   `Ok` keeps every constraint out of the states where an order reaches the
+//!   abstracted rest of a loop: constraints only claim independence where both
+//!   orders provably end within the unrolled iterations.
+//! - A call of a `fun` that loops or recurses (loop-free funs are inlined) is
+//!   likewise an uninterpreted function of its arguments with an `Ok` condition
+//!   (it may fail, recurse past the depth limit or not terminate). List operations
+//!   and products, quotients and remainders of two non-constants are uninterpreted
+//!   functions too. [`Exec::inexact`] then says so.
+//! - The unrolled paths are assumed to fit in the step limit (they run at most a few
+//!   thousand instructions; the default limit is 1,000,000) and inlined calls nest at
+//!   most 16 deep (the depth limit is 1,000).
 //! - `param`s are free variables, so what is derived holds for every value of them.
 
 pub mod term;
@@ -38,9 +54,16 @@ pub use term::*;
 
 /// Paths one block run (or one expression) may split into before giving up.
 pub const MAX_PATHS: usize = 1024;
-/// Times a path may run the same pc of a loop inside a block before the rest of the
-/// loop is abstracted (the default of [`Exec::set_unroll`]).
+/// Times a path may enter the same pc of a loop inside a block, on iterations that
+/// added a condition to the path, before the rest of the loop is abstracted (the
+/// default of [`Exec::set_unroll`]).
 pub const UNROLL: u32 = 2;
+/// Times a path may enter the same pc of a loop in all before the rest of the loop is
+/// abstracted: iterations decided by constants add no path, so a loop with constant
+/// bounds (`for i in 0..2`) is unrolled completely and analysed exactly, up to this
+/// many iterations. A loop that never ends on constants (`while (true) {}`) is
+/// abstracted here, and its `Ok` is then unknown.
+pub const MAX_CONCRETE_ITERATIONS: u32 = 64;
 /// Nesting of inlined fun calls.
 const MAX_INLINE_DEPTH: u32 = 16;
 
@@ -118,7 +141,20 @@ pub struct State {
     pub path: Vec<Form>,
     /// How often this path has entered each pc of a loop in the current block run
     /// (loops are unrolled a few times before they are abstracted).
-    pub visits: Vec<(Pc, u32)>,
+    pub visits: Vec<LoopVisits>,
+}
+
+/// How often a path entered one pc of a loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopVisits {
+    pub pc: Pc,
+    /// Entries in all.
+    pub total: u32,
+    /// Entries after which the path condition had grown since the previous entry:
+    /// the iterations that were not decided by constants.
+    pub symbolic: u32,
+    /// Length of the path condition at the last entry.
+    pub path_len: usize,
 }
 
 impl State {
@@ -178,7 +214,6 @@ struct LoopInfo {
     written_locals: BTreeSet<LocalId>,
     written_globals: BTreeSet<GlobalId>,
     spawns: bool,
-    may_fail: bool,
 }
 
 /// The symbolic executor for one program.
@@ -191,7 +226,6 @@ pub struct Exec<'p> {
     axioms: Vec<Form>,
     loops: Vec<Loops>,
     inlinable: Vec<bool>,
-    fun_may_fail: Vec<bool>,
     inexact: Cell<bool>,
     unroll: Cell<u32>,
     loop_seen: Cell<bool>,
@@ -208,7 +242,6 @@ impl<'p> Exec<'p> {
             axioms: Vec::new(),
             loops: Vec::new(),
             inlinable: Vec::new(),
-            fun_may_fail: Vec::new(),
             inexact: Cell::new(false),
             unroll: Cell::new(UNROLL),
             loop_seen: Cell::new(false),
@@ -411,20 +444,7 @@ impl<'p> Exec<'p> {
                 has_loop(&fun.code) || reach.iter().any(|g| has_loop(&funs[*g as usize].code));
             inlinable[f] = !recursive && !loops;
         }
-        // May fail: an explicit failure in its own code or in a fun it calls.
-        let own: Vec<bool> = funs
-            .iter()
-            .map(|f| {
-                code_may_fail(&f.code, 0..f.code.instrs.len() as Pc)
-                    || returns_nothing_reachable(&f.code)
-            })
-            .collect();
-        let mut may_fail = vec![false; n];
-        for f in 0..n {
-            may_fail[f] = own[f] || reaches(f).iter().any(|g| own[*g as usize]);
-        }
         self.inlinable = inlinable;
-        self.fun_may_fail = may_fail;
     }
 
     fn find_loops(&self, code: &Code) -> Loops {
@@ -487,12 +507,6 @@ impl<'p> Exec<'p> {
                     _ => {}
                 }
             }
-            info.may_fail = code_may_fail(code, comp.iter().map(|&p| p as Pc))
-                || comp.iter().any(|&pc| {
-                    let mut calls = BTreeSet::new();
-                    for_each_expr(&code.instrs[pc].kind, &mut |e| calls_in(e, &mut calls));
-                    calls.iter().any(|f| self.fun_may_fail[*f as usize])
-                });
             out.loops.push(info);
         }
         out
@@ -641,21 +655,33 @@ impl<'p> Exec<'p> {
             if let Some(p) = proc {
                 if let Some(&l) = self.loops[p as usize].of_pc.get(&pc) {
                     self.loop_seen.set(true);
-                    let seen = match st.visits.iter_mut().find(|(at, _)| *at == pc) {
-                        Some((_, n)) => {
-                            *n += 1;
-                            *n
+                    let path_len = st.path.len();
+                    let v = match st.visits.iter_mut().find(|v| v.pc == pc) {
+                        Some(v) => {
+                            v.total += 1;
+                            if v.path_len != path_len {
+                                v.symbolic += 1;
+                            }
+                            v.path_len = path_len;
+                            *v
                         }
                         None => {
-                            st.visits.push((pc, 1));
-                            1
+                            let v = LoopVisits {
+                                pc,
+                                total: 1,
+                                symbolic: 1,
+                                path_len,
+                            };
+                            st.visits.push(v);
+                            v
                         }
                     };
-                    if seen > self.unroll.get() {
+                    let unroll = self.unroll.get();
+                    if unroll == 0 || v.symbolic > unroll || v.total > MAX_CONCRETE_ITERATIONS {
                         for (mut s, next) in self.abstract_loop(p, l, pc, slot, st)? {
                             // Leaving the loop: a later loop starts afresh.
                             let pcs = &self.loops[p as usize].loops[l].pcs;
-                            s.visits.retain(|(at, _)| !pcs.contains(at));
+                            s.visits.retain(|v| !pcs.contains(&v.pc));
                             work.push((next, s));
                         }
                         continue;
@@ -823,7 +849,18 @@ impl<'p> Exec<'p> {
         Ok(out)
     }
 
-    /// Replaces a loop by uninterpreted functions of what it reads (Def. 7).
+    /// Replaces the rest of a loop by uninterpreted functions (Def. 7) of the state
+    /// at `entry`: of every variable the loop reads, and of every variable it may
+    /// write. A written variable is an input too: where the loop does not write it
+    /// (a write under a condition, or zero iterations) its value afterwards is its
+    /// value before, so the outputs depend on it even when the loop never reads it.
+    /// Leaving it out made `for i in 0..n { if (c) { x = 0; } }` look as if it set `x`
+    /// to a value independent of the `x` before, and a block that then read `x`
+    /// commute with a write of `x`.
+    ///
+    /// The path also assumes `Ok(inputs)`, "the rest of the loop ends normally": it
+    /// may fail inside or never end, and the interpreter then raises "block did not
+    /// terminate". See the module documentation for what this does to constraints.
     fn abstract_loop(
         &self,
         proc: ProcId,
@@ -837,10 +874,10 @@ impl<'p> Exec<'p> {
         let code = &self.program.procs[proc as usize].code;
         let locals = &st.locals[slot as usize];
         let mut inputs: Vec<Val> = Vec::new();
-        for x in &info.read_locals {
+        for x in info.read_locals.union(&info.written_locals) {
             inputs.push(locals[*x as usize].clone());
         }
-        for g in &info.read_globals {
+        for g in info.read_globals.union(&info.written_globals) {
             inputs.push(st.globals[*g as usize].as_val());
         }
         for span in &info.read_consts {
@@ -854,9 +891,7 @@ impl<'p> Exec<'p> {
             out,
         };
         let mut st = st;
-        if info.may_fail {
-            st.path.push(Form::BApp(f(LoopOut::Ok), inputs.clone()));
-        }
+        st.path.push(Form::BApp(f(LoopOut::Ok), inputs.clone()));
         for x in &info.written_locals {
             let ty = code.locals[*x as usize].ty;
             st.locals[slot as usize][*x as usize] =
@@ -907,7 +942,6 @@ impl<'p> Exec<'p> {
                 out.push((s, *t));
             }
         }
-        // An infinite loop has no exit: that run fails (step limit), like a path dropped.
         Ok(out)
     }
 
@@ -1027,13 +1061,18 @@ impl<'p> Exec<'p> {
             ExprKind::Unary(op, a) => {
                 let mut out = Vec::new();
                 for (c, v) in self.eval(a, env, depth)? {
-                    let v = match op {
-                        UnOp::Neg => Val::Int(v.int().neg()?),
-                        UnOp::Not => Val::Bool(v.bool().clone().not()),
-                    };
-                    out.push((c, v));
+                    match op {
+                        UnOp::Neg => {
+                            for (c2, r) in int_result(v.int().neg()?)? {
+                                let mut cs = c.clone();
+                                cs.extend(c2);
+                                out.push((cs, r));
+                            }
+                        }
+                        UnOp::Not => out.push((c, Val::Bool(v.bool().clone().not()))),
+                    }
                 }
-                Ok(out)
+                Ok(prune(out))
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, env, depth),
             ExprKind::Cond(c, a, b) => {
@@ -1141,24 +1180,25 @@ impl<'p> Exec<'p> {
     fn binary_values(&self, op: BinOp, a: &Val, b: &Val) -> R<Cases<Val>> {
         let one = |v: Val| Ok(vec![(Vec::new(), v)]);
         match op {
-            BinOp::Add => one(Val::Int(a.int().add(b.int())?)),
-            BinOp::Sub => one(Val::Int(a.int().sub(b.int())?)),
+            BinOp::Add => int_result(a.int().add(b.int())?),
+            BinOp::Sub => int_result(a.int().sub(b.int())?),
             BinOp::Mul => {
                 let (x, y) = (a.int(), b.int());
                 if let Some(k) = x.as_const() {
                     if let Ok(v) = y.scale(k) {
-                        return one(Val::Int(v));
+                        return int_result(v);
                     }
                 }
                 if let Some(k) = y.as_const() {
                     if let Ok(v) = x.scale(k) {
-                        return one(Val::Int(v));
+                        return int_result(v);
                     }
                 }
                 self.abstracted();
                 let mut args = vec![a.clone(), b.clone()];
                 args.sort();
-                one(Val::Int(Lin::atom(IAtom::App(Fun::Mul, args))))
+                // The product is unbounded in the solver: its range is the condition.
+                int_result(Lin::atom(IAtom::App(Fun::Mul, args)))
             }
             BinOp::Div | BinOp::Mod => {
                 let div = op == BinOp::Div;
@@ -1168,23 +1208,20 @@ impl<'p> Exec<'p> {
                         return Ok(Vec::new());
                     }
                     if let Some(n) = x.as_const() {
-                        let v = if div {
-                            n.checked_div(d)
+                        // As the interpreter: `MIN / -1` overflows, `MIN % -1` is 0.
+                        return if div {
+                            int_result(Lin::constant(n / d))
                         } else {
-                            n.checked_rem(d)
-                        };
-                        return match v {
-                            Some(v) => one(Val::Int(Lin::constant(v))),
-                            None => Ok(Vec::new()),
+                            one(Val::Int(Lin::constant(n % d)))
                         };
                     }
                     if let Ok(d) = i64::try_from(d) {
                         if d == 1 || d == -1 {
-                            return one(Val::Int(if div {
-                                x.scale(d as Coef)?
+                            return if div {
+                                int_result(x.scale(d as Coef)?)
                             } else {
-                                Lin::constant(0)
-                            }));
+                                one(Val::Int(Lin::constant(0)))
+                            };
                         }
                         let atom = if div {
                             IAtom::DivC(x.clone(), d)
@@ -1196,9 +1233,20 @@ impl<'p> Exec<'p> {
                 }
                 self.abstracted();
                 let fun = if div { Fun::Div } else { Fun::Mod };
-                let nonzero = Form::eq(y.clone()).not();
+                let mut conds = vec![Form::eq(y.clone()).not()];
+                if div {
+                    // `MIN / -1` overflows.
+                    conds.push(Form::or([
+                        Form::eq(x.add_const(-INT_MIN)?).not(),
+                        Form::eq(y.add_const(1)?).not(),
+                    ]));
+                }
+                let conds: Vec<Form> = conds.into_iter().filter(|c| *c != Form::True).collect();
+                if conds.contains(&Form::False) {
+                    return Ok(Vec::new());
+                }
                 Ok(vec![(
-                    vec![nonzero],
+                    conds,
                     Val::Int(Lin::atom(IAtom::App(fun, vec![a.clone(), b.clone()]))),
                 )])
             }
@@ -1285,6 +1333,12 @@ impl<'p> Exec<'p> {
         let len = self.list_len(l)?;
         self.abstracted();
         let conds = vec![Form::le(i.neg()?), Form::int_lt(i, &len)?];
+        // Reading back the element just written (`l[i] = -l[i]` twice).
+        if let ListT::App(Fun::List(ListOp::Set), args) = l {
+            if args[1].int() == i {
+                return Ok(vec![(conds, args[2].clone())]);
+            }
+        }
         let v = Lin::atom(IAtom::App(
             Fun::List(ListOp::Get),
             vec![Val::List(l.clone()), Val::Int(i.clone())],
@@ -1327,10 +1381,13 @@ impl<'p> Exec<'p> {
             Builtin::Abs => {
                 let x = args[0].int();
                 let nonneg = Form::le(x.neg()?);
-                Ok(prune(vec![
-                    (vec![nonneg.clone()], Val::Int(x.clone())),
-                    (vec![nonneg.not()], Val::Int(x.neg()?)),
-                ]))
+                let mut out = vec![(vec![nonneg.clone()], Val::Int(x.clone()))];
+                // `abs(MIN)` overflows.
+                for (mut c, v) in int_result(x.neg()?)? {
+                    c.push(nonneg.clone().not());
+                    out.push((c, v));
+                }
+                Ok(prune(out))
             }
             Builtin::Len => one(Val::Int(self.list_len(args[0].list())?)),
             Builtin::Head | Builtin::Tail => {
@@ -1391,12 +1448,10 @@ impl<'p> Exec<'p> {
                 })
                 .collect());
         }
+        // A fun that loops or recurses may fail, recurse past the depth limit or never
+        // end, whatever its code says: `CallOk` is always a condition.
         self.abstracted();
-        let conds = if self.fun_may_fail[f as usize] {
-            vec![Form::BApp(Fun::CallOk(f), args.clone())]
-        } else {
-            Vec::new()
-        };
+        let conds = vec![Form::BApp(Fun::CallOk(f), args.clone())];
         let v = app_of(fun.ret, Fun::Call(f), args);
         Ok(vec![(conds, v)])
     }
@@ -1427,6 +1482,16 @@ fn env_of(st: &State, slot: usize) -> Env<'_> {
 
 fn st_drop_false(done: &mut Vec<(State, Exit)>) {
     done.retain(|(s, _)| !s.path.contains(&Form::False));
+}
+
+/// The result of a 64-bit operation of the interpreter, with the condition that it
+/// does not overflow ([`no_overflow`]); no case when it certainly does.
+fn int_result(r: Lin) -> R<Cases<Val>> {
+    let conds = no_overflow(&r)?;
+    if conds.contains(&Form::False) {
+        return Ok(Vec::new());
+    }
+    Ok(vec![(conds, Val::Int(r))])
 }
 
 /// Drops cases whose conditions are plainly contradictory.
@@ -1554,59 +1619,6 @@ fn reads_in(e: &Expr, locals: &mut BTreeSet<LocalId>, globals: &mut BTreeSet<Glo
     });
 }
 
-/// Whether an expression contains an operation that may fail at run time
-/// (overflow, step and depth limits aside).
-fn expr_may_fail(e: &Expr) -> bool {
-    let mut fail = false;
-    walk_expr(e, &mut |x| match &x.kind {
-        ExprKind::ArrayGet(..) | ExprKind::ListGet(..) => fail = true,
-        ExprKind::Builtin(Builtin::Head | Builtin::Tail, _) => fail = true,
-        ExprKind::Binary(BinOp::Div | BinOp::Mod, _, d) if !matches!(d.kind, ExprKind::Const(Value::Int(n)) if n != 0 && n != -1) => {
-            fail = true
-        }
-        _ => {}
-    });
-    fail
-}
-
-fn code_may_fail(code: &Code, pcs: impl Iterator<Item = Pc>) -> bool {
-    pcs.into_iter().any(|pc| {
-        let kind = &code.instrs[pc as usize].kind;
-        let mut fail = matches!(
-            kind,
-            InstrKind::Assert(..)
-                | InstrKind::Assign(
-                    Place::ArrayElem(..) | Place::GlobalListElem(..) | Place::LocalListElem(..),
-                    _
-                )
-        );
-        for_each_expr(kind, &mut |e| fail |= expr_may_fail(e));
-        fail
-    })
-}
-
-/// Whether a fun can reach its final `return;` (a fun that ends without a value fails).
-fn returns_nothing_reachable(code: &Code) -> bool {
-    let mut seen = vec![false; code.instrs.len()];
-    let mut stack = vec![0usize];
-    while let Some(pc) = stack.pop() {
-        if pc >= code.instrs.len() || std::mem::replace(&mut seen[pc], true) {
-            continue;
-        }
-        match &code.instrs[pc].kind {
-            InstrKind::Return(None) => return true,
-            InstrKind::Return(Some(_)) | InstrKind::Await(_) | InstrKind::Yield(_) => {}
-            InstrKind::Jump(t) => stack.push(*t as usize),
-            InstrKind::JumpUnless(_, t) => {
-                stack.push(pc + 1);
-                stack.push(*t as usize);
-            }
-            _ => stack.push(pc + 1),
-        }
-    }
-    false
-}
-
 /// Strongly connected components (Tarjan, iterative), each as a list of nodes.
 fn tarjan(n: usize, succ: &dyn Fn(usize) -> Vec<usize>) -> Vec<Vec<usize>> {
     let mut index = vec![usize::MAX; n];
@@ -1700,6 +1712,180 @@ mod tests {
         let ts = exec.transition_system(0).expect("analysable");
         assert!(!ts.exact);
         assert_eq!(ts.transitions.len(), 1);
+    }
+
+    /// The loop outputs of the only loop abstracted in `ts`, and its `Ok` condition.
+    fn loop_apps(ts: &TransitionSystem) -> (Vec<Val>, bool) {
+        let mut inputs = Vec::new();
+        let mut ok = false;
+        for t in &ts.transitions {
+            for g in &t.state.globals {
+                if let GVal::Scalar(Val::Int(l)) = g {
+                    for (a, _) in &l.terms {
+                        if let IAtom::App(Fun::Loop { .. }, args) = a {
+                            inputs = args.clone();
+                        }
+                    }
+                }
+            }
+            ok |= t.state.path.iter().any(|c| {
+                matches!(
+                    c,
+                    Form::BApp(
+                        Fun::Loop {
+                            out: LoopOut::Ok,
+                            ..
+                        },
+                        _
+                    )
+                )
+            });
+        }
+        (inputs, ok)
+    }
+
+    #[test]
+    fn a_loop_is_a_function_of_what_it_may_write_too() {
+        // `x` is written under a condition and never read by the loop: after the
+        // loop it still depends on the `x` before it.
+        let src = "global int x; global int n;
+            proc q() { for i in 0..n { if (i > 5) { x = 0; } } }
+            init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        exec.set_unroll(0);
+        let ts = exec.transition_system(0).expect("analysable");
+        let (inputs, ok) = loop_apps(&ts);
+        assert!(
+            inputs.contains(&Val::Int(Lin::var(Var::Global(0)))),
+            "{inputs:?}"
+        );
+        assert!(ok, "the abstracted loop may not end normally");
+    }
+
+    #[test]
+    fn loops_with_constant_bounds_are_unrolled_exactly() {
+        let src = "global int x = 1; global int y;
+            proc q() { for i in 0..5 { if (i > 5) { x = 0; } } y = x; }
+            init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        assert!(ts.exact);
+        assert_eq!(ts.transitions.len(), 1);
+        let GVal::Scalar(Val::Int(y)) = &ts.transitions[0].state.globals[1] else {
+            panic!("y is an int")
+        };
+        assert_eq!(*y, Lin::var(Var::Global(0)));
+    }
+
+    #[test]
+    fn a_loop_that_never_ends_on_constants_is_abstracted_with_ok() {
+        let src = "global int x; proc q() { while (true) { x = x; } } init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        assert!(!ts.exact);
+        assert!(ts
+            .transitions
+            .iter()
+            .all(|t| t.state.path.iter().any(|c| matches!(
+                c,
+                Form::BApp(
+                    Fun::Loop {
+                        out: LoopOut::Ok,
+                        ..
+                    },
+                    _
+                )
+            ))));
+    }
+
+    #[test]
+    fn calls_of_looping_funs_may_fail() {
+        let src = "global int x;
+            fun f(int n) -> int { int s = 0; while (s < n) { s = s + 1; } return s; }
+            proc q() { x = f(x); } init { spawn q(); }";
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        assert_eq!(ts.transitions.len(), 1);
+        assert!(ts.transitions[0]
+            .state
+            .path
+            .iter()
+            .any(|c| matches!(c, Form::BApp(Fun::CallOk(0), _))));
+    }
+
+    /// The path conditions of the block of `src`'s only proc, one list per path.
+    fn paths(src: &str) -> Vec<Vec<Form>> {
+        let p = load(src);
+        let exec = Exec::new(&p, Some(src));
+        let ts = exec.transition_system(0).expect("analysable");
+        ts.transitions.into_iter().map(|t| t.state.path).collect()
+    }
+
+    #[test]
+    fn arithmetic_carries_its_no_overflow_condition() {
+        let x = || Lin::var(Var::Global(0));
+        let y = || Lin::var(Var::Global(1));
+        let at_most = |l: Lin, k: Coef| Form::le(l.add_const(-k).expect("small"));
+        let at_least =
+            |l: Lin, k: Coef| Form::le(l.neg().and_then(|n| n.add_const(k)).expect("small"));
+        let src = |body: &str| {
+            format!("global int x; global int y; proc q() {{ {body} }} init {{ spawn q(); }}")
+        };
+        // Only the side that can be exceeded.
+        assert_eq!(paths(&src("x = x + 1;")), [vec![at_most(x(), INT_MAX - 1)]]);
+        assert_eq!(
+            paths(&src("x = x - 1;")),
+            [vec![at_least(x(), INT_MIN + 1)]]
+        );
+        assert_eq!(paths(&src("x = -x;")), [vec![at_least(x(), INT_MIN + 1)]]);
+        let sum = x().add(&y()).expect("small");
+        assert_eq!(
+            paths(&src("x = x + y;")),
+            [vec![at_most(sum.clone(), INT_MAX), at_least(sum, INT_MIN)]]
+        );
+        let twice = x().scale(2).expect("small");
+        assert_eq!(
+            paths(&src("x = 2 * x;")),
+            [vec![
+                at_most(twice.clone(), INT_MAX),
+                at_least(twice, INT_MIN)
+            ]]
+        );
+        // abs(MIN) overflows; x / -1 is -x.
+        let mut abs = paths(&src("y = abs(x);"));
+        abs.sort();
+        assert_eq!(
+            abs,
+            [
+                vec![at_least(x(), INT_MIN + 1), at_least(x(), 0).not()],
+                vec![at_least(x(), 0)],
+            ]
+        );
+        assert_eq!(
+            paths(&src("x = x / -1;")),
+            [vec![at_least(x(), INT_MIN + 1)]]
+        );
+        // Remainders never overflow, not even MIN % -1.
+        assert_eq!(paths(&src("x = x % -1;")), [Vec::<Form>::new()]);
+        assert_eq!(
+            paths(&src("x = -9223372036854775807 - 1; y = x % -1;")),
+            [Vec::<Form>::new()]
+        );
+        // Constants that overflow leave no path; so does MIN / -1.
+        assert!(paths(&src("x = 9223372036854775807 + 1;")).is_empty());
+        assert!(paths(&src("x = -9223372036854775807 - 1; y = x / -1;")).is_empty());
+        // Quotients of two variables: not by zero, and not MIN / -1.
+        let quotient = paths(&src("x = x / y;"));
+        assert_eq!(quotient.len(), 1);
+        assert!(quotient[0].contains(&Form::eq(y()).not()));
+        assert!(quotient[0].contains(&Form::or([
+            Form::eq(x().add_const(-INT_MIN).expect("small")).not(),
+            Form::eq(y().add_const(1).expect("small")).not(),
+        ])));
     }
 
     #[test]

@@ -11,7 +11,8 @@
 use frontend::interp::Next;
 use frontend::ir::{BlockId, Program};
 use frontend::transition::{
-    val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, ListOp, Slot, SpawnKind, Spawned, State, Val,
+    atom_range, val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, Slot, SpawnKind, Spawned, State,
+    Val,
 };
 
 /// Paths of one composition `a·b` beyond which the pair is given up (dependent).
@@ -35,10 +36,11 @@ pub struct Problem {
 }
 
 /// Leaves of F beyond which unrolling loops is not worth it (they are then
-/// abstracted at once).
-pub const MAX_SIZE_UNROLLED: usize = 400;
+/// abstracted at once). The "no overflow" conditions of the arithmetic make F about
+/// two and a half times as large as without them.
+pub const MAX_SIZE_UNROLLED: usize = 1000;
 /// Leaves of F beyond which a pair is not worth the solver's time.
-pub const MAX_SIZE: usize = 4000;
+pub const MAX_SIZE: usize = 10_000;
 
 impl Problem {
     /// A measure of F's size: its leaves, counted with repetition.
@@ -89,17 +91,30 @@ pub fn pair_problem(
     let mut spawn_exact = true;
     let mut disjuncts = Vec::new();
     let mut size = 0;
-    for p in &ab {
-        for q in &ba {
-            if p.next != q.next {
+    // Each path's conditions once, sorted: pairs of paths are many, and a pair whose
+    // conditions plainly contradict each other is skipped without building it.
+    let conditions = |paths: &[Composed]| -> Vec<Vec<Form>> {
+        paths
+            .iter()
+            .map(|p| match Form::and(p.state.path.iter().cloned()) {
+                Form::And(fs) => fs,
+                Form::True => Vec::new(),
+                f => vec![f],
+            })
+            .collect()
+    };
+    let (ab_conds, ba_conds) = (conditions(&ab), conditions(&ba));
+    for (p, pc) in ab.iter().zip(&ab_conds) {
+        if pc.contains(&Form::False) {
+            continue;
+        }
+        for (q, qc) in ba.iter().zip(&ba_conds) {
+            if p.next != q.next || qc.contains(&Form::False) || contradict(pc, qc) {
                 continue;
             }
             let mut parts: Vec<Form> = Vec::new();
-            parts.extend(p.state.path.iter().cloned());
-            parts.extend(q.state.path.iter().cloned());
-            if Form::and(parts.iter().cloned()) == Form::False {
-                continue;
-            }
+            parts.extend(pc.iter().cloned());
+            parts.extend(qc.iter().cloned());
             parts.push(same_state(program, p, q, &mut spawn_exact)?);
             let d = Form::and(parts);
             if d != Form::False {
@@ -113,7 +128,7 @@ pub fn pair_problem(
     }
     let f = Form::or(disjuncts);
     let mut abstractions: Vec<String> = Vec::new();
-    let mut lengths: Vec<IAtom> = Vec::new();
+    let mut atoms: Vec<IAtom> = Vec::new();
     {
         let mut visit = |node: frontend::transition::Node<'_>| match node {
             frontend::transition::Node::Fun(fun) => {
@@ -122,10 +137,8 @@ pub fn pair_problem(
                     abstractions.push(s);
                 }
             }
-            frontend::transition::Node::Int(a @ IAtom::App(Fun::List(ListOp::Len), _))
-                if !lengths.contains(a) =>
-            {
-                lengths.push(a.clone());
+            frontend::transition::Node::Int(a) if !atoms.contains(a) => {
+                atoms.push(a.clone());
             }
             _ => {}
         };
@@ -142,9 +155,19 @@ pub fn pair_problem(
         abstractions.push("abstraction".to_string());
     }
     abstractions.sort();
-    // Lists have no negative length (the functions are otherwise uninterpreted).
-    for a in lengths {
-        background.push(Form::le(Lin::atom(a).neg()?));
+    // What the state holds is 64-bit (and lists have no negative length): without
+    // these facts the solver would need constraints to rule out values no state has,
+    // such as `x + 1` overflowing for an `x` above `i64::MAX`.
+    for a in atoms {
+        if matches!(a, IAtom::DivC(..) | IAtom::ModC(..)) {
+            // The solver computes these from their operand.
+            continue;
+        }
+        if let Some((lo, hi)) = atom_range(&a) {
+            let t = Lin::atom(a);
+            background.push(Form::le(t.add_const(-hi)?));
+            background.push(Form::le(t.neg()?.add_const(lo)?));
+        }
     }
     Ok(Problem {
         background,
@@ -152,6 +175,16 @@ pub fn pair_problem(
         exact: !exec.inexact() && spawn_exact,
         abstractions,
     })
+}
+
+/// Whether two sorted conjunctions hold a literal and its negation (what
+/// [`Form::and`] of both would find).
+fn contradict(x: &[Form], y: &[Form]) -> bool {
+    let has = |fs: &[Form], f: &Form| fs.binary_search(f).is_ok();
+    x.iter().any(|f| match f {
+        Form::Not(g) => has(y, g),
+        f => has(y, &f.clone().not()),
+    }) || y.iter().any(|f| matches!(f, Form::Not(g) if has(x, g)))
 }
 
 fn describe(program: &Program, fun: &Fun) -> String {

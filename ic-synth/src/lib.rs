@@ -11,15 +11,26 @@
 //!
 //! Soundness: every constraint is a cube that z3 proved to imply the formula under
 //! "both blocks are enabled", for all values of the globals, the locals, the params
-//! and of every uninterpreted function. Deliberate assumptions, as in the paper:
-//! integers are unbounded (64-bit overflow is not modelled), and loops and recursive
-//! funs end within the interpreter's step and depth limits. A pair whose synthesis
-//! times out, hits `unknown`, or cannot be analysed gets no constraint.
+//! and of every uninterpreted function. The formula says that both orders *run
+//! normally* — no failure the interpreter can raise: assertions, division by zero,
+//! indices, `head([])`, 64-bit overflow (each arithmetic operation carries its
+//! range condition), and neither the rest of an abstracted loop nor a call of a
+//! looping or recursive fun, which may not terminate (their `Ok` is unknown, so no
+//! constraint covers the states that reach them) — and reach the same state. The
+//! paper's integers are unbounded; here they are 64-bit, so some of its constraints
+//! gain bounds (Fig. 1's `I(p,r) = {true}` is
+//! `{z <= 9223372036854775806 && x <= 9223372036854775805}`: `x` is incremented twice).
+//! One assumption remains: the paths analysed exactly (a few thousand instructions
+//! at most, inlined calls at most 16 deep) fit within the interpreter's step and
+//! depth limits. A pair whose synthesis times out, hits `unknown`, or cannot be
+//! analysed gets no constraint. [`validate`] checks constraints against the
+//! interpreter.
 
 pub mod allsat;
 pub mod compose;
 pub mod print;
 pub mod smt;
+pub mod validate;
 
 use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
 use frontend::ir::{BlockId, Program};

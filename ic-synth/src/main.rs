@@ -10,7 +10,11 @@ use std::time::Duration;
 /// Synthesise the independence constraints (ICs) of every pair of atomic blocks of a
 /// `.ic` program with an SMT solver, and the write sets W(b) of its blocks.
 ///
-/// Exit status: 0 written, 2 bad input or usage (a diagnostic is printed on stderr).
+/// With `--validate`, check the constraints instead against the interpreter on many
+/// sampled states, and report the first counterexample.
+///
+/// Exit status: 0 written (with `--validate`: no counterexample), 1 a counterexample
+/// was found (`--validate`), 2 bad input or usage (a diagnostic is printed on stderr).
 #[derive(Parser, Debug)]
 #[command(name = "ic-synth", version)]
 struct Cli {
@@ -39,6 +43,38 @@ struct Cli {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     jobs: usize,
+
+    /// Check the constraints instead of printing them: for every pair with a
+    /// constraint, run both orders with the interpreter from many sampled states
+    /// (random, boundary and program-constant values) and report the first state
+    /// where a constraint holds, both blocks are enabled, and the orders fail,
+    /// disable each other or reach different states.
+    #[arg(long)]
+    validate: bool,
+
+    /// With --validate: check the constraints of this ics.json (made for the same
+    /// program text) instead of synthesising them.
+    #[arg(long, value_name = "FILE", requires = "validate")]
+    ics: Option<PathBuf>,
+
+    /// With --validate: seed of the state sampler (the same seed samples the same
+    /// states).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "validate")]
+    seed: u64,
+
+    /// With --validate: states sampled per pair of blocks.
+    #[arg(long, value_name = "N", default_value_t = 300, requires = "validate")]
+    samples: usize,
+
+    /// With --validate: instructions one block may run before "block did not
+    /// terminate".
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100_000,
+        requires = "validate"
+    )]
+    max_steps: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -49,6 +85,7 @@ enum Format {
     Text,
 }
 
+const FOUND: u8 = 1;
 const BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
@@ -81,6 +118,9 @@ fn run(cli: &Cli) -> u8 {
         timeout: Duration::from_millis(cli.timeout_ms),
         jobs: cli.jobs,
     };
+    if cli.validate {
+        return validate(cli, &file, &source, &program, &options);
+    }
     let synthesis = ic_synth::synthesize(&program, &source, &options);
     match cli.format {
         Format::Text => print!("{}", ic_synth::text_table(&program, &synthesis)),
@@ -105,4 +145,73 @@ fn run(cli: &Cli) -> u8 {
         }
     }
     0
+}
+
+/// `--validate`: the constraints of `--ics FILE`, or freshly synthesised ones, against
+/// the interpreter.
+fn validate(
+    cli: &Cli,
+    file: &str,
+    source: &str,
+    program: &frontend::ir::Program,
+    options: &ic_synth::Options,
+) -> u8 {
+    let ics = match &cli.ics {
+        Some(path) => {
+            let shown = path.display();
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {shown}: {e}");
+                    return BAD_INPUT;
+                }
+            };
+            let ics = match frontend::ics::Ics::from_json(&text) {
+                Ok(i) => i,
+                Err(e) => {
+                    eprintln!("error: {shown}: {e}");
+                    return BAD_INPUT;
+                }
+            };
+            if !ics.matches_source(source) {
+                eprintln!("error: {shown} was made for another program than {file}");
+                return BAD_INPUT;
+            }
+            ics
+        }
+        None => {
+            let synthesis = ic_synth::synthesize(program, source, options);
+            ic_synth::to_ics(program, source, file, &synthesis)
+        }
+    };
+    let resolved = match ics.resolve(program) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let v = ic_synth::validate::validate(
+        program,
+        &resolved,
+        &ic_synth::validate::Options {
+            seed: cli.seed,
+            samples: cli.samples,
+            max_steps: cli.max_steps,
+            check_exact: false,
+        },
+    );
+    match &v.counterexample {
+        Some(c) => {
+            println!("counterexample: {c}");
+            FOUND
+        }
+        None => {
+            println!(
+                "ok: {} pairs with constraints, {} states with both blocks enabled, {} where a constraint held; no counterexample (seed {}, {} samples per pair)",
+                v.pairs_checked, v.enabled, v.held, cli.seed, cli.samples
+            );
+            0
+        }
+    }
 }

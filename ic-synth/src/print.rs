@@ -9,7 +9,7 @@
 use frontend::ast::{self, BinOp, Ident, Span, UnOp};
 use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::transition::{
-    ArrBase, Coef, Form, Fun, IAtom, Lin, ListOp, ListT, MapBase, Val, Var,
+    ArrBase, Coef, Form, Fun, IAtom, Lin, ListOp, ListT, MapBase, Val, Var, INT_MAX, INT_MIN,
 };
 
 pub struct Printer<'p> {
@@ -32,13 +32,18 @@ fn var(name: String) -> ast::Expr {
     }))
 }
 
+/// A 64-bit constant as an expression (`None` beyond 64 bits). `i64::MIN` has no
+/// literal (`9223372036854775808` does not fit), so it is written
+/// `-9223372036854775807 - 1`, which evaluates without overflow.
 fn int(k: Coef) -> Option<ast::Expr> {
     let n = i64::try_from(k).ok()?;
+    if n == i64::MIN {
+        return Some(bin(BinOp::Sub, int(k + 1)?, e(ast::ExprKind::Int(1))));
+    }
     if n < 0 {
-        let abs = n.checked_neg()?;
         Some(e(ast::ExprKind::Unary(
             UnOp::Neg,
-            Box::new(e(ast::ExprKind::Int(abs))),
+            Box::new(e(ast::ExprKind::Int(-n))),
         )))
     } else {
         Some(e(ast::ExprKind::Int(n)))
@@ -188,7 +193,7 @@ impl Printer<'_> {
         match (acc, k) {
             (None, k) => int(k),
             (Some(x), 0) => Some(x),
-            (Some(x), k) if k > 0 => Some(bin(BinOp::Add, x, int(k)?)),
+            (Some(x), k) if k > 0 || k == INT_MIN => Some(bin(BinOp::Add, x, int(k)?)),
             (Some(x), k) => Some(bin(BinOp::Sub, x, int(-k)?)),
         }
     }
@@ -232,8 +237,21 @@ impl Printer<'_> {
             .filter(|(_, c)| *c < 0)
             .map(|(a, c)| (a.clone(), -c))
             .collect();
-        let lhs = self.sum(&pos, 0)?;
-        let rhs = self.sum(&neg, -l.k)?;
+        // A range condition of an operation with terms of both signs (`a - b <= MAX`)
+        // is printed with the operation whole on the left, as the block computes it:
+        // moving `b` to the right would evaluate `b + MAX`, which overflows where the
+        // block does not (safe, as the constraint then does not hold, but not
+        // necessary).
+        if !pos.is_empty() && !neg.is_empty() && l.k.abs() > BIG {
+            let bound = if l.k < 0 { INT_MAX } else { INT_MIN };
+            let e = l.add_const(bound).ok()?;
+            return Some(bin(op, self.lin(&e)?, int(bound)?));
+        }
+        // The constant goes to the right, as far as 64 bits allow: `x + 3 >= i64::MIN`
+        // is not `x >= i64::MIN - 3`, which has no literal, but keeps its `+ 3`.
+        let rhs_k = (-l.k).clamp(INT_MIN, INT_MAX);
+        let lhs = self.sum(&pos, l.k.checked_add(rhs_k)?)?;
+        let rhs = self.sum(&neg, rhs_k)?;
         Some(bin(op, lhs, rhs))
     }
 
@@ -331,8 +349,50 @@ impl Printer<'_> {
     }
 }
 
-/// Merges `l <= 0` and `-l <= 0` into `l == 0`.
-fn simplify_cube(mut forms: Vec<Form>) -> Vec<Form> {
+/// Constants beyond this size only appear in range conditions (`e <= i64::MAX`).
+const BIG: Coef = 1 << 62;
+
+/// Merges `l <= 0` and `-l <= 0` into `l == 0`, and `e <= i64::MAX` and
+/// `e >= i64::MIN` (the "no overflow" conditions of one operation) into the first.
+///
+/// The second merge relies on how constraints are evaluated: with the interpreter's
+/// checked 64-bit arithmetic, an evaluation that overflows making the constraint not
+/// hold (`ics::Constraint::holds`). `e <= i64::MAX` is printed so that it evaluates
+/// `e` whole (`P <= MAX - c` for `e = P + c` with positive coefficients alone, whose
+/// evaluation in range gives `e >= MIN + c >= MIN` when `c >= 0`, and `P - |c| <=
+/// MAX` otherwise; the whole of `e`, or of `-e - 1` once negated, for mixed signs,
+/// see [`Printer::comparison`]). Where it holds, `e` is thus in range, which implies
+/// `e >= i64::MIN`: the printed constraint still implies the cube, and reads as "`e`
+/// does not overflow". (All-negative `e` are left alone: their printed upper bound
+/// does not bound `e` from below.)
+fn simplify_cube(forms: Vec<Form>) -> Vec<Form> {
+    let mut forms = merge_equalities(forms);
+    let mut i = 0;
+    while i < forms.len() {
+        let redundant = match &forms[i] {
+            Form::Le(low) => {
+                // `low <= 0` is `e >= MIN` for `e = -low + MIN`: is `e - MAX <= 0` there
+                // too? Only when `e` has positive coefficients alone is it printed as
+                // `e <= MAX`, with `e` evaluated as a whole.
+                let upper = low
+                    .neg()
+                    .and_then(|e| e.add_const(INT_MIN))
+                    .and_then(|e| e.add_const(-INT_MAX));
+                matches!(upper, Ok(u) if u.terms.iter().any(|(_, c)| *c > 0)
+                    && forms.contains(&Form::Le(u.clone())))
+            }
+            _ => false,
+        };
+        if redundant {
+            forms.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    forms
+}
+
+fn merge_equalities(mut forms: Vec<Form>) -> Vec<Form> {
     let mut out = Vec::new();
     while let Some(f) = forms.pop() {
         if let Form::Le(l) = &f {

@@ -46,7 +46,7 @@ fn writes_ics_json() {
         .find(|p| p.a == "p" && p.b == "q")
         .expect("pair (p, q)");
     assert!(pq.exact);
-    assert_eq!(pq.constraints, ["z <= -1"]);
+    assert_eq!(pq.constraints, ["x <= 9223372036854775806 && z <= -1"]);
     assert!(pq.reason.is_none());
     let program = frontend::load(&source, &[]).expect("loads");
     ics.resolve(&program).expect("constraints resolve");
@@ -62,10 +62,18 @@ fn text_format_is_a_table() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("(res, res)  yes    {nr > 0, v == v'}"),
+        out.contains(
+            "(res, res)  yes    {nr > 0 && v + v' <= 9223372036854775807, \
+             r + v <= 9223372036854775807 && v == v' && nr <= 0}"
+        ),
         "{out}"
     );
-    assert!(out.contains("(fib, res)  yes    {true}"), "{out}");
+    assert!(
+        out.contains(
+            "(fib, fib)  yes    {true}\n(fib, res)  yes    {nr > 0, r + v' <= 9223372036854775807}"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -118,4 +126,110 @@ fn missing_file_is_bad_input() {
     let o = ic_synth(&["no/such/file.ic"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}
+
+/// A scratch directory of its own for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ic-synth-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn validate_finds_no_counterexample_in_the_synthesised_constraints() {
+    let o = ic_synth(&[
+        "--validate",
+        "--seed",
+        "3",
+        "--samples",
+        "50",
+        "examples/fig1.ic",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split(':')
+            .next(),
+        Some("ok")
+    );
+    assert!(
+        stdout(&o).contains("6 pairs with constraints, 300 states with both blocks enabled"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("(seed 3, 50 samples per pair)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn validate_reports_a_wrong_constraint_of_an_ics_file() {
+    let dir = scratch("validate");
+    let source = "global int x = -9223372036854775806; global int y = 0;\n\
+                  proc a() { int t = y + x; } proc b() { y = x; }\n\
+                  init { spawn a(); spawn b(); }\n";
+    let prog = dir.join("overflow.ic");
+    std::fs::write(&prog, source).expect("written");
+    let o = ic_synth(&[prog.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The old, wrong constraint of (a, b).
+    let mut ics = Ics::from_json(&stdout(&o)).expect("valid ics.json");
+    let ab = ics
+        .pairs
+        .iter_mut()
+        .find(|p| p.a == "a" && p.b == "b")
+        .expect("pair (a, b)");
+    ab.constraints = vec!["true".to_string()];
+    let file = dir.join("wrong.json");
+    std::fs::write(&file, serde_json::to_string(&ics).expect("serialisable")).expect("written");
+    let args = [
+        "--validate",
+        "--ics",
+        file.to_str().expect("utf-8 path"),
+        prog.to_str().expect("utf-8 path"),
+    ];
+    let o = ic_synth(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("counterexample: constraint `true` of (a, b) holds, but in order "),
+        "{out}"
+    );
+    assert!(
+        out.contains("block a fails: integer overflow in `+`"),
+        "{out}"
+    );
+    assert!(out.contains("\n  state: x = "), "{out}");
+    // Deterministic: the same report again.
+    assert_eq!(stdout(&ic_synth(&args)), out);
+    // An ics.json of another program is refused.
+    let other = dir.join("other.ic");
+    std::fs::write(
+        &other,
+        "global int x;\nproc p() { x = 1; }\ninit { spawn p(); }\n",
+    )
+    .expect("written");
+    let o = ic_synth(&[
+        "--validate",
+        "--ics",
+        file.to_str().expect("utf-8 path"),
+        other.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("was made for another program"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn validate_options_need_validate() {
+    let o = ic_synth(&["--seed", "3", "examples/fig1.ic"]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -1,20 +1,24 @@
 //! Soundness on generated programs: random procs over int, bool, array and map
 //! globals, with conditionals, `? :`, builtins, products and quotients, fun calls
 //! (inlined and abstracted), loops, assertions, spawns, `await` and `yield`. For each
-//! program, every constraint is checked on random states with the interpreter, as
-//! in `soundness.rs` (and exact pairs are checked to be exact).
+//! program, every constraint is checked by the validator ([`ic_synth::validate`]) on
+//! sampled states, as in `soundness.rs` (and exact pairs are checked to be exact).
 
-mod common;
-
-use common::*;
-use frontend::ir::BlockId;
+use ic_synth::validate::{validate, Options, Rng};
 
 /// Generated programs checked (each is a few blocks).
 const PROGRAMS: u64 = 20;
+/// Small generated programs checked.
+const SMALL_PROGRAMS: u64 = 300;
+/// States sampled per pair of blocks.
+const SAMPLES: usize = 100;
 
 struct Gen {
     rng: Rng,
     depth: u32,
+    /// Two procs of one or two statements each: cheap to synthesise, so many fit in
+    /// a test run.
+    small: bool,
 }
 
 impl Gen {
@@ -107,7 +111,7 @@ impl Gen {
 
     fn stmt(&mut self, out: &mut String, indent: usize, nested: u32, procs: usize) {
         let pad = " ".repeat(indent);
-        match self.rng.below(if nested < 2 { 16 } else { 12 }) {
+        match self.rng.below(if nested < 2 { 17 } else { 12 }) {
             0..=2 => {
                 let g = self.pick(&["g0", "g1"]);
                 let e = self.int();
@@ -168,6 +172,13 @@ impl Gen {
                 }
                 out.push_str(&format!("{pad}}}\n"));
             }
+            15 => {
+                // A loop with constant bounds, unrolled exactly by the synthesis.
+                let n = 1 + self.rng.below(3);
+                out.push_str(&format!("{pad}for i{nested} in 0..{n} {{\n"));
+                self.stmt(out, indent + 4, nested + 1, procs);
+                out.push_str(&format!("{pad}}}\n"));
+            }
             _ => {
                 let c = self.boolean();
                 out.push_str(&format!("{pad}if ({c}) {{\n"));
@@ -178,7 +189,11 @@ impl Gen {
     }
 
     fn program(&mut self) -> String {
-        let procs = 2 + self.rng.below(2) as usize;
+        let procs = if self.small {
+            2
+        } else {
+            2 + self.rng.below(2) as usize
+        };
         let mut out = String::from(
             "param P = 2;\nglobal int g0;\nglobal int g1;\nglobal bool b;\n\
              global int[3] a;\nglobal bool[2] c;\nglobal map m;\n\
@@ -187,7 +202,7 @@ impl Gen {
         );
         for p in 0..procs {
             out.push_str(&format!("proc p{p}(int x, int y) {{\n    int t = 0;\n"));
-            for _ in 0..1 + self.rng.below(5) {
+            for _ in 0..1 + self.rng.below(if self.small { 2 } else { 5 }) {
                 self.stmt(&mut out, 4, 0, procs);
             }
             out.push_str("}\n");
@@ -197,101 +212,73 @@ impl Gen {
     }
 }
 
-#[test]
-fn constraints_of_generated_programs_are_sound() {
+/// Generates, synthesises and validates programs `seeds`; returns the pairs with
+/// constraints and the samples in which one held.
+fn check_generated(seeds: std::ops::Range<u64>, small: bool, timeout_ms: u64) -> (usize, usize) {
     let mut held = 0;
-    let mut programs = 0;
-    for seed in 0..PROGRAMS {
+    let mut with_constraints = 0;
+    for seed in seeds {
         let mut g = Gen {
             rng: Rng::new(1000 + seed),
             depth: 0,
+            small,
         };
         let source = g.program();
         let program = match frontend::load(&source, &[]) {
             Ok(p) => p,
             Err(d) => panic!("generated program does not load: {d:?}\n{source}"),
         };
-        programs += 1;
         let options = ic_synth::Options {
-            timeout: std::time::Duration::from_secs(2),
+            timeout: std::time::Duration::from_millis(timeout_ms),
             jobs: 0,
         };
-        let started = std::time::Instant::now();
         let s = ic_synth::synthesize(&program, &source, &options);
-        eprintln!(
-            "seed {seed}: {} blocks, {} pairs, {} exact, {} with constraints, {} timeouts, {} calls, {} ms",
-            program.blocks.len(),
-            s.pairs.len(),
-            s.pairs.iter().filter(|p| p.exact).count(),
-            s.pairs.iter().filter(|p| !p.constraints.is_empty()).count(),
-            s.timeouts(),
-            s.solver_calls(),
-            started.elapsed().as_millis()
-        );
+        with_constraints += s.pairs.iter().filter(|p| !p.constraints.is_empty()).count();
         let ics = ic_synth::to_ics(&program, &source, "gen.ic", &s);
         let resolved = ics
             .resolve(&program)
             .unwrap_or_else(|e| panic!("{e}\n{source}"));
-        let m = machine(&program);
-        let mut rng = Rng::new(seed);
-        let n = program.blocks.len() as BlockId;
-        for a in 0..n {
-            for b in a..n {
-                let (pair, _) = resolved.pair(a, b).expect("listed");
-                let procs = [
-                    program.blocks[a as usize].proc,
-                    program.blocks[b as usize].proc,
-                ];
-                for _ in 0..100 {
-                    let mem = random_memory(&program, &mut rng);
-                    let locals = [
-                        random_locals(&program, procs[0], &mut rng),
-                        random_locals(&program, procs[1], &mut rng),
-                    ];
-                    if !matches!(m.enabled(a, &mem, &locals[0]), Ok(true))
-                        || !matches!(m.enabled(b, &mem, &locals[1]), Ok(true))
-                    {
-                        continue;
-                    }
-                    let ab = run_pair(&m, &mem, [a, b], &locals, 0);
-                    let ba = run_pair(&m, &mem, [a, b], &locals, 1);
-                    if matches!(ab, Run::Assumed) || matches!(ba, Run::Assumed) {
-                        continue;
-                    }
-                    let commute = same(&program, &ab, &ba);
-                    let holding = pair
-                        .constraints
-                        .iter()
-                        .find(|c| c.holds(&program, &mem, &locals[0], &locals[1]));
-                    let name = |x: BlockId| program.blocks[x as usize].name.clone();
-                    if let Some(c) = holding {
-                        held += 1;
-                        assert!(
-                            commute,
-                            "seed {seed}: `{}` of ({}, {}) holds but the orders differ\n\
-                             memory: {}\nlocals: {:?}\na·b: {ab:?}\nb·a: {ba:?}\n{source}",
-                            c.text,
-                            name(a),
-                            name(b),
-                            mem.show(&program),
-                            locals
-                        );
-                    } else if pair.exact {
-                        assert!(
-                            !commute,
-                            "seed {seed}: exact ({}, {}) has no constraint holding, yet the \
-                             orders agree\nmemory: {}\nlocals: {:?}\nconstraints: {:?}\n{source}",
-                            name(a),
-                            name(b),
-                            mem.show(&program),
-                            locals,
-                            pair.constraints.iter().map(|c| &c.text).collect::<Vec<_>>()
-                        );
-                    }
-                }
-            }
+        let v = validate(
+            &program,
+            &resolved,
+            &Options {
+                seed,
+                samples: SAMPLES,
+                check_exact: true,
+                ..Options::default()
+            },
+        );
+        if let Some(c) = v.counterexample.as_ref().or(v.inexact.as_ref()) {
+            panic!("seed {seed} (small: {small}): {c}\n{source}");
         }
+        held += v.held;
     }
-    assert_eq!(programs, PROGRAMS);
-    assert!(held > 300, "only {held} samples where a constraint held");
+    (with_constraints, held)
+}
+
+#[test]
+fn constraints_of_generated_programs_are_sound() {
+    let (with_constraints, held) = check_generated(0..PROGRAMS, false, 2000);
+    // Not vacuous: many pairs have constraints, and they hold in many samples.
+    assert!(
+        with_constraints > PROGRAMS as usize,
+        "only {with_constraints} pairs with constraints"
+    );
+    assert!(
+        held > 20 * PROGRAMS as usize,
+        "only {held} samples where a constraint held"
+    );
+}
+
+#[test]
+fn constraints_of_small_generated_programs_are_sound() {
+    let (with_constraints, held) = check_generated(0..SMALL_PROGRAMS, true, 1000);
+    assert!(
+        with_constraints > SMALL_PROGRAMS as usize,
+        "only {with_constraints} pairs with constraints"
+    );
+    assert!(
+        held > 20 * SMALL_PROGRAMS as usize,
+        "only {held} samples where a constraint held"
+    );
 }

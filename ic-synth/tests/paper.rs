@@ -1,5 +1,12 @@
 //! The examples of the CDPOR paper must come out as printed there (up to an
 //! equivalent normal form of each constraint), plus the lost-update program.
+//!
+//! The paper's integers are unbounded; ours are 64-bit and overflow is a runtime
+//! error, so a constraint must also keep out the states where an increment
+//! overflows in either order: each of the paper's constraints gains exactly the
+//! bounds its blocks' arithmetic needs (`x` is incremented twice in `p·r`, so
+//! `I(p,r) = {true}` becomes `{x <= 9223372036854775805 && z <= 9223372036854775806}`),
+//! and nothing else.
 
 mod common;
 
@@ -82,20 +89,40 @@ impl Synth {
 #[test]
 fn fig1_constraints_and_write_sets() {
     let s = synth("examples/fig1.ic");
-    s.assert_constraints("q", "r", &["z >= 0", "z == x", "z <= -2"]);
-    s.assert_constraints("p", "q", &["z <= -1"]);
-    s.assert_constraints("p", "r", &["true"]);
+    // The paper's {z >= 0, z == x, z <= -2}, {z <= -1} and {true}, with the bounds
+    // that keep `x + 1` and `z + 1` from overflowing.
+    let (max_1, max_2) = ("9223372036854775806", "9223372036854775805");
+    s.assert_constraints(
+        "q",
+        "r",
+        &[
+            &format!("z >= 0 && z <= {max_1} && x <= {max_1}"),
+            &format!("z == x && x <= {max_1}"),
+            &format!("z <= -2 && x <= {max_1}"),
+        ],
+    );
+    s.assert_constraints("p", "q", &[&format!("z <= -1 && x <= {max_1}")]);
+    s.assert_constraints("p", "r", &[&format!("x <= {max_2} && z <= {max_1}")]);
     for (a, b) in [("q", "r"), ("p", "q"), ("p", "r")] {
         assert!(s.pair(a, b).exact, "I({a},{b}) is exact");
     }
-    // As printed, where the normal form is the paper's.
-    assert_eq!(s.pair("p", "q").constraints, ["z <= -1"]);
-    assert_eq!(s.pair("p", "r").constraints, ["true"]);
-    assert!(s.pair("q", "r").constraints.contains(&"z >= 0".to_string()));
-    assert!(s
-        .pair("q", "r")
-        .constraints
-        .contains(&"z <= -2".to_string()));
+    // As printed.
+    assert_eq!(
+        s.pair("p", "q").constraints,
+        [format!("x <= {max_1} && z <= -1")]
+    );
+    assert_eq!(
+        s.pair("p", "r").constraints,
+        [format!("z <= {max_1} && x <= {max_2}")]
+    );
+    assert_eq!(
+        s.pair("q", "r").constraints,
+        [
+            format!("x <= {max_1} && x == z"),
+            format!("x <= {max_1} && z <= -2"),
+            format!("x <= {max_1} && z <= {max_1} && z >= 0"),
+        ]
+    );
     assert_eq!(s.may_write("p"), BTreeSet::from(["x".to_string()]));
     assert_eq!(
         s.may_write("r"),
@@ -106,12 +133,26 @@ fn fig1_constraints_and_write_sets() {
 #[test]
 fn fib_res_constraints() {
     let s = synth("examples/fib.ic");
-    s.assert_constraints("res", "res", &["nr > 0", "v == v'"]);
-    s.assert_constraints("fib", "res", &["true"]);
+    // The paper's {nr > 0, v == v'} and {true}: where `res` computes `r + v`, the sum
+    // must not overflow (and `fib`'s `v - 1`, `v - 2` happen only for `v > 1`).
+    let max = "9223372036854775807";
+    s.assert_constraints(
+        "res",
+        "res",
+        &[
+            &format!("nr > 0 && v + v' <= {max}"),
+            &format!("nr <= 0 && v == v' && r + v <= {max}"),
+        ],
+    );
+    s.assert_constraints("fib", "res", &["nr > 0", &format!("r + v' <= {max}")]);
     s.assert_constraints("fib", "fib", &["true"]);
-    let mut res = s.pair("res", "res").constraints.clone();
-    res.sort();
-    assert_eq!(res, ["nr > 0", "v == v'"]);
+    assert_eq!(
+        s.pair("res", "res").constraints,
+        [
+            format!("nr > 0 && v + v' <= {max}"),
+            format!("r + v <= {max} && v == v' && nr <= 0"),
+        ]
+    );
     for (a, b) in [("res", "res"), ("fib", "res"), ("fib", "fib")] {
         assert!(s.pair(a, b).exact, "I({a},{b}) is exact");
     }
@@ -124,7 +165,7 @@ fn a_local_that_survives_a_yield_is_not_independent() {
     assert_ne!(p.constraints, ["true"]);
     assert!(!p.constraints.is_empty());
     s.assert_constraints("p", "p#1", &["x == t' + 1"]);
-    s.assert_constraints("p#1", "p#1", &["t == t'"]);
+    s.assert_constraints("p#1", "p#1", &["t == t' && t <= 9223372036854775806"]);
     s.assert_constraints("p", "p", &["true"]);
 }
 
@@ -156,6 +197,17 @@ fn loops_and_fun_calls_are_abstracted_not_exact() {
         "{:?}",
         p.reason
     );
-    // `r` only touches `f` and `x` (through an inlined fun): it commutes with itself.
-    assert_eq!(s.pair("r", "r").constraints, ["true"]);
+    // `r` only touches `f` and `x` (through an inlined fun): it commutes with itself
+    // wherever `x + sq(k)` does not overflow.
+    assert_eq!(
+        s.pair("r", "r").constraints,
+        [
+            "x + k * k <= 9223372036854775807 && x + k' * k' <= 9223372036854775807 \
+          && k * k <= 9223372036854775807 && k' * k' <= 9223372036854775807"
+        ]
+    );
+    // `s` calls `total`, which loops: it may not terminate, so `s` commutes with
+    // nothing, not even with blocks it shares no variable with.
+    assert!(s.pair("s", "s").constraints.is_empty());
+    assert!(s.pair("r", "s").constraints.is_empty());
 }

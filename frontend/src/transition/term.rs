@@ -312,6 +312,70 @@ impl Lin {
     }
 }
 
+/// The smallest value of the language's 64-bit integers.
+pub const INT_MIN: Coef = i64::MIN as Coef;
+/// The largest value of the language's 64-bit integers.
+pub const INT_MAX: Coef = i64::MAX as Coef;
+
+/// The values an integer atom can take in any state, when it is bounded.
+///
+/// Everything a state holds is a 64-bit value (variables, array and map elements,
+/// list elements and lengths, what a loop or a fun produced), so such atoms lie in
+/// `[INT_MIN, INT_MAX]`. The exception is [`Fun::Mul`]: it stands for the
+/// mathematical product of its arguments, whose range is exactly what the "no
+/// overflow" condition of a multiplication constrains, so it is unbounded here.
+pub fn atom_range(a: &IAtom) -> Option<(Coef, Coef)> {
+    match a {
+        IAtom::App(Fun::Mul, _) => None,
+        IAtom::App(Fun::List(ListOp::Len), _) => Some((0, INT_MAX)),
+        IAtom::ArrLen(_) => Some((0, crate::check::MAX_ARRAY_LEN as Coef)),
+        IAtom::ModC(_, c) => {
+            let m = Coef::from(*c).abs() - 1;
+            Some((-m, m))
+        }
+        IAtom::DivC(x, c) => {
+            let (lo, hi) = lin_range(x)?;
+            let c = Coef::from(*c);
+            let (a, b) = (lo.checked_div(c)?, hi.checked_div(c)?);
+            Some((a.min(b), a.max(b)))
+        }
+        IAtom::Var(_) | IAtom::Select(..) | IAtom::MapGet(..) | IAtom::App(..) => {
+            Some((INT_MIN, INT_MAX))
+        }
+    }
+}
+
+/// Bounds of a linear term from the bounds of its atoms ([`atom_range`]); `None`
+/// when an atom is unbounded or the bounds do not fit in a [`Coef`].
+pub fn lin_range(l: &Lin) -> Option<(Coef, Coef)> {
+    let (mut lo, mut hi) = (l.k, l.k);
+    for (a, c) in &l.terms {
+        let (alo, ahi) = atom_range(a)?;
+        let (x, y) = (alo.checked_mul(*c)?, ahi.checked_mul(*c)?);
+        lo = lo.checked_add(x.min(y))?;
+        hi = hi.checked_add(x.max(y))?;
+    }
+    Some((lo, hi))
+}
+
+/// The conditions under which `r`, the result of one 64-bit operation of the
+/// interpreter (`+`, `-`, `*`, unary `-`, `abs`, `/`), does not overflow: the
+/// interpreter raises a runtime error outside `[INT_MIN, INT_MAX]` (`interp.rs`,
+/// `checked_*`). Sides that the bounds of the atoms already guarantee are left out
+/// (`x + 1` only needs `x <= INT_MAX - 1`), so the common case adds one atom, not
+/// two. A constant out of range gives [`Form::False`].
+pub fn no_overflow(r: &Lin) -> Result<Vec<Form>, TooLarge> {
+    let (lo, hi) = lin_range(r).unwrap_or((Coef::MIN, Coef::MAX));
+    let mut out = Vec::new();
+    if hi > INT_MAX {
+        out.push(Form::le(r.add_const(-INT_MAX)?));
+    }
+    if lo < INT_MIN {
+        out.push(Form::le(r.neg()?.add_const(INT_MIN)?));
+    }
+    Ok(out)
+}
+
 pub fn gcd(a: Coef, b: Coef) -> Coef {
     if b == 0 {
         a

@@ -1,0 +1,249 @@
+//! The three classes of wrong constraints found in the synthesis, each as a program:
+//! the constraints now printed, the validator finding nothing wrong with them, and
+//! the validator finding the counterexample when handed the old wrong constraint
+//! (`true`), which shows it can fail. Plus a pair that disables itself, which the
+//! validator must catch as well.
+
+use frontend::ir::Program;
+use ic_synth::validate::{validate, Counterexample, Options};
+
+/// A loop of two iterations around a conditional write of `x`; the other block
+/// reads `x` through `y`. The old abstraction of the loop ignored `x`'s value
+/// before the loop and gave I(a, b) = {true}.
+const LOOP_WRITE: &str = "global int x = 1; global int y = 0;
+proc a() { for i in 0..2 { if (i > 5) { x = 0; } } y = x; }
+proc b() { x = y; }
+init { spawn b(); spawn a(); }";
+
+/// The same loop with a bound read from the state: abstracted after two
+/// iterations, so the rest of the loop may not end normally.
+const LOOP_WRITE_SYMBOLIC: &str = "global int x = 1; global int y = 0; global int n = 9;
+proc a() { for i in 0..n { if (i > 5) { x = 0; } } y = x; }
+proc b() { x = y; }
+init { spawn b(); spawn a(); }";
+
+/// A loop that never ends in the order b·a. Constraints assumed termination and
+/// gave I(a, b) = {true}.
+const NON_TERMINATION: &str = "global int x = 1;
+proc a() { while (x == 0) { } }  proc b() { x = 0; }
+init { spawn b(); spawn a(); }";
+
+/// `y + x` overflows in the order b·a. Integers were unbounded and gave
+/// I(a, b) = {true}.
+const OVERFLOW: &str = "global int x = -9223372036854775806; global int y = 0;
+proc a() { int t = y + x; } proc b() { y = x; }
+init { spawn a(); spawn b(); }";
+
+/// `b` disables `a`.
+const DISABLES: &str = "global int x = 0;
+proc a() { await (x == 0); x = 2; } proc b() { x = 1; }
+init { spawn a(); spawn b(); }";
+
+fn load(source: &str) -> Program {
+    frontend::load(source, &[]).unwrap_or_else(|d| panic!("loads: {d:?}"))
+}
+
+/// The synthesised constraints of every pair, by block names.
+fn constraints(program: &Program, source: &str) -> Vec<(String, String, Vec<String>, bool)> {
+    let s = ic_synth::synthesize(program, source, &ic_synth::Options::default());
+    let name = |b: u32| program.blocks[b as usize].name.clone();
+    s.pairs
+        .iter()
+        .map(|p| (name(p.a), name(p.b), p.constraints.clone(), p.exact))
+        .collect()
+}
+
+fn pair(program: &Program, source: &str, a: &str, b: &str) -> (Vec<String>, bool) {
+    constraints(program, source)
+        .into_iter()
+        .find(|(x, y, _, _)| x == a && y == b)
+        .map(|(_, _, c, exact)| (c, exact))
+        .unwrap_or_else(|| panic!("pair ({a}, {b}) listed"))
+}
+
+/// The validator on the synthesised constraints, or on them with `(a, b)`'s
+/// replaced by `replace`.
+fn validation(
+    program: &Program,
+    source: &str,
+    replace: Option<(&str, &str, &str)>,
+) -> Option<Counterexample> {
+    let s = ic_synth::synthesize(program, source, &ic_synth::Options::default());
+    let mut ics = ic_synth::to_ics(program, source, "p.ic", &s);
+    if let Some((a, b, constraint)) = replace {
+        let p = ics
+            .pairs
+            .iter_mut()
+            .find(|p| p.a == a && p.b == b)
+            .expect("pair listed");
+        p.constraints = vec![constraint.to_string()];
+        p.exact = false;
+    }
+    let resolved = ics.resolve(program).expect("constraints resolve");
+    let v = validate(program, &resolved, &Options::default());
+    assert!(v.enabled > 0, "some samples enable both blocks");
+    v.counterexample
+}
+
+#[test]
+fn a_conditional_write_in_a_loop_keeps_the_value_before() {
+    let program = load(LOOP_WRITE);
+    // The loop has constant bounds: unrolled, the analysis is exact.
+    assert_eq!(
+        pair(&program, LOOP_WRITE, "a", "b"),
+        (vec!["x == y".to_string()], true)
+    );
+    assert!(validation(&program, LOOP_WRITE, None).is_none());
+    let c = validation(&program, LOOP_WRITE, Some(("a", "b", "true"))).expect("found");
+    assert_eq!((c.a.as_str(), c.b.as_str()), ("a", "b"));
+    assert_eq!(c.constraint.as_deref(), Some("true"));
+    assert!(c.problem.starts_with("global x differs: "), "{c}");
+}
+
+#[test]
+fn an_abstracted_loop_claims_nothing_about_the_states_that_reach_it() {
+    let program = load(LOOP_WRITE_SYMBOLIC);
+    let (c, exact) = pair(&program, LOOP_WRITE_SYMBOLIC, "a", "b");
+    assert!(!exact);
+    // Only where the loop ends within the unrolled iterations (n <= 2), and x == y.
+    assert!(!c.is_empty(), "{c:?}");
+    assert!(c.iter().all(|c| c.contains("x == y")), "{c:?}");
+    assert!(validation(&program, LOOP_WRITE_SYMBOLIC, None).is_none());
+    let c = validation(&program, LOOP_WRITE_SYMBOLIC, Some(("a", "b", "true"))).expect("found");
+    assert!(c.problem.starts_with("global x differs: "), "{c}");
+}
+
+#[test]
+fn a_loop_that_may_not_terminate_is_dependent() {
+    let program = load(NON_TERMINATION);
+    assert_eq!(
+        constraints(&program, NON_TERMINATION),
+        [
+            (
+                "a".to_string(),
+                "a".to_string(),
+                vec!["x != 0".to_string()],
+                false
+            ),
+            ("a".to_string(), "b".to_string(), vec![], false),
+            (
+                "b".to_string(),
+                "b".to_string(),
+                vec!["true".to_string()],
+                true
+            ),
+        ]
+    );
+    assert!(validation(&program, NON_TERMINATION, None).is_none());
+    let c = validation(&program, NON_TERMINATION, Some(("a", "b", "true"))).expect("found");
+    let end = "block a fails: block did not terminate (more than 100000 steps)";
+    assert!(
+        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
+        "{c}"
+    );
+}
+
+#[test]
+fn overflow_is_a_failure() {
+    let program = load(OVERFLOW);
+    assert_eq!(
+        constraints(&program, OVERFLOW),
+        [
+            (
+                "a".to_string(),
+                "a".to_string(),
+                vec!["x + y <= 9223372036854775807".to_string()],
+                true
+            ),
+            (
+                "a".to_string(),
+                "b".to_string(),
+                vec!["x + y <= 9223372036854775807 && x >= -4611686018427387904 \
+                     && x <= 4611686018427387903"
+                    .to_string()],
+                true
+            ),
+            (
+                "b".to_string(),
+                "b".to_string(),
+                vec!["true".to_string()],
+                true
+            ),
+        ]
+    );
+    assert!(validation(&program, OVERFLOW, None).is_none());
+    let c = validation(&program, OVERFLOW, Some(("a", "b", "true"))).expect("found");
+    let end = "block a fails: integer overflow in `+`";
+    assert!(
+        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
+        "{c}"
+    );
+    // The state is shown as assignments of the globals.
+    assert!(c.state.starts_with("x = "), "{c}");
+    assert!(c.state.contains(", y = "), "{c}");
+}
+
+#[test]
+fn the_operations_that_overflow_are_those_of_the_interpreter() {
+    // Each block fails at the boundary the interpreter checks: constraints must
+    // keep those states out, and the validator samples them.
+    for body in [
+        "x = x + 1;",
+        "x = x - 1;",
+        "x = x * 2;",
+        "x = x * y;",
+        "x = -x;",
+        "x = abs(x);",
+        "x = x / y;",
+        "x = x / -1;",
+        "y = y + 1; x = x + y;",
+    ] {
+        let source =
+            format!("global int x; global int y; proc a() {{ {body} }} proc b() {{ y = 3; }} init {{ spawn a(); spawn b(); }}");
+        let program = load(&source);
+        assert!(
+            validation(&program, &source, None).is_none(),
+            "{body}: the synthesised constraints are sound"
+        );
+        let c = validation(&program, &source, Some(("a", "a", "true")))
+            .unwrap_or_else(|| panic!("{body}: `true` for (a, a) is caught"));
+        assert!(
+            c.problem.contains("block a fails: integer overflow")
+                || c.problem.contains("block a fails: division by zero"),
+            "{body}: {c}"
+        );
+    }
+}
+
+#[test]
+fn a_pair_that_disables_itself_is_caught() {
+    let program = load(DISABLES);
+    assert_eq!(pair(&program, DISABLES, "a", "b"), (vec![], true));
+    assert!(validation(&program, DISABLES, None).is_none());
+    let c = validation(&program, DISABLES, Some(("a", "b", "true"))).expect("found");
+    assert_eq!(c.problem, "in order b·a, a is not enabled after b");
+    assert_eq!(c.state, "x = 0");
+}
+
+#[test]
+fn validation_is_deterministic_given_a_seed() {
+    let program = load(OVERFLOW);
+    let s = ic_synth::synthesize(&program, OVERFLOW, &ic_synth::Options::default());
+    let resolved = ic_synth::to_ics(&program, OVERFLOW, "p.ic", &s)
+        .resolve(&program)
+        .expect("resolves");
+    let run = |seed| {
+        let v = validate(
+            &program,
+            &resolved,
+            &Options {
+                seed,
+                ..Options::default()
+            },
+        );
+        (v.pairs_checked, v.enabled, v.held)
+    };
+    let first = run(7);
+    assert_eq!(first, run(7));
+    assert_eq!((first.0, first.1), (3, 900));
+}
