@@ -868,3 +868,168 @@ fn issue_actor_producer_consumer_3() {
         &[],
     );
 }
+
+/// Found by the first campaign (IC_DIFF_SEED=20240611, 3,000 programs; 9 programs
+/// shrank to it): issue 11's "aab" exactly, as the generator writes it. cdpor with
+/// `--deps static` (both `--literal` settings) explores one trace and misses y = 0.
+#[test]
+fn campaign_aab_generated() {
+    check_finals(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    x = 1;
+}
+
+proc q() {
+    y = x;
+}
+
+init {
+    spawn p();
+    spawn p();
+    spawn q();
+}
+",
+        &[
+            "x = 1, y = 0, z = 0, b = false, a = [0, 0, 0], m = {}, l = [] | ended",
+            "x = 1, y = 1, z = 0, b = false, a = [0, 0, 0], m = {}, l = [] | ended",
+        ],
+        &[],
+    );
+}
+
+/// Found by the first campaign (9 programs): class 4 with a negation. p sets z = -y = 1;
+/// q spins while z == 1. q first: it leaves at once, then p (the only final state);
+/// p first: q never terminates. cdpor in every mode explores no complete execution.
+#[test]
+fn campaign_spin_negation_generated() {
+    check_finals(
+        "param K = 2;
+global int x = 0;
+global int y = -1;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    z = (-y);
+}
+
+proc q() {
+    while (z == 1) { }
+}
+
+init {
+    spawn p();
+    spawn q();
+}
+",
+        &["x = 0, y = -1, z = 1, b = false, a = [0, 0, 0], m = {}, l = [] | ended"],
+        &[(
+            Runtime,
+            "block did not terminate (more than 1000 steps)",
+            "q",
+            "p q",
+        )],
+    );
+}
+
+/// Found by the first campaign (6 programs): class 4 itself. q first makes p spin
+/// forever; cdpor with `--deps static` (both `--literal` settings) misses that
+/// runtime error.
+#[test]
+fn campaign_spin_generated() {
+    check_finals(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 1;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    while (z == 0) { }
+}
+
+proc q() {
+    z = 0;
+}
+
+init {
+    spawn p();
+    spawn q();
+}
+",
+        &["x = 0, y = 0, z = 0, b = false, a = [0, 0, 0], m = {}, l = [] | ended"],
+        &[(
+            Runtime,
+            "block did not terminate (more than 1000 steps)",
+            "p",
+            "q p",
+        )],
+    );
+}
+
+/// Found by the first campaign (2 programs): two q's write x = 1 (equal values by the
+/// same proc spawned twice), p writes z under `if (x == 0)` (a guarded write), r copies
+/// x into z after a loop of awaits. cdpor with `--deps static` (not `--literal`) misses
+/// a final state: the aab and class 3 shapes together. Naive: x ends 1; z ends as r
+/// copied x (1 when a q ran before r); l holds z as p found it (1 only for q < r < p).
+#[test]
+fn campaign_two_writers_guarded_write_generated() {
+    check_finals(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    l = append(l, z);
+    if (x == 0) {
+        z = 0;
+    }
+}
+
+proc q() {
+    x = 1;
+    int t0 = (x + z);
+}
+
+proc r() {
+    for i0 in 0..min(x, 1) {
+        await ((x >= x) || (z < 1));
+    }
+    z = x;
+}
+
+init {
+    spawn p();
+    spawn q();
+    spawn q();
+    spawn r();
+}
+",
+        &[
+            "x = 1, y = 0, z = 0, b = false, a = [0, 0, 0], m = {}, l = [0] | ended",
+            "x = 1, y = 0, z = 1, b = false, a = [0, 0, 0], m = {}, l = [0] | ended",
+            "x = 1, y = 0, z = 1, b = false, a = [0, 0, 0], m = {}, l = [1] | ended",
+        ],
+        &[],
+    );
+}
