@@ -22,6 +22,13 @@
 //! Locals are `t0, t1, ..` (declared at the top level of a proc, so that they live
 //! across `yield`/`await`), `for` variables `i0, i1, ..`, `while` counters `n0, n1, ..`
 //! and a proc's parameter `v`.
+//!
+//! Besides the general statements, the vocabulary has what the soundness bugs of
+//! issues 11 and 16 were made of, so that the strategies can produce them often: the
+//! innermost loop's variable ([`IntExpr::LoopVar`], for `if (i0 > 5) { x = 0; }` in a
+//! loop), negation ([`IntExpr::Neg`]) for overflows near `i64::MIN`, a block spinning
+//! on a global ([`Stmt::Spin`]: `while (x == 0) { }`), and a second spawn of the
+//! previous proc ([`InitSpawn::Again`]). Globals may start near `i64::MAX`/`i64::MIN`.
 
 use std::fmt::{self, Write as _};
 
@@ -80,6 +87,12 @@ pub enum IntExpr {
     /// `f(e1, e2)`; printed `(e1 + e2)` when the program has no fun.
     Call(Box<IntExpr>, Box<IntExpr>),
     Cond(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
+    /// `-(e)`: overflows on `i64::MIN`.
+    Neg(Box<IntExpr>),
+    /// The variable of the innermost enclosing `for` (or the counter of the innermost
+    /// `while`); `0` outside loops. Lets a loop's body test its iteration
+    /// (`if (i0 > 5) { .. }`, a guard that is never true).
+    LoopVar,
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +171,9 @@ pub enum Stmt {
     Await(BoolExpr),
     /// `spawn Q(e);` of a proc declared after this one, chosen by index.
     Spawn(u8, IntExpr),
+    /// `while (c) { }`: spins inside one block while `c` holds — a runtime error
+    /// ("block did not terminate") in the orders where nothing made `c` false before.
+    Spin(BoolExpr),
 }
 
 /// A spawn of `init`. The proc is given by an offset from the proc after the one the
@@ -168,14 +184,9 @@ pub enum InitSpawn {
     One(u8, i64),
     /// `for k in 0..2 { spawn P(k); }`
     Loop(u8),
-}
-
-impl InitSpawn {
-    fn offset(&self) -> u8 {
-        match *self {
-            InitSpawn::One(o, _) | InitSpawn::Loop(o) => o,
-        }
-    }
+    /// `spawn P(arg);` of the proc the previous spawn named (`p` for the first): two
+    /// instances of the same proc, written as two spawns.
+    Again(i64),
 }
 
 #[derive(Clone, Debug)]
@@ -198,7 +209,7 @@ pub const FUN_TEMPLATES: u8 = 5;
 #[derive(Clone, Debug)]
 pub struct Globals {
     pub param: i64,
-    /// `x`, `y`, `z`.
+    /// `x`, `y`, `z` (any value but `i64::MIN`, which has no literal).
     pub ints: [i64; 3],
     pub flag: bool,
     /// `a`; zero-filled when `None`.
@@ -355,7 +366,7 @@ impl Program {
         let mut todo: Vec<usize> = Vec::new();
         for (s, j) in self.spawns.iter().zip(self.init_procs()) {
             match s {
-                InitSpawn::One(..) => todo.push(j),
+                InitSpawn::One(..) | InitSpawn::Again(_) => todo.push(j),
                 InitSpawn::Loop(_) => todo.extend([j; 2]),
             }
         }
@@ -381,11 +392,27 @@ impl Program {
         self.spawns
             .iter()
             .map(|s| {
-                let j = (next + usize::from(s.offset())) % n;
+                let j = match *s {
+                    InitSpawn::One(o, _) | InitSpawn::Loop(o) => (next + usize::from(o)) % n,
+                    InitSpawn::Again(_) => next.max(1) - 1,
+                };
                 next = j + 1;
                 j
             })
             .collect()
+    }
+
+    /// How many processes of each proc `init` spawns (exactly: `init` has no branches).
+    pub fn init_counts(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.procs.len()];
+        for (s, j) in self.spawns.iter().zip(self.init_procs()) {
+            counts[j] += if matches!(s, InitSpawn::Loop(_)) {
+                2
+            } else {
+                1
+            };
+        }
+        counts
     }
 
     /// The most blocks a process of proc `j` may run.
@@ -458,6 +485,8 @@ struct Printer<'a> {
     out: String,
     /// Readable int variables in scope, innermost last.
     vars: Vec<Var>,
+    /// The variables of the enclosing loops, innermost last.
+    loop_vars: Vec<String>,
     locals: usize,
     loops: usize,
     counters: usize,
@@ -503,6 +532,7 @@ impl Program {
                         assignable: true,
                     })
                     .collect(),
+                loop_vars: Vec::new(),
                 locals: 0,
                 loops: 0,
                 counters: 0,
@@ -525,7 +555,7 @@ impl Program {
         out.push_str("\ninit {\n");
         for (s, j) in self.spawns.iter().zip(self.init_procs()) {
             match *s {
-                InitSpawn::One(_, arg) => {
+                InitSpawn::One(_, arg) | InitSpawn::Again(arg) => {
                     let args = if self.procs[j].param {
                         lit(arg)
                     } else {
@@ -668,7 +698,9 @@ impl Printer<'_> {
                     name: i.clone(),
                     assignable: false,
                 });
+                self.loop_vars.push(i.clone());
                 self.block(&format!("for {i} in 0..{hi}"), body, indent, true);
+                self.loop_vars.pop();
                 self.vars.truncate(mark);
             }
             Stmt::While(c, max, body) => {
@@ -687,8 +719,14 @@ impl Printer<'_> {
                 });
                 self.line(indent, &format!("while ({cond}) {{"));
                 self.line(indent + 1, &format!("{n} = {n} + 1;"));
+                self.loop_vars.push(n);
                 self.body(body, indent + 1, false, true);
+                self.loop_vars.pop();
                 self.line(indent, "}");
+            }
+            Stmt::Spin(c) => {
+                let c = self.bool(c);
+                self.line(indent, &format!("while ({c}) {{ }}"));
             }
             Stmt::Break(c) | Stmt::Continue(c) if in_loop => {
                 let word = if matches!(s, Stmt::Break(_)) {
@@ -773,6 +811,8 @@ impl Printer<'_> {
             IntExpr::Cond(c, a, b) => {
                 format!("({} ? {} : {})", self.bool(c), self.int(a), self.int(b))
             }
+            IntExpr::Neg(a) => format!("(-{})", self.int(a)),
+            IntExpr::LoopVar => self.loop_vars.last().cloned().unwrap_or_else(|| "0".into()),
         }
     }
 

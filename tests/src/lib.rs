@@ -45,3 +45,106 @@ pub fn constraints(
     let ics = ic_synth::resolved(program, source, "test.ic").unwrap_or_else(|e| panic!("{}", e.0));
     std::sync::Arc::new(ics)
 }
+
+/// The state as LANGUAGE.md compares states, in one line a test can spell out:
+/// `x = 1, y = 0 | r at r {t = 2}` — the globals, then the multiset of live processes
+/// (sorted; proc, next block and live locals, no identities), `ended` when every process
+/// has ended. A process stopped by a failure is `p failed`.
+pub fn show_state(program: &frontend::ir::Program, state: &explorer::state::State) -> String {
+    let mut procs: Vec<String> = state
+        .procs
+        .iter()
+        .filter_map(|p| {
+            let name = &program.procs[p.proc as usize].name;
+            if p.failed {
+                return Some(format!("{name} failed"));
+            }
+            let block = &program.blocks[p.next? as usize];
+            let code = &program.procs[p.proc as usize].code;
+            let locals: Vec<String> = block
+                .live
+                .iter()
+                .filter(|&&l| !code.locals[l as usize].hidden)
+                .map(|&l| {
+                    format!(
+                        "{} = {}",
+                        code.locals[l as usize].name, p.locals[l as usize]
+                    )
+                })
+                .collect();
+            Some(if locals.is_empty() {
+                format!("{name} at {}", block.name)
+            } else {
+                format!("{name} at {} {{{}}}", block.name, locals.join(", "))
+            })
+        })
+        .collect();
+    procs.sort();
+    let procs = if procs.is_empty() {
+        "ended".to_string()
+    } else {
+        procs.join("; ")
+    };
+    format!("{} | {procs}", state.mem.show(program))
+}
+
+/// The final states the `schedules` end in (a report's [`Report::schedules`], recorded
+/// with `Config::record_schedules`), by fingerprint, each shown by [`show_state`] (the
+/// least text when several schedules reach it, so that the result does not depend on
+/// the exploration order). A schedule that does not replay to its end (its last step
+/// fails, or it names a process that cannot run) is left out.
+pub fn final_states(
+    program: &frontend::ir::Program,
+    limits: frontend::interp::Limits,
+    schedules: &[String],
+) -> std::collections::BTreeMap<explorer::fingerprint::Fingerprint, String> {
+    let mut out = std::collections::BTreeMap::new();
+    'schedules: for text in schedules {
+        let Ok(steps) = explorer::schedule::parse(text) else {
+            continue;
+        };
+        let Ok(mut ex) = explorer::executor::Executor::new(program, limits) else {
+            continue;
+        };
+        for step in &steps {
+            let Ok(i) = explorer::schedule::resolve(program, &ex.state, step) else {
+                continue 'schedules;
+            };
+            if ex.step(i).is_err() {
+                continue 'schedules;
+            }
+        }
+        let shown = show_state(program, &ex.state);
+        out.entry(ex.state.fingerprint(program))
+            .and_modify(|s: &mut String| {
+                if shown < *s {
+                    *s = shown.clone();
+                }
+            })
+            .or_insert(shown);
+    }
+    out
+}
+
+/// Explores `program` with `algorithm` under `config`, recording schedules, and
+/// returns the report with its final states shown ([`final_states`]).
+pub fn explore_shown(
+    program: &frontend::ir::Program,
+    algorithm: &mut dyn Algorithm,
+    config: Config,
+) -> (
+    Report,
+    std::collections::BTreeMap<explorer::fingerprint::Fingerprint, String>,
+) {
+    let limits = config.limits;
+    let report = explorer::explore(
+        program,
+        algorithm,
+        Config {
+            record_schedules: true,
+            ..config
+        },
+    );
+    let finals = final_states(program, limits, &report.schedules);
+    (report, finals)
+}

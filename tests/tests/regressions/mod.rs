@@ -1,9 +1,14 @@
 //! Shrunk programs on which a reduced algorithm disagreed with `naive`, each with the
 //! exact numbers `naive` derives for it (checked first, so that a change of `naive`
-//! shows up here too), then the full differential comparison.
+//! shows up here too), then the full differential comparison: every algorithm in every
+//! mode ([`super::modes`], cdpor's four included) against naive.
+//!
+//! The programs of issues 11 and 16 (`issue_*`) state naive's result as the set of its
+//! final states, each as [`tests::show_state`] prints it, and its violations.
 
 use super::assert_agree;
 use explorer::ViolationKind::{self, Assert, Deadlock, Runtime};
+use std::collections::BTreeSet;
 
 /// `naive`'s (traces, states, final states, Mazurkiewicz traces) and violations
 /// (kind, message, block, schedule), then every reduced algorithm against it.
@@ -641,5 +646,390 @@ fn order_dependent_failure_loses_a_final_state() {
          init { spawn q(); spawn r(); spawn s(); }",
         (8, 30, 2, 2),
         &[(Runtime, "`head` of an empty list", "q", "r r q")],
+    );
+}
+
+/// naive's final states (as [`tests::show_state`] shows them) and violations (kind,
+/// message, block, schedule), exactly, with the differential test's limits (a block
+/// fails after 1,000 steps); then every mode against naive.
+fn check_finals(source: &str, finals: &[&str], violations: &[(ViolationKind, &str, &str, &str)]) {
+    let program = tests::load(source, &[]);
+    let (naive, shown) = tests::explore_shown(
+        &program,
+        &mut explorer::naive::Naive::default(),
+        super::config(),
+    );
+    assert_eq!(
+        shown.len() as u64,
+        naive.stats.final_states,
+        "every final state of naive replays"
+    );
+    let found: BTreeSet<&str> = shown.values().map(String::as_str).collect();
+    let expected: BTreeSet<&str> = finals.iter().copied().collect();
+    assert_eq!(found, expected, "naive's final states");
+    let mut found: Vec<(ViolationKind, &str, &str, &str)> = naive
+        .violations
+        .iter()
+        .map(|v| (v.kind, &*v.message, &*v.block, &*v.schedule))
+        .collect();
+    found.sort();
+    let mut expected = violations.to_vec();
+    expected.sort();
+    assert_eq!(found, expected, "naive's violations");
+    assert_agree(source);
+}
+
+/// Issue 11, "aab": two instances of `x = 1` and a reader. y ends 0 when b runs before
+/// both a's, 1 otherwise; x always ends 1.
+#[test]
+fn issue_aab() {
+    check_finals(
+        "global int x = 0;
+         global int y = 0;
+         proc a() { x = 1; }
+         proc b() { y = x; }
+         init { spawn a(); spawn a(); spawn b(); }",
+        &["x = 1, y = 0 | ended", "x = 1, y = 1 | ended"],
+        &[],
+    );
+}
+
+/// "aab" with an assertion: b fails when it runs before both a's (naive finds it last,
+/// on `b` alone); every complete execution ends with x = y = 1.
+#[test]
+fn issue_aab_assert() {
+    check_finals(
+        "global int x = 0;
+         global int y = 0;
+         proc a() { x = 1; }
+         proc b() { y = x; assert(y == 1); }
+         init { spawn a(); spawn a(); spawn b(); }",
+        &["x = 1, y = 1 | ended"],
+        &[(Assert, "assertion failed", "b", "b")],
+    );
+}
+
+/// Class 1: a loop of two iterations around a write that never happens (`i > 5`), then
+/// `y = x`; b copies y into x. b first: x = y = 0; a first: x = y = 1.
+#[test]
+fn issue_class1_loop_around_dead_write() {
+    check_finals(
+        "global int x = 1;
+         global int y = 0;
+         proc a() { for i in 0..2 { if (i > 5) { x = 0; } } y = x; }
+         proc b() { x = y; }
+         init { spawn b(); spawn a(); }",
+        &["x = 0, y = 0 | ended", "x = 1, y = 1 | ended"],
+        &[],
+    );
+}
+
+/// Class 2: r waits for x != 0; a and b write 1 and 2. r always runs eventually; x ends
+/// as the last writer left it.
+#[test]
+fn issue_class2_await_only() {
+    check_finals(
+        "global int x = 0;
+         proc a() { x = 1; }
+         proc b() { x = 2; }
+         proc r() { await (x != 0); }
+         init { spawn a(); spawn r(); spawn b(); }",
+        &["x = 1 | ended", "x = 2 | ended"],
+        &[],
+    );
+}
+
+/// Class 3: two instances of `y = y + 1`; r sets x only if it runs before both.
+#[test]
+fn issue_class3_two_increments() {
+    check_finals(
+        "global int x = 0;
+         global int y = 0;
+         proc inc() { y = y + 1; }
+         proc r() { if (y == 0) { x = 1; } }
+         init { spawn inc(); spawn inc(); spawn r(); }",
+        &["x = 0, y = 2 | ended", "x = 1, y = 2 | ended"],
+        &[],
+    );
+}
+
+/// Class 4: a spins while x == 0. a first: it leaves at once, then b sets x = 0;
+/// b first: a never terminates (a runtime error after 1,000 steps).
+const CLASS4: &str = "global int x = 1;
+     proc a() { while (x == 0) { } }
+     proc b() { x = 0; }
+     init { spawn b(); spawn a(); }";
+
+#[test]
+fn issue_class4_spin() {
+    check_finals(
+        CLASS4,
+        &["x = 0 | ended"],
+        &[(
+            Runtime,
+            "block did not terminate (more than 1000 steps)",
+            "a",
+            "b a",
+        )],
+    );
+}
+
+/// Class 4 with the spawns the other way round.
+#[test]
+fn issue_class4_spin_other_spawn_order() {
+    check_finals(
+        &CLASS4.replace("spawn b(); spawn a();", "spawn a(); spawn b();"),
+        &["x = 0 | ended"],
+        &[(
+            Runtime,
+            "block did not terminate (more than 1000 steps)",
+            "a",
+            "b a",
+        )],
+    );
+}
+
+/// Class 5: x = i64::MIN + 2. a sums y + x: fine while y = 0, an overflow once b has
+/// copied x into y.
+#[test]
+fn issue_class5_overflow() {
+    check_finals(
+        "global int x = -9223372036854775806;
+         global int y = 0;
+         proc a() { int t = y + x; }
+         proc b() { y = x; }
+         init { spawn a(); spawn b(); }",
+        &["x = -9223372036854775806, y = -9223372036854775806 | ended"],
+        &[(Runtime, "integer overflow in `+`", "a", "b a")],
+    );
+}
+
+/// One producer and one consumer as actors: for each item the producer spawns a
+/// `store(k)` task and waits for its future (`done[k] == 1`, written by the task's
+/// last block), the consumer likewise a `remove(k)` task (`done[N + k]`). A remove
+/// takes the buffer's head, or records -1 when it is empty. The stores run in order,
+/// the removes too; remove k succeeds exactly when more stores than successful removes
+/// came before it, and every pattern of successes is reachable (run a store just
+/// before each remove that should succeed), so naive finds 2^N final states: `taken`
+/// holds -1 for each failed remove and 1, 2, … in order for the others, `buffer` the
+/// items not taken.
+fn actors(n: u32) -> String {
+    format!(
+        "param N = {n};
+         global list buffer = [];
+         global list taken = [];
+         global map done;
+         proc store(int k) {{ buffer = append(buffer, k + 1); done[k] = 1; }}
+         proc remove(int k) {{
+             if (len(buffer) > 0) {{
+                 taken = append(taken, head(buffer));
+                 buffer = tail(buffer);
+             }} else {{
+                 taken = append(taken, -1);
+             }}
+             done[N + k] = 1;
+         }}
+         proc producer() {{ for i in 0..N {{ spawn store(i); await (done[i] == 1); }} }}
+         proc consumer() {{ for i in 0..N {{ spawn remove(i); await (done[N + i] == 1); }} }}
+         init {{ spawn producer(); spawn consumer(); }}"
+    )
+}
+
+#[test]
+fn issue_actor_producer_consumer_2() {
+    let done = "done = {0: 1, 1: 1, 2: 1, 3: 1}";
+    check_finals(
+        &actors(2),
+        &[
+            &format!("buffer = [1, 2], taken = [-1, -1], {done} | ended"),
+            &format!("buffer = [2], taken = [-1, 1], {done} | ended"),
+            &format!("buffer = [2], taken = [1, -1], {done} | ended"),
+            &format!("buffer = [], taken = [1, 2], {done} | ended"),
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn issue_actor_producer_consumer_3() {
+    let done = "done = {0: 1, 1: 1, 2: 1, 3: 1, 4: 1, 5: 1}";
+    check_finals(
+        &actors(3),
+        &[
+            &format!("buffer = [1, 2, 3], taken = [-1, -1, -1], {done} | ended"),
+            &format!("buffer = [2, 3], taken = [-1, -1, 1], {done} | ended"),
+            &format!("buffer = [2, 3], taken = [-1, 1, -1], {done} | ended"),
+            &format!("buffer = [2, 3], taken = [1, -1, -1], {done} | ended"),
+            &format!("buffer = [3], taken = [-1, 1, 2], {done} | ended"),
+            &format!("buffer = [3], taken = [1, -1, 2], {done} | ended"),
+            &format!("buffer = [3], taken = [1, 2, -1], {done} | ended"),
+            &format!("buffer = [], taken = [1, 2, 3], {done} | ended"),
+        ],
+        &[],
+    );
+}
+
+/// Found by the first campaign (IC_DIFF_SEED=20240611, 3,000 programs; 9 programs
+/// shrank to it): issue 11's "aab" exactly, as the generator writes it. cdpor with
+/// `--deps static` (both `--literal` settings) explores one trace and misses y = 0.
+#[test]
+fn campaign_aab_generated() {
+    check_finals(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    x = 1;
+}
+
+proc q() {
+    y = x;
+}
+
+init {
+    spawn p();
+    spawn p();
+    spawn q();
+}
+",
+        &[
+            "x = 1, y = 0, z = 0, b = false, a = [0, 0, 0], m = {}, l = [] | ended",
+            "x = 1, y = 1, z = 0, b = false, a = [0, 0, 0], m = {}, l = [] | ended",
+        ],
+        &[],
+    );
+}
+
+/// Found by the first campaign (9 programs): class 4 with a negation. p sets z = -y = 1;
+/// q spins while z == 1. q first: it leaves at once, then p (the only final state);
+/// p first: q never terminates. cdpor in every mode explores no complete execution.
+#[test]
+fn campaign_spin_negation_generated() {
+    check_finals(
+        "param K = 2;
+global int x = 0;
+global int y = -1;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    z = (-y);
+}
+
+proc q() {
+    while (z == 1) { }
+}
+
+init {
+    spawn p();
+    spawn q();
+}
+",
+        &["x = 0, y = -1, z = 1, b = false, a = [0, 0, 0], m = {}, l = [] | ended"],
+        &[(
+            Runtime,
+            "block did not terminate (more than 1000 steps)",
+            "q",
+            "p q",
+        )],
+    );
+}
+
+/// Found by the first campaign (6 programs): class 4 itself. q first makes p spin
+/// forever; cdpor with `--deps static` (both `--literal` settings) misses that
+/// runtime error.
+#[test]
+fn campaign_spin_generated() {
+    check_finals(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 1;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    while (z == 0) { }
+}
+
+proc q() {
+    z = 0;
+}
+
+init {
+    spawn p();
+    spawn q();
+}
+",
+        &["x = 0, y = 0, z = 0, b = false, a = [0, 0, 0], m = {}, l = [] | ended"],
+        &[(
+            Runtime,
+            "block did not terminate (more than 1000 steps)",
+            "p",
+            "q p",
+        )],
+    );
+}
+
+/// Found by the first campaign (2 programs): two q's write x = 1 (equal values by the
+/// same proc spawned twice), p writes z under `if (x == 0)` (a guarded write), r copies
+/// x into z after a loop of awaits. cdpor with `--deps static` (not `--literal`) misses
+/// a final state: the aab and class 3 shapes together. Naive: x ends 1; z ends as r
+/// copied x (1 when a q ran before r); l holds z as p found it (1 only for q < r < p).
+#[test]
+fn campaign_two_writers_guarded_write_generated() {
+    check_finals(
+        "param K = 0;
+global int x = 0;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    l = append(l, z);
+    if (x == 0) {
+        z = 0;
+    }
+}
+
+proc q() {
+    x = 1;
+    int t0 = (x + z);
+}
+
+proc r() {
+    for i0 in 0..min(x, 1) {
+        await ((x >= x) || (z < 1));
+    }
+    z = x;
+}
+
+init {
+    spawn p();
+    spawn q();
+    spawn q();
+    spawn r();
+}
+",
+        &[
+            "x = 1, y = 0, z = 0, b = false, a = [0, 0, 0], m = {}, l = [0] | ended",
+            "x = 1, y = 0, z = 1, b = false, a = [0, 0, 0], m = {}, l = [0] | ended",
+            "x = 1, y = 0, z = 1, b = false, a = [0, 0, 0], m = {}, l = [1] | ended",
+        ],
+        &[],
     );
 }
