@@ -6,10 +6,18 @@
 
 use ic_synth::validate::{validate, Options, Rng};
 
-/// Generated programs checked (each is a few blocks).
+/// Generated programs checked (each is a few blocks); `IC_VALIDATE_PROGRAMS` overrides.
 const PROGRAMS: u64 = 20;
-/// Small generated programs checked.
+/// Small generated programs checked; `IC_VALIDATE_SMALL` overrides (a campaign:
+/// `IC_VALIDATE_SMALL=10000 cargo test --release -p ic-synth --test generated small`).
 const SMALL_PROGRAMS: u64 = 300;
+
+/// A count from the environment, or the default.
+fn programs(var: &str, default: u64) -> u64 {
+    std::env::var(var)
+        .map(|s| s.parse().unwrap_or_else(|_| panic!("{var}: a number")))
+        .unwrap_or(default)
+}
 /// States sampled per pair of blocks.
 const SAMPLES: usize = 100;
 
@@ -258,27 +266,29 @@ fn check_generated(seeds: std::ops::Range<u64>, small: bool, timeout_ms: u64) ->
 
 #[test]
 fn constraints_of_generated_programs_are_sound() {
-    let (with_constraints, held) = check_generated(0..PROGRAMS, false, 2000);
+    let n = programs("IC_VALIDATE_PROGRAMS", PROGRAMS);
+    let (with_constraints, held) = check_generated(0..n, false, 2000);
     // Not vacuous: many pairs have constraints, and they hold in many samples.
     assert!(
-        with_constraints > PROGRAMS as usize,
+        with_constraints > n as usize,
         "only {with_constraints} pairs with constraints"
     );
     assert!(
-        held > 20 * PROGRAMS as usize,
+        held > 20 * n as usize,
         "only {held} samples where a constraint held"
     );
 }
 
 #[test]
 fn constraints_of_small_generated_programs_are_sound() {
-    let (with_constraints, held) = check_generated(0..SMALL_PROGRAMS, true, 1000);
+    let n = programs("IC_VALIDATE_SMALL", SMALL_PROGRAMS);
+    let (with_constraints, held) = check_generated(0..n, true, 1000);
     assert!(
-        with_constraints > SMALL_PROGRAMS as usize,
+        with_constraints > n as usize,
         "only {with_constraints} pairs with constraints"
     );
     assert!(
-        held > 20 * SMALL_PROGRAMS as usize,
+        held > 20 * n as usize,
         "only {held} samples where a constraint held"
     );
 }
