@@ -72,9 +72,9 @@ fn algorithms(c: &mut Criterion) {
     // Producer-consumer, N = 9: sdpor 48,620 executions; csdpor and cdpor 2^9.
     dpor_algorithms(c, "pc.ic", &[("N", 9)]);
     // Concurrent Fibonacci, N = 4: sdpor and csdpor 2,880 traces, cdpor about 100.
-    dpor_algorithms(c, "fib.ic", &[("N", 4)]);
+    dpor_algorithms(c, "fib_shared.ic", &[("N", 4)]);
     // Quicksort of 7 elements: sdpor 5,040 traces, csdpor and cdpor 1.
-    dpor_algorithms(c, "qs.ic", &[("N", 7)]);
+    dpor_algorithms(c, "qs_shared.ic", &[("N", 7)]);
 }
 
 criterion_group!(benches, algorithms);

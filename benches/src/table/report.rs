@@ -256,6 +256,12 @@ fn algorithm_cells(
 /// The papers' numbers for `families`, in the same columns (without memory), then
 /// where each family's numbers come from.
 pub fn paper(families: &[&Family]) -> String {
+    // Our own families (the harder shared-memory variants) have no paper rows.
+    let families: Vec<&Family> = families
+        .iter()
+        .copied()
+        .filter(|f| !f.paper.rows.is_empty())
+        .collect();
     let header: Vec<&str> = HEADER
         .iter()
         .enumerate()
@@ -263,7 +269,7 @@ pub fn paper(families: &[&Family]) -> String {
         .map(|(_, h)| *h)
         .collect();
     let mut table = Table::new(&header);
-    for family in families {
+    for family in &families {
         for row in family.paper.rows {
             let mut cells = vec![format!("{}({})", family.label, row.n)];
             cells.extend(row.runs.iter().flatten().map(|c| c.to_string()));
@@ -276,7 +282,7 @@ pub fn paper(families: &[&Family]) -> String {
     out.push('\n');
     // One line per source, naming its families in table order.
     let mut sources: Vec<(&str, Vec<&str>)> = Vec::new();
-    for family in families {
+    for family in &families {
         match sources.iter_mut().find(|(s, _)| *s == family.paper.source) {
             Some((_, labels)) => labels.push(family.label),
             None => sources.push((family.paper.source, vec![family.label])),
