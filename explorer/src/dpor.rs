@@ -381,9 +381,15 @@ impl<R: Reduction> Dpor<R> {
     /// Alg. 1, line 6). Only a guard can say no: every event of `n`'s process before
     /// `n` is in `E'` or in `notdep(e, E)` (one after `e` would make `e → n` through
     /// it, not a race), so the process is at `n`'s block with `n`'s locals there. An
-    /// `await` that `e` made true (or a probe's guard that was false before `e` as
-    /// well) is not reversible: adding a backtrack point for it only explores an
-    /// execution equivalent to one explored. The guard is evaluated in that state
+    /// `await` that `e` made true is not reversible: adding a backtrack point for it
+    /// only explores an execution equivalent to one explored.
+    ///
+    /// A probe (a disabled process's guard, `n.failed`) is always reversed: it races
+    /// only with the *last* event that falsified the guard, and when two events
+    /// falsify it (`z = 0` twice, `await (z != 0)`) reversing the last alone does not
+    /// enable the process, yet the backtrack point it adds is how the search climbs to
+    /// the first one (the differential test found both programs in
+    /// `tests/tests/regressions/`, `probe_*`). The guard is evaluated in that state
     /// computed without running anything (see [`virtual_memory`]), or else replayed
     /// from the snapshot of `E'` (replayed events, not states); with neither, the race
     /// counts as reversible, which only explores more.
@@ -391,7 +397,7 @@ impl<R: Reduction> Dpor<R> {
         let events = run.ex.events();
         let n = events.len() - 1;
         let block = events[n].block;
-        if run.program().blocks[block as usize].guard.is_none() {
+        if events[n].failed || run.program().blocks[block as usize].guard.is_none() {
             return true;
         }
         let v = race::notdep(events, &self.hb, e);

@@ -1033,3 +1033,36 @@ init {
         &[],
     );
 }
+
+/// Found by a 10,000-program campaign (`IC_DIFF_SEED=11111`), hand-minimised: two
+/// events falsify r's guard (`z = 0` twice). Restricting probes to reversible races
+/// lost the order where r passes its `await` before both writes: at the probe, only
+/// the last write races with it, and z is 0 without it too. Every mode now reverses
+/// every race of a probe (`explorer/src/dpor.rs`, `reversible`).
+#[test]
+fn probe_two_falsifying_writes() {
+    check_finals(
+        "global int z = 1;
+proc p() { z = 0; }
+proc r() { yield; await (z != 0); }
+init { spawn p(); spawn p(); spawn r(); }
+",
+        &["z = 0 | ended", "z = 0 | r at r#2"],
+        &[(Deadlock, "deadlock: r at r#2 waiting", "r#2", "p@1 p@2 r r")],
+    );
+}
+
+/// Found by a 10,000-program campaign (`IC_DIFF_SEED=22222`), hand-minimised: the same
+/// with a guard comparing two globals, falsified by two equal writes of y.
+#[test]
+fn probe_two_equal_writes_to_a_compared_global() {
+    check_finals(
+        "global int y = 1; global int z = 1;
+proc p() { y = 0; }
+proc q() { int t0 = z; await (z == y); }
+init { spawn p(); spawn p(); spawn q(); }
+",
+        &["y = 0, z = 1 | ended", "y = 0, z = 1 | q at q#1"],
+        &[(Deadlock, "deadlock: q at q#1 waiting", "q#1", "p@1 p@2 q")],
+    );
+}
