@@ -56,6 +56,22 @@ impl Process {
         }
     }
 
+    /// The live locals of the process at `block` as the user named them, `name = value`.
+    pub fn live_locals(&self, program: &Program, block: BlockId) -> Vec<String> {
+        let code = &program.procs[self.proc as usize].code;
+        program.blocks[block as usize]
+            .live
+            .iter()
+            .filter(|&&l| !code.locals[l as usize].hidden)
+            .map(|&l| {
+                format!(
+                    "{} = {}",
+                    code.locals[l as usize].name, self.locals[l as usize]
+                )
+            })
+            .collect()
+    }
+
     pub fn set_next(&mut self, next: Next) {
         self.next = match next {
             Next::Block(b) => Some(b),
@@ -157,18 +173,7 @@ impl fmt::Display for ShowState<'_> {
                 Some(b) => {
                     let block = &program.blocks[b as usize];
                     let _ = write!(line, "at {}", block.name);
-                    let code = &program.procs[p.proc as usize].code;
-                    let locals: Vec<String> = block
-                        .live
-                        .iter()
-                        .filter(|&&l| !code.locals[l as usize].hidden)
-                        .map(|&l| {
-                            format!(
-                                "{} = {}",
-                                code.locals[l as usize].name, p.locals[l as usize]
-                            )
-                        })
-                        .collect();
+                    let locals = p.live_locals(program, b);
                     if !locals.is_empty() {
                         let _ = write!(line, " {{{}}}", locals.join(", "));
                     }

@@ -59,19 +59,9 @@ pub fn show_state(program: &frontend::ir::Program, state: &explorer::state::Stat
             if p.failed {
                 return Some(format!("{name} failed"));
             }
-            let block = &program.blocks[p.next? as usize];
-            let code = &program.procs[p.proc as usize].code;
-            let locals: Vec<String> = block
-                .live
-                .iter()
-                .filter(|&&l| !code.locals[l as usize].hidden)
-                .map(|&l| {
-                    format!(
-                        "{} = {}",
-                        code.locals[l as usize].name, p.locals[l as usize]
-                    )
-                })
-                .collect();
+            let next = p.next?;
+            let block = &program.blocks[next as usize];
+            let locals = p.live_locals(program, next);
             Some(if locals.is_empty() {
                 format!("{name} at {}", block.name)
             } else {
