@@ -49,9 +49,6 @@ pub struct Stats {
 pub struct Pruning {
     /// Races found (line 6).
     pub races: u64,
-    /// Races found not reversible: the later event's `await` cannot pass before the
-    /// earlier one (line 6's `⋖`), so nothing is added for them.
-    pub irreversible_races: u64,
     /// Processes added to backtrack sets (line 10).
     pub backtrack_added: u64,
     /// Races whose events were checked for independence whatever the state (CDPOR line 9).
