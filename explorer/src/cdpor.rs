@@ -214,9 +214,15 @@ impl Reduction for Constrained {
         let find = |k| a.before.procs.iter().position(|p| p.pid_key == k);
         let (n, m) = (find(a.p)?, find(x.process)?);
         a.stats.pruning.ic_checks_line17 += 1;
-        // Both must be able to run in `s[E]` for the constraint to speak of them.
-        let both = a.enabled_before.contains(&n) && a.enabled_before.contains(&m);
-        if both && self.holds(a.program, a.before, (n, m), Some(a.enabled_before)) {
+        // Both guards must hold in `s[E]` for the constraint to speak of them: a guard
+        // that cannot be evaluated (`head([])`) lets its process run — and fail — but
+        // the constraint was synthesised for runs without failure.
+        let runs = |i: usize| {
+            let p = &a.before.procs[i];
+            p.next
+                .is_some_and(|b| a.ex.machine.enabled(b, &a.before.mem, &p.locals) == Ok(true))
+        };
+        if runs(n) && runs(m) && self.holds(a.program, a.before, (n, m), Some(a.enabled_before)) {
             let block = a.before.procs[m].next?;
             return Some(a.ex.block_footprint(block).clone());
         }

@@ -1089,3 +1089,21 @@ init { spawn p(); spawn q(); spawn r(); }
         &[(Deadlock, "deadlock: r at r#2 waiting", "r#2", "p q r r")],
     );
 }
+
+/// Found by a 10,000-program campaign (`IC_DIFF_SEED=66666`), hand-minimised: p's
+/// `await (head(l) >= 0)` cannot be evaluated while `l` is empty, so p may run there
+/// and fail; cdpor's line 17 kept p asleep after q because `I(p#1, q)` held in that
+/// state, but a constraint speaks only of states where both guards hold. cdpor then
+/// explored no complete execution.
+#[test]
+fn constraint_where_a_guard_cannot_be_evaluated() {
+    check_finals(
+        "global int x = 0; global list l = [];
+proc p() { if (x == 1) { x = 0; } else { await (head(l) >= 0); } }
+proc q() { x = 0; l = l ++ [x]; }
+init { spawn p(); spawn q(); }
+",
+        &["x = 0, l = [0] | ended"],
+        &[(Runtime, "`head` of an empty list", "p#1", "p p")],
+    );
+}
