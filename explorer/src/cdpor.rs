@@ -10,7 +10,7 @@
 //!   (line 14), skipped for pairs whose constraints are exact (necessary as well as
 //!   sufficient);
 //! - line 17, sleep-set extension: a sleeping step stays asleep after `n` when both
-//!   are enabled in `s[E]` and uniformly independent there (`U⇒`).
+//!   guards hold in `s[E]` and the two are uniformly independent there (`U⇒`).
 //!
 //! Lines 11–13 and 17 rest on state equality (`s[E.x.n] = s[E.n.x]`), as CSDPOR's
 //! Lemma 1 does, and apply with any constraint; line 9 changes the dependency
