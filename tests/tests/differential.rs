@@ -17,7 +17,9 @@
 //! - (c) `sdpor` explores exactly one complete execution per Mazurkiewicz trace:
 //!   `sdpor.traces == naive.mazurkiewicz` (with dynamic dependencies, as naive counts);
 //! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`,
-//!   against sdpor with the same dependencies.
+//!   against sdpor with the same dependencies;
+//! - (e) the validator (`ic-synth --validate`) finds no counterexample to cdpor's
+//!   synthesised constraints, on sampled states.
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. The generator is steered towards the
@@ -145,6 +147,9 @@ pub const PAIR_TIMEOUT: Duration = Duration::from_millis(100);
 /// timeout), which made synthesis 97% of the test's time. A pair started within the
 /// budget runs to its own timeout (plus its composition).
 pub const SYNTHESIS_BUDGET: Duration = Duration::from_millis(300);
+
+/// States the validator samples per constrained pair of each generated program.
+const VALIDATION_SAMPLES: usize = 100;
 
 /// Constraints synthesised for a generated program, pair by pair on this thread
 /// (pairs of small blocks are cheaper than starting threads, and the test harness
@@ -301,6 +306,18 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
         .iter()
         .any(|m| m.algo == Algo::Cdpor)
         .then(|| ics(&program, source));
+    // (e) Every synthesised constraint against execution (issue 16's validator): a
+    // wrong constraint is caught at its source, before any exploration relies on it.
+    if let Some(ics) = &ics {
+        let options = ic_synth::validate::Options {
+            samples: VALIDATION_SAMPLES,
+            ..Default::default()
+        };
+        let v = ic_synth::validate::validate(&program, ics, &options);
+        if let Some(c) = v.counterexample {
+            errors.push(format!("ic-synth --validate: {c}"));
+        }
+    }
     let mut outcome = Outcome {
         naive,
         reduced: Vec::new(),
