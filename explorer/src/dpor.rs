@@ -314,6 +314,10 @@ impl<R: Reduction> Dpor<R> {
         let n = run.ex.events().len() - 1;
         for &e in races {
             run.stats.pruning.races += 1;
+            if self.awaits_in_vain(run, e) {
+                run.stats.pruning.irreversible_races += 1;
+                continue;
+            }
             let events = run.ex.events();
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
@@ -378,6 +382,48 @@ impl<R: Reduction> Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// Whether the race of `e` with the newest event `n`, an `await` block, is not
+    /// reversible and adds nothing: `n`'s guard is false in `s[E'.notdep(e, E)]`
+    /// (`e` made it true; CSDPOR Sec. 3's `⋖` requires `n` to be able to run there),
+    /// and every earlier event of `n`'s process is in `E'`, so the process already
+    /// waited at this guard in `E'`, where its probes raced with the events that kept
+    /// it false. When an earlier step of the process is in `notdep(e, E)`, the race
+    /// is followed: its initial may be that step, which brings the process to its
+    /// guard early enough to be probed (`regressions::irreversible_await_race_still_climbs`).
+    /// Probes (`n.failed`) are never skipped: they race with the last falsifying write
+    /// only, and their backtrack points climb to the first
+    /// (`regressions::probe_two_falsifying_writes`).
+    fn awaits_in_vain(&self, run: &Exploration<'_, '_>, e: usize) -> bool {
+        let events = run.ex.events();
+        let n = events.len() - 1;
+        let (proc, block) = (events[n].proc, events[n].block);
+        if run.program().blocks[block as usize].guard.is_none() {
+            return false;
+        }
+        let v = race::notdep(events, &self.hb, e);
+        let Some(mem) = virtual_memory(&run.ex, &self.hb, e, &v) else {
+            return false;
+        };
+        let locals = run.ex.entry_locals(n);
+        if run.ex.machine.enabled(block, &mem, locals) != Ok(false) {
+            return false;
+        }
+        if !v.iter().any(|&i| events[i].proc == proc) {
+            return true;
+        }
+        // An earlier step of the process runs after `e`: bringing it forward brings
+        // the process to this guard earlier, where a probe races with the events that
+        // wrote what the guard reads. With no such event before `e` or in
+        // `notdep(e, E)`, there is nothing for that probe to race with.
+        let guard = Footprint {
+            reads: run.ex.machine.guard_reads(block, &mem, locals),
+            writes: Vec::new(),
+        };
+        !(0..e)
+            .chain(v.iter().copied())
+            .any(|i| events[i].footprint.conflicts(&guard))
+    }
+
     /// Processes blocked on an `await` take part in races too: the event that made
     /// the guard false must be reversed so that the process may run before it. For
     /// each disabled process whose guard reads what the newest event wrote, or which

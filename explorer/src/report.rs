@@ -49,6 +49,9 @@ pub struct Stats {
 pub struct Pruning {
     /// Races found (line 6).
     pub races: u64,
+    /// Races of an `await` that cannot pass before the earlier event (not `⋖`, line 6),
+    /// so nothing is added for them.
+    pub irreversible_races: u64,
     /// Processes added to backtrack sets (line 10).
     pub backtrack_added: u64,
     /// Races whose events were checked for independence whatever the state (CDPOR line 9).

@@ -215,6 +215,7 @@ impl Output<'_> {
 fn pruning(p: &Pruning) -> String {
     let rows = [
         ("races", p.races),
+        ("irreversible races", p.irreversible_races),
         ("backtrack added", p.backtrack_added),
         ("ICs checked, line 9", p.ic_checks_line9),
         ("races pruned by ICs", p.races_pruned_by_ics),
