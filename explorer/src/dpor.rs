@@ -382,17 +382,21 @@ impl<R: Reduction> Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
-    /// Whether the race of `e` with the newest event `n`, an `await` block, is not
-    /// reversible and adds nothing: `n`'s guard is false in `s[E'.notdep(e, E)]`
-    /// (`e` made it true; CSDPOR Sec. 3's `⋖` requires `n` to be able to run there),
-    /// and every earlier event of `n`'s process is in `E'`, so the process already
-    /// waited at this guard in `E'`, where its probes raced with the events that kept
-    /// it false. When an earlier step of the process is in `notdep(e, E)`, the race
-    /// is followed: its initial may be that step, which brings the process to its
-    /// guard early enough to be probed (`regressions::irreversible_await_race_still_climbs`).
-    /// Probes (`n.failed`) are never skipped: they race with the last falsifying write
-    /// only, and their backtrack points climb to the first
-    /// (`regressions::probe_two_falsifying_writes`).
+    /// Whether the race of `e` with the newest event `n`, an `await` block or the
+    /// probe of a disabled one, adds nothing: `n`'s guard is false in
+    /// `s[E'.notdep(e, E)]` (so `e ⋖ n` of CSDPOR Sec. 3 and CDPOR line 6 does not
+    /// hold: `n` cannot run there), and no probe could use the backtrack point either.
+    ///
+    /// Following such a race anyway is not only waste: its initial may be an earlier
+    /// step of `n`'s process, which brings the process to its guard earlier, where a
+    /// probe races with an *earlier* event that falsified the guard — the only way the
+    /// search climbs past several falsifying writes
+    /// (`regressions::irreversible_await_race_still_climbs`,
+    /// `regressions::probe_two_falsifying_writes`). So the race is skipped only when
+    /// that cannot happen: every earlier step of the process is in `E'` (it already
+    /// waited at this guard there, and was probed there), or no event before `e` or in
+    /// `notdep(e, E)` wrote what the guard reads (a probe would have nothing to race
+    /// with). Checked by the differential campaign; not a theorem of the papers.
     fn awaits_in_vain(&self, run: &Exploration<'_, '_>, e: usize) -> bool {
         let events = run.ex.events();
         let n = events.len() - 1;
