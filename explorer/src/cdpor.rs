@@ -49,16 +49,16 @@ impl Constrained {
         }
     }
 
-    /// Some constraint of the pair (block of `x`, block of `y`) holds in `state`, where
-    /// `x` and `y` are processes (indices into `state`) at those blocks; with
-    /// `uniform`, only a constraint that no other enabled process (`enabled`) may
-    /// invalidate counts: `G(C) ∩ ⋃ W(t̄) = ∅` (Def. 4, `U⇒`).
-    fn holds(
+    /// `U⇒(I, x, y, state)` (Def. 4): some constraint of the pair (block of `x`, block
+    /// of `y`) holds in `state`, where `x` and `y` are processes (indices into
+    /// `state`) at those blocks, and no other enabled process (`enabled`) may
+    /// invalidate it: `G(C) ∩ ⋃ W(t̄) = ∅`.
+    fn holds_uniformly(
         &self,
         program: &Program,
         state: &State,
         (x, y): (usize, usize),
-        uniform: Option<&[usize]>,
+        enabled: &[usize],
     ) -> bool {
         let (Some(bx), Some(by)) = (state.procs[x].next, state.procs[y].next) else {
             return false;
@@ -68,14 +68,13 @@ impl Constrained {
         };
         let (a, b) = if swapped { (y, x) } else { (x, y) };
         let (la, lb) = (&state.procs[a].locals, &state.procs[b].locals);
-        let others_write = uniform.map(|enabled| self.written_by(state, enabled, x, y));
+        let others_write = self.written_by(state, enabled, x, y);
         pair.constraints.iter().any(|c| {
-            let uniform_ok = match &others_write {
-                None => true,
-                Some(None) => c.globals.is_empty(),
-                Some(Some(w)) => c.globals.is_disjoint(w),
+            let uniform = match &others_write {
+                None => c.globals.is_empty(),
+                Some(w) => c.globals.is_disjoint(w),
             };
-            uniform_ok && c.holds(program, &state.mem, la, lb)
+            uniform && c.holds(program, &state.mem, la, lb)
         })
     }
 
@@ -222,7 +221,8 @@ impl Reduction for Constrained {
             p.next
                 .is_some_and(|b| a.ex.machine.enabled(b, &a.before.mem, &p.locals) == Ok(true))
         };
-        if runs(n) && runs(m) && self.holds(a.program, a.before, (n, m), Some(a.enabled_before)) {
+        if runs(n) && runs(m) && self.holds_uniformly(a.program, a.before, (n, m), a.enabled_before)
+        {
             let block = a.before.procs[m].next?;
             return Some(a.ex.block_footprint(block).clone());
         }

@@ -38,7 +38,8 @@ impl HappensBefore {
             self.prefix.push(0);
             self.independent.push(Vec::new());
         }
-        self.independent[d].clone_from(&independent.to_vec());
+        self.independent[d].clear();
+        self.independent[d].extend_from_slice(independent);
         let (done, rest) = self.clocks.split_at_mut(d);
         let clock = &mut rest[0];
         clock.clear();
