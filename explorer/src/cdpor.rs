@@ -97,12 +97,13 @@ impl Constrained {
 
     /// The steps of `û`: the events after `e` that happen before `n` (`dep(E, e, n)`,
     /// line 8), with the footprints they had in `E`, then `n` and `e` with their
-    /// blocks' footprints (their footprints in that position were never observed).
+    /// transition footprints (their processes' local states are those of `E`: what
+    /// happens before them is in `E'.û`).
     fn reversed_steps(r: &Race<'_, '_>, u: &[usize]) -> Vec<Step> {
         let footprints = u
             .iter()
             .map(|&i| r.events[i].footprint.clone())
-            .chain([r.block_footprint(r.n()), r.block_footprint(r.e)]);
+            .chain([r.transition_footprint(r.n()), r.transition_footprint(r.e)]);
         let racing = [r.n(), r.e];
         u.iter()
             .chain(&racing)
@@ -208,7 +209,7 @@ impl Reduction for Constrained {
     /// Line 17: a sleeping step `x` stays asleep after `n` when both are enabled in
     /// `s[E]` and `U⇒(I_{n̄,m̄}, n, m, s[E])` for its next event `m` (the constraint
     /// proves `s[E.n.x] = s[E.x.n]`, and `E.x` is covered); its footprint from then
-    /// on is its block's. Otherwise CSDPOR's commutation check, when enabled.
+    /// on is its transition footprint (`n` does not change `x`'s locals). Otherwise CSDPOR's commutation check, when enabled.
     fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
         let find = |k| a.before.procs.iter().position(|p| p.pid_key == k);
         let (n, m) = (find(a.p)?, find(x.process)?);
@@ -223,8 +224,8 @@ impl Reduction for Constrained {
         };
         if runs(n) && runs(m) && self.holds_uniformly(a.program, a.before, (n, m), a.enabled_before)
         {
-            let block = a.before.procs[m].next?;
-            return Some(a.ex.block_footprint(block).clone());
+            let x = &a.before.procs[m];
+            return Some(a.ex.transition(x.next?, &x.locals));
         }
         self.context.keep_asleep(a, x)
     }

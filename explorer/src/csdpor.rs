@@ -72,16 +72,15 @@ impl Reduction for ContextSensitive {
         // an execution that follows it is blocked if it reaches that state. Processes
         // are compared with their identities: the soundness argument (Lemma 1)
         // continues both states with the same steps. The steps of v keep their order
-        // and footprints; n and u run in another context: their blocks' footprints.
+        // and footprints; n keeps its local state (what happens before it is in v):
+        // its transition footprint; u runs without e, with locals that may differ:
+        // its blocks' syntactic footprints.
         r.stats.pruning.sleep_added_by_states += 1;
         let steps = v
             .iter()
             .map(|&i| r.events[i].footprint.clone())
-            .chain(
-                std::iter::once(r.n())
-                    .chain(u.iter().copied())
-                    .map(|i| r.block_footprint(i)),
-            )
+            .chain(std::iter::once(r.transition_footprint(r.n())))
+            .chain(u.iter().map(|&i| r.block_footprint(i)))
             .zip(sequence)
             .map(|(footprint, process)| Step { process, footprint })
             .collect();

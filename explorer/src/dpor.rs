@@ -55,9 +55,16 @@ impl Race<'_, '_> {
             .collect()
     }
 
-    /// The syntactic footprint of event `i`'s block: what it may touch in any context.
+    /// The syntactic footprint of event `i`'s block: what it may touch from any
+    /// local state (for an event that runs elsewhere after other reads).
     pub fn block_footprint(&self, i: usize) -> Footprint {
         self.ex.block_footprint(self.events[i].block).clone()
+    }
+
+    /// Event `i`'s transition footprint: what it may touch wherever its process runs
+    /// it with the same local state.
+    pub fn transition_footprint(&self, i: usize) -> Footprint {
+        self.ex.event_transition(i)
     }
 
     /// Runs `processes` from `s[E']` on a copy (see [`run_from`]) to evaluate

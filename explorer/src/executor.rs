@@ -82,9 +82,26 @@ impl<'p> Executor<'p> {
         }
     }
 
-    /// The syntactic footprint of a block.
+    /// The syntactic footprint of a block: what it may touch from any local state.
     pub fn block_footprint(&self, block: BlockId) -> &Footprint {
         &self.policy.blocks[block as usize]
+    }
+
+    /// The transition footprint of `block` run with `locals` (see [`Policy`]).
+    pub fn transition(&self, block: BlockId, locals: &[Value]) -> Footprint {
+        self.policy
+            .transition(&self.machine, &self.state.mem, block, locals)
+    }
+
+    /// Event `i`'s transition footprint: what it carries, unless it failed or was a
+    /// probe (those carry what they touched before stopping, and run whole elsewhere).
+    pub fn event_transition(&self, i: usize) -> Footprint {
+        let event = &self.events[i];
+        if event.failed {
+            self.transition(event.block, &self.saved[i].locals)
+        } else {
+            event.footprint.clone()
+        }
     }
 
     /// Switches the dependency notion (see [`crate::Config::deps`]).
@@ -201,9 +218,12 @@ impl<'p> Executor<'p> {
             event.footprint.reads.clone_from(&self.fx.reads);
             event.footprint.writes.clone_from(&self.fx.writes);
         } else {
-            event
-                .footprint
-                .clone_from(&self.policy.blocks[block as usize]);
+            event.footprint = self.policy.transition(
+                &self.machine,
+                &self.state.mem,
+                block,
+                &self.saved[self.depth].locals,
+            );
         }
         event.spawned = (first_child, self.state.procs.len());
         event.failed = outcome.is_err();
@@ -229,11 +249,9 @@ impl<'p> Executor<'p> {
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        event.footprint.reads = if self.policy.observed(block, false) {
-            self.machine.guard_reads(block, &self.state.mem, &p.locals)
-        } else {
-            self.policy.blocks[block as usize].reads.clone()
-        };
+        event.footprint.reads = self
+            .policy
+            .guard(&self.machine, &self.state.mem, block, &p.locals);
         event.footprint.writes.clear();
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;

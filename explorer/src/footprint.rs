@@ -1,13 +1,12 @@
 //! What an event touched: the global locations it read and wrote. Dependency between
 //! events of different processes is a conflict of footprints (DESIGN.md, "Explorer").
 
-use frontend::ir::{GlobalId, Program};
-use frontend::memory::Loc;
+use frontend::interp::Machine;
+use frontend::ir::{BlockId, GlobalId, Program};
+use frontend::memory::{Loc, Memory};
+use frontend::value::Value;
 
-/// The element of a [`Loc`] that stands for every element of its global: static
-/// footprints name globals, not elements. (A map key `i64::MIN` is taken for the whole
-/// map too: an over-approximation, hence sound.)
-pub const WHOLE: i64 = i64::MIN;
+pub use frontend::may_touch::WHOLE;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
@@ -49,21 +48,39 @@ fn intersects(a: &[Loc], b: &[Loc]) -> bool {
     false
 }
 
+impl From<frontend::may_touch::Touched> for Footprint {
+    fn from(t: frontend::may_touch::Touched) -> Self {
+        Footprint {
+            reads: t.reads,
+            writes: t.writes,
+        }
+    }
+}
+
 /// How events get their footprints (see [`crate::Config::deps`]).
+///
+/// Every event carries its *transition footprint*: what its block may touch from its
+/// process's local state at entry, whatever the global state (see
+/// [`frontend::may_touch`]). It is a property of the transition, as Source-DPOR's
+/// proof needs, so it also serves wherever the event runs in another position with
+/// the same local state (a reversed race's `n` and `e`, a sleeping step).
 #[derive(Debug)]
 pub struct Policy {
-    /// Each block's syntactic footprint.
+    /// Each block's syntactic footprint: the fallback of a block whose analysis
+    /// exceeds its budget, and of events whose local state is not known.
     pub blocks: Vec<Footprint>,
-    /// Per block: its events carry what they actually touched.
+    /// Per block: what its completed events touched *is* their transition footprint,
+    /// so the executor records it rather than computing it.
     observed: Vec<bool>,
 }
 
 impl Policy {
-    /// With `Deps::Dynamic`, a block's events carry the locations they touched when
-    /// those are a property of the process's local state (see
-    /// [`frontend::locality`]); events of other blocks, and failed events (which stop
-    /// early depending on the global state), carry their block's syntactic footprint.
-    /// With `Deps::Static`, every event carries its block's.
+    /// With `Deps::Dynamic`, a block's completed events carry the locations they
+    /// touched when those are a property of the process's local state (see
+    /// [`frontend::locality`]): its control flow and indices depend on locals alone,
+    /// so there is one path, and what it touched is the transition footprint. Other
+    /// events have theirs computed. With `Deps::Static`, every event's is computed:
+    /// both modes give the same footprints; static checks the shortcut.
     pub fn new(program: &Program, deps: crate::Deps) -> Policy {
         let observed = match deps {
             crate::Deps::Static => vec![false; program.blocks.len()],
@@ -79,8 +96,37 @@ impl Policy {
     }
 
     /// Whether an event of `block` that completed (`!failed`) uses what it touched.
-    pub fn observed(&self, block: u32, failed: bool) -> bool {
+    pub fn observed(&self, block: BlockId, failed: bool) -> bool {
         !failed && self.observed[block as usize]
+    }
+
+    /// The transition footprint of `block` run with `locals` (`mem` is not read).
+    pub fn transition(
+        &self,
+        machine: &Machine<'_>,
+        mem: &Memory,
+        block: BlockId,
+        locals: &[Value],
+    ) -> Footprint {
+        match frontend::may_touch::block(machine, mem, block, locals) {
+            Some(touched) => touched.into(),
+            None => self.blocks[block as usize].clone(),
+        }
+    }
+
+    /// What `block`'s guard may read with `locals`: a probe's footprint.
+    pub fn guard(
+        &self,
+        machine: &Machine<'_>,
+        mem: &Memory,
+        block: BlockId,
+        locals: &[Value],
+    ) -> Vec<Loc> {
+        if self.observed[block as usize] {
+            machine.guard_reads(block, mem, locals)
+        } else {
+            frontend::may_touch::guard(machine, mem, block, locals)
+        }
     }
 }
 

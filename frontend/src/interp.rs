@@ -200,6 +200,13 @@ impl<'p> Machine<'p> {
         fx.reads
     }
 
+    /// Evaluates an expression that reads no global (constants, locals, `fun` calls):
+    /// `mem` is never read. The known values of [`crate::may_touch`].
+    pub fn eval_local(&self, e: &Expr, mem: &Memory, locals: &[Value]) -> Result<Value, Fault> {
+        let mut fx = Effects::default();
+        Run::new(self, &mut fx, false).eval(e, mem, locals)
+    }
+
     /// Runs one block of a process whose next block it is and whose guard holds.
     pub fn run_block(
         &self,
@@ -662,7 +669,12 @@ fn assert_failed(message: &Option<String>, span: Span) -> Fault {
     }
 }
 
-fn with_element(list: &Arc<[i64]>, index: i64, v: i64, span: Span) -> Result<Value, Fault> {
+pub(crate) fn with_element(
+    list: &Arc<[i64]>,
+    index: i64,
+    v: i64,
+    span: Span,
+) -> Result<Value, Fault> {
     let at = checked_index(index, list.len(), span)?;
     let mut items = list.to_vec();
     items[at] = v;

@@ -141,6 +141,23 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// The expressions this one is made of, in evaluation order (a call's arguments;
+    /// a `fun`'s body is not part of the expression).
+    pub fn operands(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => vec![],
+            ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => vec![i],
+            ExprKind::Unary(_, a) => vec![a],
+            ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => vec![a, b],
+            ExprKind::Cond(c, a, b) => vec![c, a, b],
+            ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
+                items.iter().collect()
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Const(Value),

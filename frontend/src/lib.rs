@@ -12,6 +12,7 @@ pub mod interp;
 pub mod ir;
 pub mod liveness;
 pub mod locality;
+pub mod may_touch;
 pub mod memory;
 pub mod parser;
 pub mod pretty;

@@ -114,7 +114,7 @@ fn tainted(e: &Expr, taint: &[bool]) -> bool {
         | ExprKind::MapHas(..) => true,
         ExprKind::Local(l) => taint[*l as usize],
         ExprKind::Const(_) => false,
-        _ => children(e).iter().any(|c| tainted(c, taint)),
+        _ => e.operands().iter().any(|c| tainted(c, taint)),
     }
 }
 
@@ -128,27 +128,14 @@ fn controls(e: &Expr, taint: &[bool]) -> bool {
         ExprKind::Cond(c, a, b) => tainted(c, taint) && (reads_globals(a) || reads_globals(b)),
         _ => false,
     };
-    here || children(e).iter().any(|c| controls(c, taint))
+    here || e.operands().iter().any(|c| controls(c, taint))
 }
 
 fn reads_globals(e: &Expr) -> bool {
     matches!(
         e.kind,
         ExprKind::Global(_) | ExprKind::ArrayGet(..) | ExprKind::MapGet(..) | ExprKind::MapHas(..)
-    ) || children(e).iter().any(|c| reads_globals(c))
-}
-
-fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => vec![],
-        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => vec![i],
-        ExprKind::Unary(_, a) => vec![a],
-        ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => vec![a, b],
-        ExprKind::Cond(c, a, b) => vec![c, a, b],
-        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
-            items.iter().collect()
-        }
-    }
+    ) || e.operands().iter().any(|c| reads_globals(c))
 }
 
 #[cfg(test)]

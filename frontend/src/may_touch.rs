@@ -1,0 +1,484 @@
+//! The *transition footprint*: the global locations a block may read and write when
+//! its process runs it from a given local state, whatever the global state.
+//!
+//! Partial order reduction needs the dependency of two transitions to be a property
+//! of the transitions — of each process's block and local state — as it is for the
+//! single memory accesses of classic DPOR. What a block actually touched is such a
+//! property only when its control flow and indices depend on locals alone (see
+//! [`crate::locality`]); a block that branches on a global it read, or indexes with
+//! one, touches different locations in different global states. Widening those to
+//! the syntactic footprint (every global the code mentions, as a whole) is sound but
+//! makes every two such blocks conflict: Source-DPOR then explores orders of
+//! magnitude more than one execution per Mazurkiewicz trace on the classic DPOR
+//! benchmarks (lastzero, indexer, filesystem).
+//!
+//! This analysis runs the block on its local state with every value read from a
+//! global *unknown*: known values are computed exactly (by the interpreter, on
+//! expressions that read no global), so loops with local bounds unroll into the
+//! locations they touch; a branch on an unknown value follows both sides; an index or
+//! key that is unknown touches the whole container ([`WHOLE`]); a short-circuit or
+//! conditional with an unknown condition touches what either side touches. The result
+//! is the union of what every path may touch: a superset of what the block touches
+//! in any global state in which it runs, and the same set whatever that state is.
+//! A path ends where the block ends (`await`, `yield`, `return`), at a certain fault
+//! (an assertion that is known false, an index known out of range, an overflow of
+//! known values — the block fails there in every global state), and where it reaches
+//! a point and local state already explored.
+//!
+//! A branch point whose condition stays undecided while known locals change on (a
+//! loop over a list read from a global) is widened after [`WIDEN_AFTER`] visits: the
+//! locals that differ become unknown, and the paths from it converge. A block whose
+//! paths still do not end within [`BUDGET`] instructions gets `None`: the caller
+//! falls back to the syntactic footprint.
+
+use crate::ast::BinOp;
+use crate::interp::{with_element, Machine};
+use crate::ir::{Code, Expr, ExprKind, InstrKind, Place, Program};
+use crate::memory::{Loc, Memory};
+use crate::value::Value;
+use std::collections::{HashMap, HashSet};
+
+/// The element of a [`Loc`] that stands for every element of an array or map: an
+/// access whose index is not known from the local state. (A map key `i64::MIN` is
+/// taken for the whole map too: an over-approximation, hence sound.)
+pub const WHOLE: i64 = i64::MIN;
+
+/// Instructions the analysis of one block may interpret, over all its paths.
+pub const BUDGET: u32 = 20_000;
+
+/// Undecided visits of a branch point after which its states are joined (a local
+/// that differs between them becomes unknown). A loop whose exit depends on the
+/// global state while a known counter runs on (`for i in 0..len(m)`, `m` read from a
+/// global) would otherwise unroll without end; joined, the counter becomes unknown
+/// and what it indexes is touched whole. Each join makes a local unknown for good,
+/// so a widened branch point is passed at most once per local.
+pub const WIDEN_AFTER: u32 = 8;
+
+/// What a block may touch: sorted, deduplicated locations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Touched {
+    /// Locations read, the `await` guard's included.
+    pub reads: Vec<Loc>,
+    pub writes: Vec<Loc>,
+}
+
+/// The transition footprint of `block` run with `locals`, or `None` when its paths
+/// exceed [`BUDGET`]. `mem` is never read (only expressions that read no global are
+/// evaluated); any memory of the program will do.
+pub fn block(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) -> Option<Touched> {
+    let program = machine.program;
+    let b = &program.blocks[block as usize];
+    let code = &program.procs[b.proc as usize].code;
+    let mut run = Abstract::new(machine, mem, code);
+    let start = State {
+        pc: b.pc,
+        locals: locals.to_vec(),
+        known: vec![true; locals.len()],
+    };
+    if let Some(guard) = &b.guard {
+        // A guard that is known false leaves the block touching what it read.
+        if !matches!(
+            run.eval(guard, &start),
+            Ok(Some(Value::Bool(false))) | Err(Fault)
+        ) {
+            run.explore(start)?;
+        }
+    } else {
+        run.explore(start)?;
+    }
+    Some(run.touched())
+}
+
+/// The locations `block`'s `await` guard may read with `locals` (empty without one):
+/// what a write must touch to enable or disable the block.
+pub fn guard(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) -> Vec<Loc> {
+    let program = machine.program;
+    let b = &program.blocks[block as usize];
+    let code = &program.procs[b.proc as usize].code;
+    let mut run = Abstract::new(machine, mem, code);
+    if let Some(guard) = &b.guard {
+        let state = State {
+            pc: b.pc,
+            locals: locals.to_vec(),
+            known: vec![true; locals.len()],
+        };
+        let _ = run.eval(guard, &state);
+    }
+    run.touched().reads
+}
+
+/// A certain fault: the path ends there in every global state.
+struct Fault;
+
+/// A point of one path: the locals, each known or not. An unknown local holds the
+/// zero of its value's type, so that equal states compare equal.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct State {
+    pc: u32,
+    locals: Vec<Value>,
+    known: Vec<bool>,
+}
+
+impl State {
+    fn set(&mut self, l: usize, v: Option<Value>) {
+        match v {
+            Some(v) => {
+                self.locals[l] = v;
+                self.known[l] = true;
+            }
+            None => {
+                self.locals[l] = zero_like(&self.locals[l]);
+                self.known[l] = false;
+            }
+        }
+    }
+}
+
+impl State {
+    /// Keeps what both states know alike; forgets the rest.
+    fn join(&mut self, other: &State) {
+        for l in 0..self.locals.len() {
+            if self.known[l] && !(other.known[l] && other.locals[l] == self.locals[l]) {
+                self.set(l, None);
+            }
+        }
+    }
+}
+
+fn zero_like(v: &Value) -> Value {
+    match v {
+        Value::Int(_) => Value::Int(0),
+        Value::Bool(_) => Value::Bool(false),
+        Value::List(_) => Value::List(std::sync::Arc::from(Vec::new())),
+    }
+}
+
+/// One analysis in progress: what the paths explored so far touched.
+struct Abstract<'a, 'p> {
+    machine: &'a Machine<'p>,
+    mem: &'a Memory,
+    code: &'a Code,
+    reads: Vec<Loc>,
+    writes: Vec<Loc>,
+    budget: u32,
+}
+
+impl<'a, 'p> Abstract<'a, 'p> {
+    fn new(machine: &'a Machine<'p>, mem: &'a Memory, code: &'a Code) -> Self {
+        Abstract {
+            machine,
+            mem,
+            code,
+            reads: Vec::new(),
+            writes: Vec::new(),
+            budget: BUDGET,
+        }
+    }
+
+    fn touched(mut self) -> Touched {
+        for set in [&mut self.reads, &mut self.writes] {
+            set.sort_unstable();
+            set.dedup();
+            // A whole container covers its elements (it sorts first among them).
+            let mut whole = None;
+            set.retain(|l| {
+                if l.elem == WHOLE {
+                    whole = Some(l.global);
+                }
+                l.elem == WHOLE || whole != Some(l.global)
+            });
+        }
+        Touched {
+            reads: self.reads,
+            writes: self.writes,
+        }
+    }
+
+    /// Follows every path from `start` to its end; `None` past the budget.
+    fn explore(&mut self, start: State) -> Option<()> {
+        let mut seen: HashSet<State> = HashSet::new();
+        // Per branch point: how often its condition was undecided, and the join of
+        // the states it was undecided in (explored instead once that exceeds
+        // `WIDEN_AFTER`).
+        let mut undecided: HashMap<u32, u32> = HashMap::new();
+        let mut widened: HashMap<u32, State> = HashMap::new();
+        let mut paths = vec![start];
+        while let Some(mut s) = paths.pop() {
+            loop {
+                self.budget = self.budget.checked_sub(1)?;
+                let instr = &self.code.instrs[s.pc as usize];
+                let at = s.pc;
+                s.pc += 1;
+                let go_on = match &instr.kind {
+                    InstrKind::Assign(place, e) => self.assign(place, e, &mut s).is_ok(),
+                    InstrKind::Jump(t) => {
+                        s.pc = *t;
+                        true
+                    }
+                    InstrKind::JumpUnless(c, t) => {
+                        // Branch points are where paths meet again: explore each
+                        // (point, locals) once.
+                        let mut here = s.clone();
+                        here.pc = at;
+                        if !seen.insert(here.clone()) {
+                            break;
+                        }
+                        let mut condition = self.eval(c, &s);
+                        if matches!(condition, Ok(None)) {
+                            let visits = undecided.entry(at).or_insert(0);
+                            *visits += 1;
+                            let widened = widened.entry(at).or_insert_with(|| here.clone());
+                            widened.join(&here);
+                            if *visits > WIDEN_AFTER {
+                                if !seen.insert(widened.clone()) {
+                                    break;
+                                }
+                                s = widened.clone();
+                                s.pc = at + 1;
+                                condition = self.eval(c, &s);
+                            }
+                        }
+                        match condition {
+                            Ok(Some(v)) => {
+                                if !v.bool() {
+                                    s.pc = *t;
+                                }
+                                true
+                            }
+                            Ok(None) => {
+                                let mut other = s.clone();
+                                other.pc = *t;
+                                paths.push(other);
+                                true
+                            }
+                            Err(Fault) => false,
+                        }
+                    }
+                    InstrKind::Spawn(_, args) => args.iter().all(|a| self.eval(a, &s).is_ok()),
+                    InstrKind::Assert(c, _) => {
+                        !matches!(self.eval(c, &s), Ok(Some(Value::Bool(false))) | Err(Fault))
+                    }
+                    InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => false,
+                };
+                if !go_on {
+                    break;
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn assign(&mut self, place: &Place, e: &Expr, s: &mut State) -> Result<(), Fault> {
+        let v = self.eval(e, s)?;
+        match place {
+            Place::Local(l) => s.set(*l as usize, v),
+            Place::Global(g) => self.writes.push(Loc::whole(*g)),
+            Place::ArrayElem(g, i) => {
+                let at = self.element(*g, i, s)?;
+                self.writes.push(at);
+            }
+            Place::MapElem(g, k) => {
+                let at = self.element(*g, k, s)?;
+                self.writes.push(at);
+            }
+            Place::GlobalListElem(g, i) => {
+                self.eval(i, s)?;
+                self.reads.push(Loc::whole(*g));
+                self.writes.push(Loc::whole(*g));
+            }
+            Place::LocalListElem(l, i) => {
+                let l = *l as usize;
+                let index = self.eval(i, s)?;
+                let updated = match (v, index, s.known[l]) {
+                    (Some(v), Some(index), true) => Some(
+                        with_element(s.locals[l].list(), index.int(), v.int(), i.span)
+                            .map_err(|_| Fault)?,
+                    ),
+                    _ => None,
+                };
+                s.set(l, updated);
+            }
+        }
+        Ok(())
+    }
+
+    /// The location `g[i]` of an array or map: [`WHOLE`] when `i` is unknown; a
+    /// fault when it is known to be out of an array's range.
+    fn element(&mut self, g: u32, i: &Expr, s: &State) -> Result<Loc, Fault> {
+        let Some(index) = self.eval(i, s)? else {
+            return Ok(Loc {
+                global: g,
+                elem: WHOLE,
+            });
+        };
+        let index = index.int();
+        if let crate::ir::GlobalKind::Array { len, .. } = self.program().globals[g as usize].kind {
+            if index < 0 || index as u64 >= len as u64 {
+                return Err(Fault);
+            }
+        }
+        Ok(Loc {
+            global: g,
+            elem: index,
+        })
+    }
+
+    fn program(&self) -> &'p Program {
+        self.machine.program
+    }
+
+    /// The value of `e` if the local state determines it, recording what it may read.
+    fn eval(&mut self, e: &Expr, s: &State) -> Result<Option<Value>, Fault> {
+        if known(e, s) {
+            return match self.machine.eval_local(e, self.mem, &s.locals) {
+                Ok(v) => Ok(Some(v)),
+                Err(_) => Err(Fault),
+            };
+        }
+        match &e.kind {
+            ExprKind::Global(g) => self.reads.push(Loc::whole(*g)),
+            ExprKind::ArrayGet(g, i) | ExprKind::MapGet(g, i) | ExprKind::MapHas(g, i) => {
+                let at = self.element(*g, i, s)?;
+                self.reads.push(at);
+            }
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                let decided = Value::Bool(*op == BinOp::Or);
+                match self.eval(a, s)? {
+                    Some(v) if v == decided => return Ok(Some(v)),
+                    Some(_) => return self.eval(b, s),
+                    // `b` may or may not run: its fault is not certain.
+                    None => drop(self.eval(b, s)),
+                }
+            }
+            ExprKind::Cond(c, a, b) => match self.eval(c, s)? {
+                Some(v) => return self.eval(if v.bool() { a } else { b }, s),
+                None => {
+                    drop(self.eval(a, s));
+                    drop(self.eval(b, s));
+                }
+            },
+            // Operands are evaluated in order, each to the end: a certain fault of one
+            // ends the path.
+            _ => {
+                for child in e.operands() {
+                    self.eval(child, s)?;
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// `e` reads no global and only known locals: its value is known.
+fn known(e: &Expr, s: &State) -> bool {
+    match &e.kind {
+        ExprKind::Const(_) => true,
+        ExprKind::Local(l) => s.known[*l as usize],
+        ExprKind::Global(_)
+        | ExprKind::ArrayGet(..)
+        | ExprKind::MapGet(..)
+        | ExprKind::MapHas(..) => false,
+        _ => e.operands().iter().all(|c| known(c, s)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WHOLE;
+    use crate::interp::{Limits, Machine};
+    use crate::memory::Memory;
+    use crate::value::Value;
+
+    /// The footprint of block `name` run with the given locals (in declaration order,
+    /// parameters first; the rest zero), as `reads | writes` with each location shown
+    /// as `g` or `g[i]` (`g[*]` for the whole container).
+    fn touched(src: &str, name: &str, args: &[Value]) -> String {
+        let program = crate::load(src, &[]).expect("loads");
+        let machine = Machine::new(&program, Limits::default());
+        let mem = Memory::initial(&program);
+        let block = program.block_by_name(name).expect("block");
+        let proc = program.blocks[block as usize].proc;
+        let locals = machine.spawn_frame(proc, args.to_vec());
+        let t = super::block(&machine, &mem, block, &locals).expect("within budget");
+        let show = |locs: &[crate::memory::Loc]| {
+            locs.iter()
+                .map(|l| {
+                    if l.elem == WHOLE {
+                        format!("{}[*]", program.globals[l.global as usize].name)
+                    } else {
+                        l.display(&program)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!("{} | {}", show(&t.reads), show(&t.writes))
+    }
+
+    const GLOBALS: &str = "global int x = 0; global int y = 0; global int[4] a; global map m;";
+
+    fn with(procs: &str) -> String {
+        format!("{GLOBALS} {procs} init {{ }}")
+    }
+
+    #[test]
+    fn a_branch_on_a_global_touches_both_sides() {
+        let src = with("proc p(int i) { if (x > 0) { a[i] = 1; } else { m[i + 1] = 2; } }");
+        assert_eq!(touched(&src, "p", &[Value::Int(2)]), "x | a[2] m[3]");
+    }
+
+    #[test]
+    fn an_index_read_from_a_global_touches_the_whole_container() {
+        let src = with("proc p(int i) { a[x] = i; y = m[a[i]]; }");
+        assert_eq!(touched(&src, "p", &[Value::Int(1)]), "x a[1] m[*] | y a[*]");
+    }
+
+    #[test]
+    fn local_loops_unroll_into_their_locations() {
+        let src = with("proc p(int k) { for i in 0..k { if (a[i] == 0) { m[i] = 1; } } }");
+        assert_eq!(
+            touched(&src, "p", &[Value::Int(3)]),
+            "a[0] a[1] a[2] | m[0] m[1] m[2]"
+        );
+    }
+
+    #[test]
+    fn a_scan_that_stops_on_a_global_reads_up_to_the_end_of_the_array() {
+        // lastzero's scan written as one block: every path stops at a zero, or at the
+        // index that leaves the array (a certain fault).
+        let src = with("proc p(int i) { while (a[i] != 0) { i = i - 1; } x = i; }");
+        assert_eq!(
+            touched(&src, "p", &[Value::Int(3)]),
+            "a[0] a[1] a[2] a[3] | x"
+        );
+    }
+
+    #[test]
+    fn a_loop_over_a_list_read_from_globals_is_widened() {
+        // `len(l)` is unknown: after a few undecided visits `i` is joined to unknown,
+        // so the writes it indexes touch the whole map.
+        let src = with(
+            "proc p(int f) { list l = []; for j in 0..3 { l = append(l, m[j]); }
+             int n = len(l); int i = 0; while (i < x) { m[10 + i] = 1; i = i + 1; } a[f] = n; }",
+        );
+        assert_eq!(
+            touched(&src, "p", &[Value::Int(1)]),
+            "x m[0] m[1] m[2] | a[1] m[*]"
+        );
+    }
+
+    #[test]
+    fn short_circuits_and_conditionals_decided_by_locals_touch_one_side() {
+        let src = with("proc p(bool c) { y = (c && x > 0) ? a[0] : a[1]; }");
+        assert_eq!(touched(&src, "p", &[Value::Bool(false)]), "a[1] | y");
+        let src = with("proc p(int c) { y = (c > 0 && x > 0) ? a[0] : a[1]; }");
+        assert_eq!(touched(&src, "p", &[Value::Int(1)]), "x a[0] a[1] | y");
+    }
+
+    #[test]
+    fn the_guard_counts_and_a_certain_fault_ends_the_path() {
+        let src = with("proc p(int i) { await (m[i] == 1); assert(i > 5); y = 1; }");
+        assert_eq!(touched(&src, "p", &[Value::Int(2)]), "m[2] | ");
+        assert_eq!(touched(&src, "p", &[Value::Int(7)]), "m[7] | y");
+    }
+}
