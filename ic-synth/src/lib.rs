@@ -133,9 +133,16 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
     if jobs == 1 {
         work();
     } else {
+        // Encoding recurses on the nesting of expressions (up to the parser's
+        // `MAX_NESTING`): the workers get the large stack the checker runs on.
         std::thread::scope(|s| {
             for _ in 0..jobs {
-                s.spawn(work);
+                let spawned = std::thread::Builder::new()
+                    .stack_size(frontend::LARGE_STACK)
+                    .spawn_scoped(s, work);
+                if spawned.is_err() {
+                    s.spawn(work);
+                }
             }
         });
     }
