@@ -1,4 +1,4 @@
-//! The `ics.json` format (version `ic-synth/1`, DESIGN.md "ICs"): independence
+//! The `ics.json` format (version `ic-synth/1`, docs/ics-format.md): independence
 //! constraints of block pairs and write sets of blocks, and its loading against a
 //! program.
 //!

@@ -9,7 +9,7 @@ use std::time::Duration;
 ///
 /// Exit status: 0 nothing found, 1 a violation, deadlock or runtime error was found,
 /// 2 bad input or usage, 3 stopped early (--timeout, --max-traces, Ctrl-C) with nothing
-/// found.
+/// found, 130 Ctrl-C before the exploration started.
 #[derive(Parser, Debug)]
 #[command(name = "ic-check", version)]
 pub struct Cli {
@@ -51,15 +51,20 @@ pub struct Cli {
 
     /// Stop after this many seconds and report what was found (lower bounds); a
     /// finite number, 0 or more (fractions allowed).
-    #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
 
     /// Stop after this many complete executions.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
     /// Instructions one block may run before it is a runtime error ("block did not terminate").
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1_000_000,
+        allow_negative_numbers = true
+    )]
     pub max_steps: u64,
 
     /// Also print the counters of each pruning (races pruned, sleep entries added…).
@@ -84,7 +89,7 @@ pub struct Cli {
     pub tree_full: bool,
 
     /// With --tree: the picture stops growing at N nodes; the exploration goes on.
-    #[arg(long, value_name = "N", default_value_t = 5000, requires = "tree",
+    #[arg(long, value_name = "N", default_value_t = 5000, requires = "tree", allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub tree_limit: u64,
 

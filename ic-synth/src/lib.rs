@@ -1,6 +1,6 @@
 //! `ic-synth`: SMT-based synthesis of independence constraints (ICs) between the
 //! atomic blocks of a `.ic` program, and of their write sets (CDPOR paper, Sec. 3.2
-//! and 4; DESIGN.md "ICs").
+//! and 4; docs/ics-format.md).
 //!
 //! For every unordered pair of blocks `(a, b)`, self-pairs included, the two
 //! compositions `a·b` and `b·a` are built by symbolic execution

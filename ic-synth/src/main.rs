@@ -1,5 +1,5 @@
 //! `ic-synth`: synthesise the independence constraints and write sets of a `.ic`
-//! program and print them as `ics.json` (DESIGN.md "ICs") or as a table.
+//! program and print them as `ics.json` (docs/ics-format.md) or as a table.
 
 use clap::{Parser, ValueEnum};
 use std::io::{IsTerminal, Write};
