@@ -101,7 +101,7 @@ fn files_that_are_no_ics_json_are_refused() {
             "constraints do not fit the program: unknown block `nope`",
         ),
     ] {
-        fails_with(&check_with("junk", &text, "cdpor"), 2, &says);
+        fails_with(&check_with("junk", &text, "cdpor"), 2, says);
     }
 }
 
