@@ -10,6 +10,8 @@ use crate::tree::{Blocked, End, Recorder, Tree, TreeConfig};
 use frontend::interp::{Fault, Limits};
 use frontend::ir::Program;
 use rustc_hash::FxHashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// An exploration strategy. Each lives in its own module; their differences are
@@ -33,6 +35,8 @@ pub struct Config {
     pub deps: Deps,
     /// Record the execution tree ([`Report::tree`]).
     pub tree: Option<TreeConfig>,
+    /// Set from outside (Ctrl-C) to stop the exploration, as `timeout` does.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// What makes two events dependent.
@@ -321,6 +325,12 @@ impl<'p> Exploration<'p, '_> {
         }
         self.polls = self.polls.wrapping_add(1);
         if self.polls.is_multiple_of(256) {
+            if let Some(flag) = &self.config.interrupt {
+                if flag.load(Ordering::Relaxed) {
+                    self.stop = Some(Stop::Interrupted);
+                    return true;
+                }
+            }
             if let Some(t) = self.config.timeout {
                 if self.started.elapsed() >= t {
                     self.stop = Some(Stop::Timeout);

@@ -92,6 +92,8 @@ pub enum Stop {
     Violation,
     Timeout,
     MaxTraces,
+    /// Stopped from outside ([`crate::Config::interrupt`]: Ctrl-C).
+    Interrupted,
     /// The execution tree is full, and the run was made only for its picture
     /// ([`crate::TreeConfig::halt_when_full`]).
     TreeFull,

@@ -1,7 +1,7 @@
 //! The checker: names, types, arity, shadowing, where `await`/`yield`/`spawn` may
 //! appear, `fun` purity, `break` outside a loop, `init` rules — and, for a program
 //! that passes, its compiled form ([`ir::Program`]): resolved expressions, flat code,
-//! and the split into atomic blocks with the stable ids of LANGUAGE.md.
+//! and the split into atomic blocks with the stable ids of docs/language.md.
 //!
 //! Checking and code emission share one walk so that scopes are resolved once.
 //! Independent mistakes are all reported; an expression that failed to check yields
@@ -425,7 +425,7 @@ impl Checker {
         let mut body = Body::new(Context::Proc(id));
         let types = self.out.procs[id as usize].params.clone();
         self.params(&mut body, &p.params, &types);
-        // An `await` that opens the proc guards the entry block (LANGUAGE.md, "Blocks").
+        // An `await` that opens the proc guards the entry block (docs/language.md, "Blocks").
         let (guard, rest) = match p.body.stmts.split_first() {
             Some((first, rest)) => match &first.kind {
                 StmtKind::Await(c) => (self.expect(&mut body, c, Ty::Bool), rest),

@@ -70,6 +70,17 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Whether to colour what is written to a stream: only a terminal, and never when the
+/// environment sets `NO_COLOR` to a non-empty value (<https://no-color.org>).
+pub fn use_color(is_terminal: bool) -> bool {
+    color_choice(is_terminal, std::env::var_os("NO_COLOR").as_deref())
+}
+
+/// [`use_color`] given the value of `NO_COLOR`.
+pub fn color_choice(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    is_terminal && no_color.is_none_or(|v| v.is_empty())
+}
+
 /// Renders diagnostics as text, with colours when `color` is set.
 pub fn render(file: &str, source: &str, diagnostics: &[Diagnostic], color: bool) -> String {
     let files = SimpleFile::new(file, source);

@@ -1,4 +1,4 @@
-//! The `ics.json` format (version `ic-synth/1`, DESIGN.md "ICs"): independence
+//! The `ics.json` format (version `ic-synth/1`, docs/ics-format.md): independence
 //! constraints of block pairs and write sets of blocks, and its loading against a
 //! program.
 //!
@@ -84,16 +84,37 @@ impl fmt::Display for IcsError {
 impl std::error::Error for IcsError {}
 
 impl Ics {
+    /// Reads an `ics.json`. Its `format` (the format version) is checked before
+    /// anything else, so that a file of another version is refused as such rather
+    /// than for a field it has or lacks.
     pub fn from_json(text: &str) -> Result<Ics, IcsError> {
-        let ics: Ics =
+        let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| IcsError(format!("not an ics.json: {e}")))?;
-        if ics.format != FORMAT {
-            return Err(IcsError(format!(
-                "unknown format `{}` (expected `{FORMAT}`)",
-                ics.format
-            )));
+        match value.get("format") {
+            Some(serde_json::Value::String(f)) if f == FORMAT => {}
+            Some(serde_json::Value::String(f)) => {
+                return Err(IcsError(format!(
+                    "unsupported ics.json format `{f}`: this version reads `{FORMAT}` only; \
+                     make the file again with this version's `ic-synth`"
+                )))
+            }
+            Some(other) => {
+                return Err(IcsError(format!(
+                    "not an ics.json: `format` is {other}, expected \"{FORMAT}\""
+                )))
+            }
+            None if value.is_object() => {
+                return Err(IcsError(format!(
+                    "not an ics.json: no `format` field (expected \"{FORMAT}\")"
+                )))
+            }
+            None => {
+                return Err(IcsError(
+                    "not an ics.json: expected a JSON object".to_string(),
+                ))
+            }
         }
-        Ok(ics)
+        serde_json::from_value(value).map_err(|e| IcsError(format!("not an ics.json: {e}")))
     }
 
     /// Whether the file was made for this source text.

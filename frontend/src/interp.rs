@@ -19,7 +19,7 @@ use std::sync::Arc;
 /// Bounds that turn a run-away block into a runtime error.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Instructions one block may execute (LANGUAGE.md: default 1,000,000).
+    /// Instructions one block may execute (docs/language.md: default 1,000,000).
     pub max_steps: u64,
     /// Nested `fun` calls.
     pub max_call_depth: u32,

@@ -88,7 +88,7 @@ pub struct Fun {
 /// An atomic block: the code from an entry point to the next `await`, `yield` or end.
 #[derive(Clone, Debug)]
 pub struct Block {
-    /// The stable id of LANGUAGE.md: `q`, `q#1`, `q#2`, …
+    /// The stable id of docs/language.md: `q`, `q#1`, `q#2`, …
     pub name: String,
     pub proc: ProcId,
     /// Where the block starts in its proc's code.

@@ -65,4 +65,5 @@ pub fn parse_define(s: &str) -> Result<(String, i64), String> {
     Ok((name.trim().to_string(), value))
 }
 
-const LARGE_STACK: usize = 512 << 20;
+/// The stack of [`on_large_stack`]'s thread.
+pub const LARGE_STACK: usize = 512 << 20;

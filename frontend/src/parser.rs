@@ -10,6 +10,11 @@ lalrpop_mod!(
     grammar
 );
 
+/// How deeply brackets, statements and expressions may nest. Far beyond what people
+/// write (and what the tests' generators make); well within what the checker, the
+/// interpreter and the synthesis can recurse on.
+pub const MAX_NESTING: usize = 1000;
+
 /// Errors raised by the grammar's own actions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LiteralError {
@@ -18,17 +23,35 @@ pub enum LiteralError {
 }
 
 /// Parses a whole program.
+///
+/// Nesting — of brackets, of statements and of expressions (`- - x`, a chain of
+/// operators) — deeper than [`MAX_NESTING`] is a syntax error: what checks and runs a
+/// program recurses on its nesting.
 pub fn parse_program(source: &str) -> Result<ast::Program, Diagnostic> {
-    grammar::ProgramParser::new()
+    bracket_depth(source)?;
+    let program = grammar::ProgramParser::new()
         .parse(source)
-        .map_err(|e| to_diagnostic(source, e))
+        .map_err(|e| to_diagnostic(source, e))?;
+    if let Err(d) = program.items.iter().try_for_each(Nesting::item) {
+        // Dropping a tree recurses on its nesting too: a tree nested too deeply is
+        // leaked rather than dropped (it is refused, and the caller about to say so).
+        std::mem::forget(program);
+        return Err(d);
+    }
+    Ok(program)
 }
 
 /// Parses one expression (constraints in `ics.json` are expressions of the language).
 pub fn parse_expr(source: &str) -> Result<ast::Expr, Diagnostic> {
-    grammar::ExprParser::new()
+    bracket_depth(source)?;
+    let expr = grammar::ExprParser::new()
         .parse(source)
-        .map_err(|e| to_diagnostic(source, e))
+        .map_err(|e| to_diagnostic(source, e))?;
+    if let Err(d) = Nesting::expr(&expr, 0) {
+        std::mem::forget(expr);
+        return Err(d);
+    }
+    Ok(expr)
 }
 
 /// The text of a string literal, quotes removed, escapes `\" \\ \n \t` resolved.
@@ -172,5 +195,142 @@ fn expected_list(expected: &[String]) -> String {
         1 => names.remove(0),
         n if n > 8 => format!("one of {}, …", names[..8].join(", ")),
         _ => format!("one of {}", names.join(", ")),
+    }
+}
+
+fn too_deep(at: usize, what: &str) -> Diagnostic {
+    Diagnostic::error(Span::new(at, at + 1), format!("{what} nested too deeply"))
+        .with_label(format!("more than {MAX_NESTING} levels deep here"))
+        .with_help(format!(
+            "nesting is limited to {MAX_NESTING} levels (a chain of operators nests too): \
+             name intermediate results with locals, or move code into a `fun`"
+        ))
+}
+
+/// Fails at the first bracket `(`, `[` or `{` that opens more than [`MAX_NESTING`]
+/// levels deep, skipping comments and strings as the lexer does. Run before parsing,
+/// so that the parser never builds such a tree.
+fn bracket_depth(source: &str) -> Result<(), Diagnostic> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'"', _) => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            (b'/', Some(b'/')) => {
+                i = source[i..].find('\n').map_or(bytes.len(), |nl| i + nl);
+            }
+            (b'/', Some(b'*')) => match source[i + 2..].find("*/") {
+                Some(close) => i += 2 + close + 1,
+                // The parser reports the unclosed comment.
+                None => return Ok(()),
+            },
+            (b'(' | b'[' | b'{', _) => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(too_deep(i, "brackets"));
+                }
+            }
+            (b')' | b']' | b'}', _) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The nesting of statements and expressions of a parsed tree, recursing at most
+/// [`MAX_NESTING`] levels deep.
+struct Nesting;
+
+impl Nesting {
+    fn item(item: &ast::Item) -> Result<(), Diagnostic> {
+        match item {
+            ast::Item::Param(p) => Self::expr(&p.value, 0),
+            ast::Item::Global(g) => {
+                if let ast::TypeKind::Array(_, size) = &g.ty.kind {
+                    Self::expr(size, 0)?;
+                }
+                g.init.as_ref().map_or(Ok(()), |e| Self::expr(e, 0))
+            }
+            ast::Item::Proc(p) => Self::params(&p.params).and_then(|()| Self::block(&p.body, 0)),
+            ast::Item::Fun(f) => Self::params(&f.params).and_then(|()| Self::block(&f.body, 0)),
+            ast::Item::Init(i) => Self::block(&i.body, 0),
+        }
+    }
+
+    fn params(params: &[ast::ParamSig]) -> Result<(), Diagnostic> {
+        params.iter().try_for_each(|p| match &p.ty.kind {
+            ast::TypeKind::Array(_, size) => Self::expr(size, 0),
+            _ => Ok(()),
+        })
+    }
+
+    fn block(block: &ast::Block, depth: usize) -> Result<(), Diagnostic> {
+        block
+            .stmts
+            .iter()
+            .try_for_each(|s| Self::stmt(s, depth + 1))
+    }
+
+    fn stmt(stmt: &ast::Stmt, depth: usize) -> Result<(), Diagnostic> {
+        use ast::StmtKind as S;
+        if depth > MAX_NESTING {
+            return Err(too_deep(stmt.span.start, "statements"));
+        }
+        let e = |e: &ast::Expr| Self::expr(e, depth);
+        match &stmt.kind {
+            S::Local { ty, init, .. } => {
+                if let ast::TypeKind::Array(_, size) = &ty.kind {
+                    e(size)?;
+                }
+                init.as_ref().map_or(Ok(()), e)
+            }
+            S::Assign { target, value } => {
+                target.index.as_ref().map_or(Ok(()), e)?;
+                e(value)
+            }
+            S::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                e(cond)?;
+                Self::block(then, depth)?;
+                otherwise.as_ref().map_or(Ok(()), |b| Self::block(b, depth))
+            }
+            S::While { cond, body } => e(cond).and_then(|()| Self::block(body, depth)),
+            S::For { lo, hi, body, .. } => {
+                e(lo)?;
+                e(hi)?;
+                Self::block(body, depth)
+            }
+            S::Spawn { args, .. } => args.iter().try_for_each(e),
+            S::Assert { cond, .. } | S::Await(cond) | S::Expr(cond) => e(cond),
+            S::Return(value) => value.as_ref().map_or(Ok(()), e),
+            S::Block(b) => Self::block(b, depth),
+            S::Break | S::Continue | S::Yield => Ok(()),
+        }
+    }
+
+    fn expr(expr: &ast::Expr, depth: usize) -> Result<(), Diagnostic> {
+        use ast::ExprKind as E;
+        let depth = depth + 1;
+        if depth > MAX_NESTING {
+            return Err(too_deep(expr.span.start, "expression"));
+        }
+        let e = |x: &ast::Expr| Self::expr(x, depth);
+        match &expr.kind {
+            E::Int(_) | E::Bool(_) | E::Var(_) => Ok(()),
+            E::List(xs) | E::Call(_, xs) => xs.iter().try_for_each(e),
+            E::Index(a, b) | E::Binary(_, a, b) => e(a).and_then(|()| e(b)),
+            E::Unary(_, a) => e(a),
+            E::Cond(c, a, b) => e(c).and_then(|()| e(a)).and_then(|()| e(b)),
+        }
     }
 }

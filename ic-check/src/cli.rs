@@ -2,24 +2,28 @@
 
 use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Explore every behaviour of a `.ic` program: final states, deadlocks, assertion
 /// violations and runtime errors, each with a schedule that reproduces it.
 ///
 /// Exit status: 0 nothing found, 1 a violation, deadlock or runtime error was found,
-/// 2 bad input or usage, 3 stopped by a limit (--timeout, --max-traces) with nothing found.
+/// 2 bad input or usage, 3 stopped early (--timeout, --max-traces, Ctrl-C) with nothing
+/// found, 130 Ctrl-C before the exploration started.
 #[derive(Parser, Debug)]
 #[command(name = "ic-check", version)]
 pub struct Cli {
     /// The program to check.
-    pub program: PathBuf,
+    #[arg(required_unless_present_any = ["completions", "man"])]
+    pub program: Option<PathBuf>,
 
     /// The exploration algorithm.
     #[arg(long, value_enum, default_value_t = Algo::Cdpor)]
     pub algo: Algo,
 
-    /// Independence constraints from `ic-synth` (cdpor); without it they are
-    /// synthesised in-process. Refused when it was made for another program text.
+    /// Independence constraints from `ic-synth` (cdpor only); without it they are
+    /// synthesised in-process. Refused when it was made for another program text or
+    /// is of another format version.
     #[arg(long, value_name = "ICS.json")]
     pub ics: Option<PathBuf>,
 
@@ -45,16 +49,22 @@ pub struct Cli {
     #[arg(long)]
     pub all_violations: bool,
 
-    /// Stop after this many seconds and report what was found (lower bounds).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
+    /// Stop after this many seconds and report what was found (lower bounds); a
+    /// finite number, 0 or more (fractions allowed).
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_hyphen_values = true)]
+    pub timeout: Option<Duration>,
 
     /// Stop after this many complete executions.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
     /// Instructions one block may run before it is a runtime error ("block did not terminate").
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1_000_000,
+        allow_negative_numbers = true
+    )]
     pub max_steps: u64,
 
     /// Also print the counters of each pruning (races pruned, sleep entries added…).
@@ -79,13 +89,38 @@ pub struct Cli {
     pub tree_full: bool,
 
     /// With --tree: the picture stops growing at N nodes; the exploration goes on.
-    #[arg(long, value_name = "N", default_value_t = 5000, requires = "tree",
+    #[arg(long, value_name = "N", default_value_t = 5000, requires = "tree", allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub tree_limit: u64,
 
     /// Run this schedule (as printed in a witness, e.g. "p q r") and print every state.
     #[arg(long, value_name = "SCHEDULE")]
     pub replay: Option<String>,
+
+    /// Print a completion script for SHELL on stdout and exit (see README, "Install").
+    #[arg(long, value_name = "SHELL", exclusive = true)]
+    pub completions: Option<clap_complete::Shell>,
+
+    /// Print the manual page (roff) on stdout and exit: `ic-check --man > ic-check.1`.
+    #[arg(long, exclusive = true)]
+    pub man: bool,
+}
+
+/// `--timeout SECS`: a finite, non-negative number of seconds that a [`Duration`] holds.
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !secs.is_finite() {
+        return Err(format!(
+            "`{s}` is not a finite number of seconds (leave --timeout out to run without one)"
+        ));
+    }
+    if secs < 0.0 {
+        return Err(format!("`{s}` is negative: a timeout is 0 seconds or more"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` seconds is too long a timeout"))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -4,7 +4,7 @@ mod cli;
 mod output;
 mod tree;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use cli::{Algo, Cli};
 use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
@@ -15,20 +15,119 @@ use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Exit statuses (documented in the README and `--help`).
 const FOUND: u8 = 1;
 const BAD_INPUT: u8 = 2;
 const INCOMPLETE: u8 = 3;
+/// Ctrl-C outside the exploration (during synthesis, or a second time): the shell's
+/// status for a process ended by SIGINT.
+const INTERRUPTED: i32 = 130;
+
+/// A line on stderr. Unlike `eprintln!`, a closed stderr is not a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(shell) = cli.completions {
+        let mut script = Vec::new();
+        clap_complete::generate(shell, &mut Cli::command(), "ic-check", &mut script);
+        return ExitCode::from(finish(write_stdout(|out| out.write_all(&script)), 0));
+    }
+    if cli.man {
+        let mut page = Vec::new();
+        let rendered = clap_mangen::Man::new(Cli::command()).render(&mut page);
+        return ExitCode::from(finish(
+            rendered.and_then(|()| write_stdout(|out| out.write_all(&page))),
+            0,
+        ));
+    }
+    let Some(program) = cli.program.clone() else {
+        // clap requires the program unless --completions or --man is given.
+        return ExitCode::from(BAD_INPUT);
+    };
+    if cli.ics.is_some() && cli.algo != Algo::Cdpor {
+        let algo = match cli.algo {
+            Algo::Naive => "naive",
+            Algo::Sdpor => "sdpor",
+            Algo::Csdpor => "csdpor",
+            Algo::Cdpor => "cdpor",
+        };
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "--ics gives cdpor's independence constraints; --algo {algo} does not use them \
+                     (leave out --ics, or use --algo cdpor)"
+                ),
+            )
+            .exit();
+    }
     // Deeply nested programs recurse deeply in the checker and the interpreter.
-    ExitCode::from(frontend::on_large_stack(|| run(&cli)).unwrap_or(BAD_INPUT))
+    ExitCode::from(frontend::on_large_stack(|| run(&cli, &program)).unwrap_or(BAD_INPUT))
+}
+
+/// Writes to stdout. A reader that went away (`ic-check … | head -1`) is not an error:
+/// the output ends there, quietly.
+fn write_stdout(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'_>>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    write(&mut out)?;
+    out.flush()
+}
+
+/// The exit status `code` of a run whose output was written with `written`: a closed
+/// pipe keeps it; any other failure to write is an error.
+fn finish(written: std::io::Result<()>, code: u8) -> u8 {
+    match written {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            say!("error: cannot write the output: {e}");
+            BAD_INPUT
+        }
+    }
+}
+
+/// Ctrl-C: during the exploration it stops the search, which then reports what it
+/// found, as `--timeout` does; at any other time, or pressed again, it ends the process.
+struct CtrlC {
+    exploring: Arc<AtomicBool>,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl CtrlC {
+    fn install() -> CtrlC {
+        let exploring = Arc::new(AtomicBool::new(false));
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let (e, i) = (exploring.clone(), interrupt.clone());
+        // Without a handler (it cannot be installed) Ctrl-C ends the process as usual.
+        let _ = ctrlc::set_handler(move || {
+            if !e.load(Ordering::SeqCst) || i.swap(true, Ordering::SeqCst) {
+                say!("interrupted");
+                std::process::exit(INTERRUPTED);
+            }
+        });
+        CtrlC {
+            exploring,
+            interrupt,
+        }
+    }
+
+    fn exploring(&self, on: bool) {
+        self.exploring.store(on, Ordering::SeqCst);
+    }
 }
 
 /// The independence constraints for cdpor: from `--ics`, checked against the program
@@ -42,7 +141,7 @@ fn constraints(
     let ics = match &cli.ics {
         Some(path) => {
             let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                .map_err(|e| format!("cannot read the constraints {}: {e}", path.display()))?;
             let ics = Ics::from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.0))?;
             if !ics.matches_source(source) {
                 return Err(format!(
@@ -63,20 +162,21 @@ fn constraints(
         .map_err(|e| format!("constraints do not fit the program: {}", e.0))
 }
 
-fn run(cli: &Cli) -> u8 {
-    let file = cli.program.display().to_string();
-    let source = match std::fs::read_to_string(&cli.program) {
+fn run(cli: &Cli, path: &Path) -> u8 {
+    let file = path.display().to_string();
+    let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot read {file}: {e}");
+            say!("error: cannot read {file}: {e}");
             return BAD_INPUT;
         }
     };
-    let color = std::io::stderr().is_terminal();
+    let color = frontend::diagnostic::use_color(std::io::stderr().is_terminal());
     let program = match frontend::load(&source, &cli.define) {
         Ok(p) => p,
         Err(diags) => {
-            eprint!(
+            let _ = write!(
+                std::io::stderr(),
                 "{}",
                 frontend::diagnostic::render(&file, &source, &diags, color)
             );
@@ -96,8 +196,7 @@ fn run(cli: &Cli) -> u8 {
     if let Some(schedule) = &cli.replay {
         return match explorer::replay::replay(&program, limits, schedule) {
             Ok(replay) => {
-                print!("{}", out.replay(&replay));
-                if matches!(
+                let code = if matches!(
                     replay.end,
                     explorer::replay::End::Fault { .. }
                         | explorer::replay::End::InitFault(_)
@@ -106,14 +205,19 @@ fn run(cli: &Cli) -> u8 {
                     FOUND
                 } else {
                     0
-                }
+                };
+                finish(
+                    write_stdout(|w| w.write_all(out.replay(&replay).as_bytes())),
+                    code,
+                )
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                say!("error: {e}");
                 BAD_INPUT
             }
         };
     }
+    let ctrl_c = CtrlC::install();
     let context = if cli.literal {
         ContextSensitive::literal()
     } else {
@@ -126,7 +230,7 @@ fn run(cli: &Cli) -> u8 {
         Algo::Cdpor => match constraints(cli, &file, &source, &program) {
             Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
             Err(message) => {
-                eprintln!("error: {message}");
+                say!("error: {message}");
                 return BAD_INPUT;
             }
         },
@@ -135,14 +239,14 @@ fn run(cli: &Cli) -> u8 {
     let tree_file = match cli.tree.as_deref().map(tree::TreeFile::create).transpose() {
         Ok(file) => file,
         Err(message) => {
-            eprintln!("error: {message}");
+            say!("error: {message}");
             return BAD_INPUT;
         }
     };
     let config = Config {
         all_violations: cli.all_violations,
         max_traces: cli.max_traces,
-        timeout: cli.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+        timeout: cli.timeout,
         limits,
         record_schedules: cli.print_traces,
         deps: cli.deps.into(),
@@ -150,6 +254,7 @@ fn run(cli: &Cli) -> u8 {
             limit: usize::try_from(cli.tree_limit).unwrap_or(usize::MAX),
             halt_when_full: false,
         }),
+        interrupt: Some(ctrl_c.interrupt.clone()),
     };
     // --tree-full runs naive on the same terms.
     let naive_config = cli.tree_full.then(|| Config {
@@ -181,54 +286,59 @@ fn run(cli: &Cli) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
+    ctrl_c.exploring(true);
     let mut report =
         explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let elapsed = started.elapsed();
-    if cli.print_traces && !cli.json {
-        for schedule in &report.schedules {
-            println!("{schedule}");
-        }
-    }
-    if cli.json {
-        println!(
-            "{}",
-            out.json(
-                algorithm.name(),
-                &report,
-                elapsed,
-                cli.stats,
-                cli.print_traces
-            )
-        );
-    } else {
-        print!(
-            "{}",
-            out.human(algorithm.name(), &report, elapsed, cli.stats)
-        );
-    }
-    if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
-        let naive = naive_config.map(|c| explorer::explore(&program, &mut Naive::default(), c));
-        if let Err(message) = draw(cli, file, recorded, algorithm.name(), &report, naive) {
-            eprintln!("error: {message}");
-            return BAD_INPUT;
-        }
-    }
-    if !report.violations.is_empty() {
+    let mut code = if !report.violations.is_empty() {
         FOUND
     } else if report.stop != Stop::Complete {
         INCOMPLETE
     } else {
         0
+    };
+    let written = write_stdout(|w| {
+        if cli.json {
+            let json = out.json(
+                algorithm.name(),
+                &report,
+                elapsed,
+                cli.stats,
+                cli.print_traces,
+            );
+            writeln!(w, "{json}")
+        } else {
+            if cli.print_traces {
+                for schedule in &report.schedules {
+                    writeln!(w, "{schedule}")?;
+                }
+            }
+            w.write_all(
+                out.human(algorithm.name(), &report, elapsed, cli.stats)
+                    .as_bytes(),
+            )
+        }
+    });
+    code = finish(written, code);
+    if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
+        let naive = naive_config.map(|c| explorer::explore(&program, &mut Naive::default(), c));
+        if let Err(message) = draw(cli, path, file, recorded, algorithm.name(), &report, naive) {
+            say!("error: {message}");
+            return BAD_INPUT;
+        }
     }
+    ctrl_c.exploring(false);
+    code
 }
 
 /// Writes the tree `recorded` by the run of `report` (with what `naive`'s run adds,
 /// for `--tree-full`), titled with the run's counts.
 fn draw(
     cli: &Cli,
+    path: &Path,
     file: tree::TreeFile,
     recorded: explorer::Tree,
     algorithm: &str,
@@ -238,8 +348,8 @@ fn draw(
     let limit = usize::try_from(cli.tree_limit).unwrap_or(usize::MAX);
     let exact = report.complete();
     let s = &report.stats;
-    let name = cli.program.file_name().map_or_else(
-        || cli.program.display().to_string(),
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
     let mut options: Vec<String> = cli
@@ -281,7 +391,7 @@ fn draw(
         _ => recorded,
     };
     if let Some(limit) = tree.truncated {
-        eprintln!("note: {}", tree::truncated(limit));
+        say!("note: {}", tree::truncated(limit));
     }
     file.write(&tree, &title)
 }

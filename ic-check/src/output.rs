@@ -50,6 +50,7 @@ impl Output<'_> {
             Stop::Complete | Stop::Violation => String::new(),
             Stop::Timeout => " (stopped by --timeout)".to_string(),
             Stop::MaxTraces => " (stopped by --max-traces)".to_string(),
+            Stop::Interrupted => " (stopped by Ctrl-C)".to_string(),
             Stop::TreeFull => " (stopped: the tree is full)".to_string(),
         };
         let rows = [
@@ -198,7 +199,8 @@ impl Output<'_> {
             "final_states": s.final_states,
             "mazurkiewicz": s.mazurkiewicz,
             "violations": violations,
-            "time_ms": elapsed.as_secs_f64() * 1000.0,
+            // Milliseconds to the microsecond: at most three decimals, no float noise.
+            "time_ms": elapsed.as_micros() as f64 / 1000.0,
             "complete": report.complete(),
         });
         if stats {

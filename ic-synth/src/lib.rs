@@ -1,6 +1,6 @@
 //! `ic-synth`: SMT-based synthesis of independence constraints (ICs) between the
 //! atomic blocks of a `.ic` program, and of their write sets (CDPOR paper, Sec. 3.2
-//! and 4; DESIGN.md "ICs").
+//! and 4; docs/ics-format.md).
 //!
 //! For every unordered pair of blocks `(a, b)`, self-pairs included, the two
 //! compositions `a·b` and `b·a` are built by symbolic execution
@@ -133,9 +133,16 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
     if jobs == 1 {
         work();
     } else {
+        // Encoding recurses on the nesting of expressions (up to the parser's
+        // `MAX_NESTING`): the workers get the large stack the checker runs on.
         std::thread::scope(|s| {
             for _ in 0..jobs {
-                s.spawn(work);
+                let spawned = std::thread::Builder::new()
+                    .stack_size(frontend::LARGE_STACK)
+                    .spawn_scoped(s, work);
+                if spawned.is_err() {
+                    s.spawn(work);
+                }
             }
         });
     }

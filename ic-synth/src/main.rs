@@ -1,8 +1,8 @@
 //! `ic-synth`: synthesise the independence constraints and write sets of a `.ic`
-//! program and print them as `ics.json` (DESIGN.md "ICs") or as a table.
+//! program and print them as `ics.json` (docs/ics-format.md) or as a table.
 
 use clap::{Parser, ValueEnum};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -88,6 +88,20 @@ enum Format {
 const FOUND: u8 = 1;
 const BAD_INPUT: u8 = 2;
 
+/// Writes `text` to stdout and gives `code`; a reader that went away (`| head`) ends
+/// the output quietly, any other failure to write is an error.
+fn emit(text: &str, code: u8) -> u8 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write the output: {e}");
+            BAD_INPUT
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Deeply nested programs recurse deeply in the checker and the analysis.
@@ -106,7 +120,7 @@ fn run(cli: &Cli) -> u8 {
     let program = match frontend::load(&source, &cli.define) {
         Ok(p) => p,
         Err(diags) => {
-            let color = std::io::stderr().is_terminal();
+            let color = frontend::diagnostic::use_color(std::io::stderr().is_terminal());
             eprint!(
                 "{}",
                 frontend::diagnostic::render(&file, &source, &diags, color)
@@ -123,7 +137,7 @@ fn run(cli: &Cli) -> u8 {
     }
     let synthesis = ic_synth::synthesize(&program, &source, &options);
     match cli.format {
-        Format::Text => print!("{}", ic_synth::text_table(&program, &synthesis)),
+        Format::Text => emit(&ic_synth::text_table(&program, &synthesis), 0),
         Format::Json => {
             let name = cli
                 .program
@@ -136,15 +150,14 @@ fn run(cli: &Cli) -> u8 {
                 serde_json::to_string(&ics)
             };
             match json {
-                Ok(j) => println!("{j}"),
+                Ok(j) => emit(&format!("{j}\n"), 0),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return BAD_INPUT;
+                    BAD_INPUT
                 }
             }
         }
     }
-    0
 }
 
 /// `--validate`: the constraints of `--ics FILE`, or freshly synthesised ones, against
@@ -203,15 +216,13 @@ fn validate(
     );
     match &v.counterexample {
         Some(c) => {
-            println!("counterexample: {c}");
-            FOUND
+            emit(&format!("counterexample: {c}\n"), FOUND)
         }
         None => {
-            println!(
-                "ok: {} pairs with constraints, {} states with both blocks enabled, {} where a constraint held; no counterexample (seed {}, {} samples per pair)",
+            emit(&format!(
+                "ok: {} pairs with constraints, {} states with both blocks enabled, {} where a constraint held; no counterexample (seed {}, {} samples per pair)\n",
                 v.pairs_checked, v.enabled, v.held, cli.seed, cli.samples
-            );
-            0
+            ), 0)
         }
     }
 }

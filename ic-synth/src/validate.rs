@@ -2,7 +2,7 @@
 //! concrete semantics, independently of the synthesis.
 //!
 //! A constraint `C` of the pair `(a, b)` promises (CDPOR paper, Sec. 4, Def. 5–7;
-//! LANGUAGE.md "What each tool promises"): in every state where `C` holds and both
+//! docs/language.md "What each tool promises"): in every state where `C` holds and both
 //! blocks are enabled, `a·b` and `b·a` are both possible, neither fails (assertion,
 //! division by zero, index out of range, `head([])`, overflow, non-termination, fun
 //! depth, …), and they reach the same state: the same globals, for both processes
@@ -247,7 +247,7 @@ enum Run {
 }
 
 /// The arguments of a spawn that are live at the entry of its proc: what state
-/// equality compares (LANGUAGE.md "State and processes").
+/// equality compares (docs/language.md "State and processes").
 fn live_args(program: &Program, proc: ProcId, args: &[Value]) -> Vec<Value> {
     let entry = program.procs[proc as usize].entry;
     let live = &program.blocks[entry as usize].live;

@@ -322,3 +322,28 @@ fn cut_keeps_races_of_blocked_executions() {
          init { spawn q(); spawn r(); }",
     );
 }
+
+/// Source-DPOR explores one complete execution per Mazurkiewicz trace (issue 12's
+/// promise, with transition footprints) on every example: sdpor's executions equal
+/// naive's count, at the examples' default parameters.
+#[test]
+fn sdpor_meets_the_mazurkiewicz_count_on_every_example() {
+    let dir = format!("{}/../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("examples/ exists")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".ic"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "the examples: {names:?}");
+    for name in names {
+        let source = example(&name);
+        let naive = naive(&source, &[]);
+        let sdpor = sdpor(&source, &[]);
+        assert_eq!(
+            naive.stats.mazurkiewicz,
+            Some(sdpor.stats.traces),
+            "{name}: naive's Mazurkiewicz traces, sdpor's executions"
+        );
+    }
+}
