@@ -21,6 +21,13 @@ pub fn example(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// Reads a benchmark program of the repository's `benches/programs/` directory, e.g.
+/// `classic/lastzero.ic`.
+pub fn benchmark(path: &str) -> String {
+    let path = format!("{}/../benches/programs/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 /// Explores every execution (all violations) with `algorithm`.
 pub fn explore_all(program: &frontend::ir::Program, algorithm: &mut dyn Algorithm) -> Report {
     let config = Config {

@@ -3,7 +3,7 @@
 //! CDPOR under static then dynamic dependencies, printed as markdown with the
 //! machine, the command and the papers' numbers. Progress goes to stderr.
 
-use benches::table::families::{self, Family};
+use benches::table::families::{self, Family, Set};
 use benches::table::machine::Machine;
 use benches::table::measure::{self, deps_name, Algo};
 use benches::table::report::{self, Cell, Row};
@@ -31,7 +31,11 @@ struct Cli {
     #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
     timeout: f64,
 
-    /// Run only these families (comma-separated or repeated).
+    /// Run this set of families.
+    #[arg(long, value_enum, default_value_t = Set::Papers, conflicts_with = "only")]
+    set: Set,
+
+    /// Run only these families, of any set (comma-separated or repeated).
     #[arg(long, value_name = "FAMILY", value_delimiter = ',')]
     only: Vec<String>,
 
@@ -49,7 +53,7 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let families = match families::select(&cli.only) {
+    let families = match families::select(cli.set, &cli.only) {
         Ok(families) => families,
         Err(message) => {
             eprintln!("error: {message}");

@@ -2,6 +2,16 @@
 //! and what the papers printed for them. Sizes are here (not in the harness) so that
 //! changing what is measured is a one-line edit next to the numbers it is compared with.
 
+/// Which table a family belongs to: the harness runs one set at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Set {
+    /// The CDPOR and CSDPOR papers' programs, then our harder variants of them.
+    Papers,
+    /// Programs of the classic DPOR literature (Flanagan and Godefroid; Abdulla et al.'s
+    /// source sets and optimal DPOR; observers), with their published Mazurkiewicz counts.
+    Classic,
+}
+
 /// One benchmark of the tables, run at increasing sizes.
 #[derive(Debug)]
 pub struct Family {
@@ -17,6 +27,8 @@ pub struct Family {
     pub sizes: &'static [i64],
     /// Other `-D` overrides, the same at every size.
     pub defines: &'static [(&'static str, i64)],
+    /// The table it belongs to.
+    pub set: Set,
     /// What the paper printed for this family.
     pub paper: Paper,
 }
@@ -37,6 +49,9 @@ pub struct Paper {
 #[derive(Debug)]
 pub struct PaperRow {
     pub n: i64,
+    /// The program's Mazurkiewicz traces at this size, as published: what an optimal DPOR
+    /// explores, and what SDPOR explores too once footprints are location-precise.
+    pub mazurkiewicz: &'static str,
     /// Tr, S and T of SDPOR, CSDPOR and CDPOR, in that order.
     pub runs: [[&'static str; 3]; 3],
     /// Shown only in a family's first row, as in the paper (one synthesis per family).
@@ -56,6 +71,7 @@ const fn cdpor_row(
 ) -> PaperRow {
     PaperRow {
         n,
+        mazurkiewicz: "",
         runs: [sdpor, csdpor, cdpor],
         t_smt,
         speedups,
@@ -67,7 +83,19 @@ const fn cdpor_row(
 const fn csdpor_row(n: i64, sdpor: [&'static str; 3], csdpor: [&'static str; 3]) -> PaperRow {
     PaperRow {
         n,
+        mazurkiewicz: "",
         runs: [sdpor, csdpor, ["", "", ""]],
+        t_smt: "",
+        speedups: ["", "", ""],
+    }
+}
+
+/// Shorthand for a row that gives only the Mazurkiewicz traces (the classic set).
+const fn published(n: i64, mazurkiewicz: &'static str) -> PaperRow {
+    PaperRow {
+        n,
+        mazurkiewicz,
+        runs: [["", "", ""], ["", "", ""], ["", "", ""]],
         t_smt: "",
         speedups: ["", "", ""],
     }
@@ -96,13 +124,42 @@ const fn ours(
         param: "N",
         sizes,
         defines: &[],
+        set: Set::Papers,
         paper: NO_PAPER,
     }
 }
 
+/// A family of the classic set, its size being `N`.
+const fn classic(
+    name: &'static str,
+    label: &'static str,
+    file: &'static str,
+    sizes: &'static [i64],
+    source: &'static str,
+    rows: &'static [PaperRow],
+) -> Family {
+    Family {
+        name,
+        label,
+        file,
+        param: "N",
+        sizes,
+        defines: &[],
+        set: Set::Classic,
+        paper: Paper { source, rows },
+    }
+}
+
+const OPTIMAL_DPOR: &str = "Abdulla, Aronis, Jonsson, Sagonas, Optimal DPOR (POPL 2014; \
+                            JACM 2017), synthetic benchmarks; the count formulas are in \
+                            each program's header";
+const FLANAGAN_GODEFROID: &str = "Flanagan and Godefroid, DPOR (POPL 2005), also in \
+                                  Abdulla et al., Optimal DPOR (POPL 2014; JACM 2017)";
+
 /// Every family: the papers' programs in the order of the CDPOR paper's Table 1 (the
 /// actor programs modelled with one process per asynchronous call and futures as map
-/// entries), then Reg and PC, then our harder shared-memory variants (no paper rows).
+/// entries), then Reg and PC, then our harder shared-memory variants (no paper rows);
+/// then the classic set, with the published Mazurkiewicz counts.
 /// Not formatted by rustfmt, so that each paper row stays one line, as in the paper.
 #[rustfmt::skip]
 pub const FAMILIES: &[Family] = &[
@@ -113,6 +170,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[6, 7, 8, 9, 10, 14],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -132,6 +190,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[10, 13, 15, 20, 25, 200],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -151,6 +210,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[10, 30, 65, 100, 150, 220],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -170,6 +230,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[7, 8, 9, 10, 12, 20],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -189,6 +250,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[4, 5, 6, 7, 9, 11],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -208,6 +270,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[5, 6, 7, 8, 10, 12],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -227,6 +290,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[6, 7, 8, 9, 10, 11],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: CDPOR_TABLE_1,
             rows: &[
@@ -246,6 +310,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[4, 5, 6],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: "CSDPOR paper (CAV 2017), Table 2: Source-DPOR and CDPOR3 (our csdpor) \
                      Execs and Time; no states; 120 s timeout",
@@ -263,6 +328,7 @@ pub const FAMILIES: &[Family] = &[
         param: "N",
         sizes: &[3, 5, 7, 9],
         defines: &[],
+        set: Set::Papers,
         paper: Paper {
             source: "CSDPOR paper (CAV 2017), Table 1: Source-DPOR (C(2N, N) executions) \
                      and its CDPOR (our csdpor, 2^N executions)",
@@ -281,13 +347,29 @@ pub const FAMILIES: &[Family] = &[
     ours("ps_shared", "PS_shared", "ps_shared.ic", &[4, 5, 6, 7, 9]),
     ours("dbp_shared", "DBP_shared", "dbp_shared.ic", &[5, 6, 7, 8, 10, 12]),
     ours("bb_many", "BB_many", "bb_many.ic", &[6, 7, 8]),
+    classic("lastzero", "Lastzero", "classic/lastzero.ic", &[5, 8, 10], OPTIMAL_DPOR,
+        &[published(5, "64"), published(8, "704"), published(10, "3328")]),
+    classic("indexer", "Indexer", "classic/indexer.ic", &[12, 13, 14], FLANAGAN_GODEFROID,
+        &[published(12, "8"), published(13, "64"), published(14, "512")]),
+    classic("filesystem", "Filesystem", "classic/filesystem.ic", &[14, 16, 18], FLANAGAN_GODEFROID,
+        &[published(14, "2"), published(16, "8"), published(18, "32")]),
+    classic("readers", "Readers", "classic/readers.ic", &[4, 8, 12], OPTIMAL_DPOR,
+        &[published(4, "16"), published(8, "256"), published(12, "4096")]),
+    classic("lastwrite", "Lastwrite", "classic/lastwrite.ic", &[3, 5, 7],
+        "Aronis, Jonsson, Lång, Sagonas, Optimal DPOR with Observers (TACAS 2018); the \
+         counts as printed in Albert et al., Optimal Context-Sensitive DPOR with Observers \
+         (ISSTA 2019), Table 1, LW, DPOR_cs executions: N!",
+        &[published(3, "6"), published(5, "120"), published(7, "6k")]),
+    classic("dining", "Dining", "classic/dining.ic", &[4, 8, 10],
+        "no published count: 2^N - 2, derived in classic/dining.ic",
+        &[published(4, "14"), published(8, "254"), published(10, "1022")]),
 ];
 
-/// The families `--only` names, in table order; an unknown name is an error that
-/// lists the known ones.
-pub fn select(names: &[String]) -> Result<Vec<&'static Family>, String> {
+/// The families `--only` names (of any set), in table order, or without names every
+/// family of `set`; an unknown name is an error that lists the known ones.
+pub fn select(set: Set, names: &[String]) -> Result<Vec<&'static Family>, String> {
     if names.is_empty() {
-        return Ok(FAMILIES.iter().collect());
+        return Ok(FAMILIES.iter().filter(|f| f.set == set).collect());
     }
     for name in names {
         if !FAMILIES.iter().any(|f| f.name.eq_ignore_ascii_case(name)) {
@@ -319,12 +401,45 @@ mod tests {
     #[test]
     fn an_unknown_family_lists_the_known_ones() {
         assert_eq!(
-            select(&["fob".to_string()]).unwrap_err(),
+            select(Set::Papers, &["fob".to_string()]).unwrap_err(),
             "unknown family `fob`; the families are: fib, qs, ms, pi, ps, dbp, bb, reg, pc, \
-             fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, dbp_shared, bb_many"
+             fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, dbp_shared, bb_many, \
+             lastzero, indexer, filesystem, readers, lastwrite, dining"
         );
-        let picked = select(&["PC".to_string(), "fib".to_string()]).unwrap();
+        let picked = select(Set::Papers, &["PC".to_string(), "lastzero".to_string()]).unwrap();
         let names: Vec<&str> = picked.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["fib", "pc"]);
+        assert_eq!(names, ["pc", "lastzero"]);
+    }
+
+    #[test]
+    fn a_set_is_its_families() {
+        let names =
+            |set| -> Vec<&str> { select(set, &[]).unwrap().iter().map(|f| f.name).collect() };
+        assert_eq!(
+            names(Set::Classic),
+            [
+                "lastzero",
+                "indexer",
+                "filesystem",
+                "readers",
+                "lastwrite",
+                "dining"
+            ]
+        );
+        assert_eq!(names(Set::Papers).len(), 16);
+    }
+
+    #[test]
+    fn classic_rows_give_the_mazurkiewicz_counts_only() {
+        for f in FAMILIES.iter().filter(|f| f.set == Set::Classic) {
+            for row in f.paper.rows {
+                assert!(!row.mazurkiewicz.is_empty(), "{}({})", f.name, row.n);
+                assert!(
+                    row.runs.iter().flatten().all(|c| c.is_empty()),
+                    "{}",
+                    f.name
+                );
+            }
+        }
     }
 }

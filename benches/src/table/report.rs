@@ -34,6 +34,17 @@ impl Row {
         format!("{}({})", self.family.label, self.n)
     }
 
+    /// The published Mazurkiewicz traces at this size, if any.
+    fn mazurkiewicz(&self) -> Option<&'static str> {
+        self.family
+            .paper
+            .rows
+            .iter()
+            .find(|r| r.n == self.n)
+            .map(|r| r.mazurkiewicz)
+            .filter(|m| !m.is_empty())
+    }
+
     /// The command that reruns one cell, for the notes.
     fn command(&self, algo: Algo) -> String {
         let mut defines: Vec<String> = self
@@ -107,12 +118,33 @@ const HEADER: [&str; 17] = [
     "G^smt",
 ];
 
+/// The column of the published Mazurkiewicz traces, right after the benchmark's name.
+const MAZURKIEWICZ: &str = "Maz.";
+
+/// `HEADER` with the published Mazurkiewicz traces' column when `published`.
+fn header(published: bool) -> Vec<&'static str> {
+    let mut header = HEADER.to_vec();
+    if published {
+        header.insert(1, MAZURKIEWICZ);
+    }
+    header
+}
+
 /// Our table for one deps mode, then its notes. `problems` are things that kept rows
 /// out of the table (a program that is missing or does not load), already phrased.
-/// Also says whether anything was flagged as a bug.
+/// Also says whether anything was flagged as a bug. Rows of families with published
+/// Mazurkiewicz counts show them beside ours.
 pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
-    let mut table = Table::new(&HEADER);
+    let published = rows.iter().any(|r| r.mazurkiewicz().is_some());
+    let mut table = Table::new(&header(published));
     let mut notes = Notes::default();
+    if published {
+        notes.lines.push(format!(
+            "{MAZURKIEWICZ}: the program's published Mazurkiewicz traces at that size: what \
+             an optimal DPOR explores, and SDPOR's Tr once footprints are location-precise \
+             (sources under the papers' numbers)."
+        ));
+    }
     for row in rows {
         if row.cells.iter().all(|c| matches!(c, Cell::Skipped)) {
             notes.not_run.push(row.label());
@@ -120,6 +152,9 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
         }
         let differ = row.finals_differ();
         let mut cells = vec![row.label()];
+        if published {
+            cells.push(row.mazurkiewicz().unwrap_or_default().to_string());
+        }
         for (i, algo) in Algo::ALL.into_iter().enumerate() {
             cells.extend(algorithm_cells(row, i, algo, differ, &mut notes));
         }
@@ -253,8 +288,9 @@ fn algorithm_cells(
     }
 }
 
-/// The papers' numbers for `families`, in the same columns (without memory), then
-/// where each family's numbers come from.
+/// The papers' numbers for `families`, in the same columns (without memory, with the
+/// published Mazurkiewicz traces), then where each family's numbers come from. A
+/// column no paper fills is left out.
 pub fn paper(families: &[&Family]) -> String {
     // Our own families (the harder shared-memory variants) have no paper rows.
     let families: Vec<&Family> = families
@@ -262,21 +298,27 @@ pub fn paper(families: &[&Family]) -> String {
         .copied()
         .filter(|f| !f.paper.rows.is_empty())
         .collect();
-    let header: Vec<&str> = HEADER
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| ![4, 8, 12].contains(i))
-        .map(|(_, h)| *h)
-        .collect();
-    let mut table = Table::new(&header);
+    let header: Vec<&str> = header(true).into_iter().filter(|h| *h != "Mem").collect();
+    let mut rows: Vec<Vec<String>> = Vec::new();
     for family in &families {
         for row in family.paper.rows {
-            let mut cells = vec![format!("{}({})", family.label, row.n)];
+            let mut cells = vec![
+                format!("{}({})", family.label, row.n),
+                row.mazurkiewicz.to_string(),
+            ];
             cells.extend(row.runs.iter().flatten().map(|c| c.to_string()));
             cells.push(row.t_smt.to_string());
             cells.extend(row.speedups.iter().map(|c| c.to_string()));
-            table.push(cells);
+            rows.push(cells);
         }
+    }
+    let filled: Vec<usize> = (0..header.len())
+        .filter(|&i| i == 0 || rows.iter().any(|r| !r[i].is_empty()))
+        .collect();
+    let kept: Vec<&str> = filled.iter().map(|&i| header[i]).collect();
+    let mut table = Table::new(&kept);
+    for cells in rows {
+        table.push(filled.iter().map(|&i| cells[i].clone()).collect());
     }
     let mut out = table.render();
     out.push('\n');
@@ -314,6 +356,43 @@ mod tests {
             finals: finals.to_vec(),
             mem_mb: Some(1.25),
         })
+    }
+
+    #[test]
+    fn published_mazurkiewicz_counts_stand_beside_ours() {
+        let readers = FAMILIES.iter().find(|f| f.name == "readers").unwrap();
+        let row = Row {
+            family: readers,
+            n: 4,
+            deps: Deps::Dynamic,
+            cells: [
+                run(16, 94, 0.001, Stop::Complete, &[1]),
+                run(1, 55, 0.001, Stop::Complete, &[1]),
+                run(1, 10, 0.001, Stop::Complete, &[1]),
+            ],
+            smt: Some(0.02),
+        };
+        let (text, flagged) = measured(&[row], &[]);
+        assert!(!flagged);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].starts_with("| Bench      | Maz. | SDPOR Tr |"),
+            "{text}"
+        );
+        assert!(
+            lines[2].starts_with("| Readers(4) |   16 |       16 |"),
+            "{text}"
+        );
+        // The papers' table keeps only the columns some paper fills.
+        let paper = paper(&[readers]);
+        assert!(
+            paper.starts_with(
+                "| Bench       | Maz. |\n\
+                 | ----------- | ---: |\n\
+                 | Readers(4)  |   16 |\n"
+            ),
+            "{paper}"
+        );
     }
 
     #[test]
