@@ -4,11 +4,13 @@
 //! executions, which are the Mazurkiewicz traces once footprints are location-precise
 //! (each of these programs branches only on a value its block has just read).
 
+use explorer::cdpor::Constrained;
+use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report};
-use tests::{benchmark, load};
+use tests::{benchmark, constraints, load};
 
 /// Explores `classic/<name>.ic` at size `n`, stopping after `max_traces` complete
 /// executions if given; it must run without violation.
@@ -38,8 +40,9 @@ fn naive(name: &str, n: i64, published: u64) {
     );
 }
 
-/// Source-DPOR explores `published` complete executions of `name` at size `n`; it is
-/// stopped as soon as it explores more, so that a wrong count fails fast.
+/// Source-DPOR explores `published` complete executions of `name` at size `n`, and
+/// csdpor and cdpor no more; each is stopped as soon as it explores more, so that a
+/// wrong count fails fast.
 fn sdpor(name: &str, n: i64, published: u64) {
     let report = explore(name, n, &mut Dpor::new(SourceDpor), Some(published + 1));
     assert_eq!(
@@ -48,6 +51,23 @@ fn sdpor(name: &str, n: i64, published: u64) {
         "{name}({n}): sdpor's complete executions (stopped at {} + 1)",
         published
     );
+    let source = benchmark(&format!("classic/{name}.ic"));
+    let ics = constraints(&source, &load(&source, &[("N", n)]));
+    let mut reduced: [(&str, Box<dyn Algorithm>); 2] = [
+        ("csdpor", Box::new(Dpor::new(ContextSensitive::new()))),
+        (
+            "cdpor",
+            Box::new(Dpor::new(Constrained::new(ics, ContextSensitive::new()))),
+        ),
+    ];
+    for (algo, algorithm) in &mut reduced {
+        let report = explore(name, n, algorithm.as_mut(), Some(published + 1));
+        assert!(
+            report.complete() && report.stats.traces <= published,
+            "{name}({n}): {algo} explores {} executions, sdpor {published}",
+            report.stats.traces
+        );
+    }
 }
 
 /// Lastzero: (N + 3) 2^(N - 2).
