@@ -273,11 +273,12 @@ impl Checker {
                 let elem_ty = match elem.kind {
                     TypeKind::Int => Ty::Int,
                     TypeKind::Bool => Ty::Bool,
+                    TypeKind::List => Ty::List,
                     _ => {
                         self.error(
-                            Diagnostic::error(elem.span, "arrays hold `int` or `bool`")
+                            Diagnostic::error(elem.span, "arrays hold `int`, `bool` or `list`")
                                 .with_label("not an element type")
-                                .with_help("use `int[N]`, `bool[N]`, or a `list`"),
+                                .with_help("use `int[N]`, `bool[N]` or `list[N]`"),
                         );
                         Ty::Int
                     }

@@ -74,6 +74,8 @@ pub enum Abort {
     TooManyPaths,
     TooLarge,
     InlineTooDeep,
+    /// The block reads or writes an array of lists, which the encoding has no sort for.
+    ListArray,
 }
 
 impl std::fmt::Display for Abort {
@@ -82,6 +84,7 @@ impl std::fmt::Display for Abort {
             Abort::TooManyPaths => "too many paths",
             Abort::TooLarge => "arithmetic coefficients too large",
             Abort::InlineTooDeep => "fun calls nested too deep to inline",
+            Abort::ListArray => "an array of lists",
         })
     }
 }
@@ -559,6 +562,7 @@ impl<'p> Exec<'p> {
     /// The block's `await` condition in a state, as alternatives (conditions under
     /// which evaluating it does not fail, and its value).
     pub fn guard(&self, block: BlockId, slot: Slot, st: &State) -> R<Vec<(Vec<Form>, Form)>> {
+        self.encodable(block)?;
         let Some(g) = &self.program.blocks[block as usize].guard else {
             return Ok(vec![(Vec::new(), Form::True)]);
         };
@@ -585,6 +589,7 @@ impl<'p> Exec<'p> {
 
     /// Runs one block of the process in `slot` (whose guard the caller has assumed).
     pub fn run_block(&self, block: BlockId, slot: Slot, st: State) -> R<Vec<Outcome>> {
+        self.encodable(block)?;
         let b = &self.program.blocks[block as usize];
         let code = &self.program.procs[b.proc as usize].code;
         let mut st = st;
@@ -600,6 +605,42 @@ impl<'p> Exec<'p> {
                 },
             })
             .collect())
+    }
+
+    /// Refuses a block that touches an array of lists (its guard or code indexes one).
+    fn encodable(&self, block: BlockId) -> R<()> {
+        let b = &self.program.blocks[block as usize];
+        let code = &self.program.procs[b.proc as usize].code;
+        let lists = |g: GlobalId| {
+            matches!(
+                self.program.globals[g as usize].kind,
+                GlobalKind::Array { elem: Ty::List, .. }
+            )
+        };
+        let mut read = false;
+        let mut visit = |e: &Expr| {
+            walk_expr(e, &mut |x| {
+                if let ExprKind::ArrayGet(g, _) = x.kind {
+                    read |= lists(g);
+                }
+            })
+        };
+        if let Some(g) = &b.guard {
+            visit(g);
+        }
+        let mut written = false;
+        for pc in crate::write_sets::block_pcs(self.program, b.pc, b.proc) {
+            let kind = &code.instrs[pc as usize].kind;
+            for_each_expr(kind, &mut visit);
+            if let InstrKind::Assign(Place::ArrayElem(g, _), _) = kind {
+                written |= lists(*g);
+            }
+        }
+        if read || written {
+            Err(Abort::ListArray)
+        } else {
+            Ok(())
+        }
     }
 
     /// The block alone, from the state before it, guard included.

@@ -1652,3 +1652,28 @@ fn example_buffer_deadlocks_without_room() {
     assert_eq!((o.interleavings, o.deadlocks), (6, 6));
     assert!(o.finals.is_empty() && o.violations.is_empty());
 }
+
+/// An array of lists holds one list per element: written and read whole, an element
+/// of a list read through a local.
+#[test]
+fn arrays_of_lists() {
+    let src = "global list[3] r = [[], [1], [2, 3]];
+        global int n = 0;
+        proc p() { r[0] = append(r[2], 4); list l = r[0]; n = l[2] + len(r[1]); }
+        init { spawn p(); }";
+    let program = frontend::load(src, &[]).expect("loads");
+    let mut mem = frontend::memory::Memory::initial(&program);
+    let machine = frontend::interp::Machine::new(&program, frontend::interp::Limits::default());
+    let spawns = machine.run_init(&mut mem).expect("init runs");
+    let (proc, args) = spawns.into_iter().next().expect("one spawn");
+    let mut locals = machine.spawn_frame(proc, args);
+    let mut undo = frontend::memory::UndoLog::default();
+    let mut fx = frontend::interp::Effects::default();
+    let block = program.block_by_name("p").expect("block p");
+    machine
+        .run_block(block, &mut mem, &mut locals, &mut undo, &mut fx)
+        .expect("runs");
+    let list = |v: &[i64]| frontend::value::Value::List(v.into());
+    assert_eq!(mem.element(0, 0), &list(&[2, 3, 4]));
+    assert_eq!(mem.scalar(1), &frontend::value::Value::Int(5));
+}

@@ -247,3 +247,17 @@ fn validation_is_deterministic_given_a_seed() {
     assert_eq!(first, run(7));
     assert_eq!((first.0, first.1), (3, 900));
 }
+
+/// A block that reads or writes an array of lists gets no constraint (the encoding
+/// has no sort for it): its pairs are dependent. Blocks that do not touch it keep
+/// theirs.
+#[test]
+fn an_array_of_lists_is_not_analysed() {
+    let src = "global list[2] r; global int x = 0;
+        proc a() { r[0] = [1]; }  proc b() { x = len(r[1]); }  proc c() { x = 1; }
+        init { spawn a(); spawn b(); spawn c(); }";
+    let program = load(src);
+    assert_eq!(pair(&program, src, "a", "b"), (vec![], false));
+    assert_eq!(pair(&program, src, "a", "c"), (vec![], false));
+    assert_eq!(pair(&program, src, "c", "c"), (vec!["true".to_string()], true));
+}
