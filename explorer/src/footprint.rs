@@ -5,6 +5,8 @@ use frontend::interp::Machine;
 use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::memory::{Loc, Memory};
 use frontend::value::Value;
+use rustc_hash::FxHashMap;
+use std::sync::Mutex;
 
 pub use frontend::may_touch::WHOLE;
 
@@ -72,7 +74,14 @@ pub struct Policy {
     /// Per block: what its completed events touched *is* their transition footprint,
     /// so the executor records it rather than computing it.
     observed: Vec<bool>,
+    /// Transition footprints computed so far, by block and local state: a search
+    /// meets the same transitions again and again (cleared when it grows past
+    /// [`CACHED`] entries, so memory stays bounded).
+    cache: Mutex<FxHashMap<(BlockId, Vec<Value>), Footprint>>,
 }
+
+/// Most transition footprints [`Policy`] keeps.
+const CACHED: usize = 1 << 16;
 
 impl Policy {
     /// With `Deps::Dynamic`, a block's completed events carry the locations they
@@ -92,6 +101,7 @@ impl Policy {
         Policy {
             blocks: static_footprints(program),
             observed,
+            cache: Mutex::default(),
         }
     }
 
@@ -108,10 +118,21 @@ impl Policy {
         block: BlockId,
         locals: &[Value],
     ) -> Footprint {
-        match frontend::may_touch::block(machine, mem, block, locals) {
+        let key = (block, locals.to_vec());
+        // A poisoned lock only means a panic elsewhere: the cache is still consistent.
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(footprint) = cache.get(&key) {
+            return footprint.clone();
+        }
+        let footprint = match frontend::may_touch::block(machine, mem, block, locals) {
             Some(touched) => touched.into(),
             None => self.blocks[block as usize].clone(),
+        };
+        if cache.len() >= CACHED {
+            cache.clear();
         }
+        cache.insert(key, footprint.clone());
+        footprint
     }
 
     /// What `block`'s guard may read with `locals`: a probe's footprint.

@@ -259,5 +259,8 @@ fn an_array_of_lists_is_not_analysed() {
     let program = load(src);
     assert_eq!(pair(&program, src, "a", "b"), (vec![], false));
     assert_eq!(pair(&program, src, "a", "c"), (vec![], false));
-    assert_eq!(pair(&program, src, "c", "c"), (vec!["true".to_string()], true));
+    assert_eq!(
+        pair(&program, src, "c", "c"),
+        (vec!["true".to_string()], true)
+    );
 }
