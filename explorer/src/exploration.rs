@@ -39,15 +39,16 @@ pub struct Config {
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 
-/// What makes two events dependent.
+/// How events get their transition footprints (see [`crate::footprint::Policy`]):
+/// two events are dependent when their footprints conflict. Both modes give the same
+/// footprints; they differ in how they are obtained.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Deps {
-    /// The locations the events actually read and wrote (elements individually),
-    /// where that is a property of the process's local state; the block's globals
-    /// otherwise (see [`crate::footprint::Policy`]).
+    /// Recorded from what the event touched where its block's accesses depend on
+    /// locals alone (elements individually), computed otherwise.
     #[default]
     Dynamic,
-    /// The globals their blocks' code mentions (`--deps static`, as the papers' baselines).
+    /// Computed for every event (`--deps static`): checks the recording shortcut.
     Static,
 }
 
