@@ -3,6 +3,7 @@
 
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
+use crate::lasso::{self, Lasso};
 use crate::report::{Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::sleep::SleepSet;
@@ -37,6 +38,10 @@ pub struct Config {
     pub tree: Option<TreeConfig>,
     /// Set from outside (Ctrl-C) to stop the exploration, as `timeout` does.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Events one execution may have: an execution that reaches it is reported
+    /// ([`ViolationKind::DepthLimit`]) and the exploration stops, like one whose
+    /// state recurs ([`ViolationKind::NonTermination`]). `None`: no bound.
+    pub max_depth: Option<usize>,
 }
 
 /// How events get their transition footprints (see [`crate::footprint::Policy`]):
@@ -70,6 +75,8 @@ pub struct Exploration<'p, 'a> {
     reported: Instant,
     /// The execution tree, when asked for: `None` costs one branch per hook.
     tree: Option<Box<Recorder>>,
+    /// The states along the current execution, to catch one that recurs.
+    lasso: Lasso,
 }
 
 /// Runs `algorithm` on `program`.
@@ -116,6 +123,7 @@ pub fn explore_with_progress(
         progress,
         reported: Instant::now(),
         tree,
+        lasso: Lasso::default(),
     };
     algorithm.explore(&mut run);
     run.stats.final_states = run.finals.len() as u64;
@@ -166,6 +174,7 @@ impl<'p> Exploration<'p, '_> {
             Ok(_) => {
                 self.stats.states += 1;
                 self.record_step(None);
+                self.check_end();
             }
             Err(fault) => {
                 let block = block.map_or(String::new(), |b| {
@@ -206,9 +215,51 @@ impl<'p> Exploration<'p, '_> {
         }
     }
 
+    /// After a completed event: an execution that has reached `max_depth` events, or
+    /// whose state recurs, is reported with its schedule, and the search stops (it
+    /// cannot go past an execution that does not end).
+    fn check_end(&mut self) {
+        let depth = self.ex.events().len();
+        let message = if self.config.max_depth.is_some_and(|max| depth >= max) {
+            Some((
+                ViolationKind::DepthLimit,
+                format!("the execution reached {depth} events (--max-depth)"),
+            ))
+        } else if depth >= lasso::FROM {
+            let state = self.ex.state.fingerprint_with_identities(self.program());
+            self.lasso.reached(depth, state).map(|first| {
+                (
+                    ViolationKind::NonTermination,
+                    format!(
+                        "the state after step {first} recurs after step {depth}: steps {} to \
+                         {depth} can repeat for ever",
+                        first + 1
+                    ),
+                )
+            })
+        } else {
+            None
+        };
+        if let Some((kind, message)) = message {
+            let last = self.ex.events().last().map(|e| e.block);
+            let schedule = self.schedule();
+            self.violation(Violation {
+                kind,
+                message,
+                block: last.map_or(String::new(), |b| {
+                    self.program().blocks[b as usize].name.clone()
+                }),
+                span: None,
+                schedule,
+            });
+            self.stop = Some(Stop::Violation);
+        }
+    }
+
     #[inline]
     pub fn back(&mut self) {
         self.ex.back();
+        self.lasso.back_to(self.ex.events().len());
         if let Some(tree) = self.tree.as_deref_mut() {
             tree.back();
         }

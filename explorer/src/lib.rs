@@ -11,6 +11,7 @@ pub mod footprint;
 pub mod future;
 pub mod happens_before;
 pub mod independence;
+pub mod lasso;
 pub mod naive;
 pub mod pid;
 pub mod race;

@@ -9,6 +9,10 @@ pub enum ViolationKind {
     Assert,
     Runtime,
     Deadlock,
+    /// A state recurs on an execution: it can go on for ever (see [`crate::lasso`]).
+    NonTermination,
+    /// An execution reached [`crate::Config::max_depth`] events.
+    DepthLimit,
 }
 
 /// A failed assertion, a runtime error or a deadlock, with a schedule that reaches it.

@@ -67,6 +67,11 @@ pub struct Cli {
     )]
     pub max_steps: u64,
 
+    /// Events one execution may have: an execution that reaches it is reported with
+    /// its schedule, and the exploration stops.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_depth: usize,
+
     /// Also print the counters of each pruning (races pruned, sleep entries added…).
     #[arg(long)]
     pub stats: bool,

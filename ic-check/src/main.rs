@@ -255,6 +255,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
             halt_when_full: false,
         }),
         interrupt: Some(ctrl_c.interrupt.clone()),
+        max_depth: Some(cli.max_depth),
     };
     // --tree-full runs naive on the same terms.
     let naive_config = cli.tree_full.then(|| Config {

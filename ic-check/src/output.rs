@@ -96,7 +96,12 @@ impl Output<'_> {
                 &v.schedule
             }
         );
-        if !v.schedule.is_empty() || v.kind == ViolationKind::Deadlock {
+        // An execution without end is thousands of steps long: its schedule only.
+        let endless = matches!(
+            v.kind,
+            ViolationKind::NonTermination | ViolationKind::DepthLimit
+        );
+        if !endless && (!v.schedule.is_empty() || v.kind == ViolationKind::Deadlock) {
             // Witnesses are replayed to show the states; a schedule the explorer produced always replays.
             if let Ok(r) = replay::replay(self.program, self.limits, &v.schedule) {
                 out.push_str(&self.replay(&r));
@@ -247,5 +252,7 @@ fn kind_name(kind: ViolationKind) -> &'static str {
         ViolationKind::Assert => "assertion violation",
         ViolationKind::Runtime => "runtime error",
         ViolationKind::Deadlock => "deadlock",
+        ViolationKind::NonTermination => "non-terminating execution",
+        ViolationKind::DepthLimit => "depth limit",
     }
 }
