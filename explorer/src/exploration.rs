@@ -4,13 +4,14 @@
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
-use crate::report::{Report, Stats, Stop, Violation, ViolationKind};
+use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::sleep::SleepSet;
+use crate::state::State;
 use crate::tree::{Blocked, End, Recorder, Tree, TreeConfig};
 use frontend::interp::{Fault, Limits};
 use frontend::ir::Program;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,10 +25,12 @@ pub trait Algorithm {
     fn explore(&mut self, run: &mut Exploration<'_, '_>);
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Go on after a violation and report each distinct one once.
     pub all_violations: bool,
+    /// Stop when an execution beyond this many complete ones is found: a program with
+    /// exactly this many is explored completely.
     pub max_traces: Option<u64>,
     pub timeout: Option<Duration>,
     pub limits: Limits,
@@ -42,6 +45,29 @@ pub struct Config {
     /// ([`ViolationKind::DepthLimit`]) and the exploration stops, like one whose
     /// state recurs ([`ViolationKind::NonTermination`]). `None`: no bound.
     pub max_depth: Option<usize>,
+    /// How many distinct final states [`Report::outcomes`] shows (the first found);
+    /// every one is counted whatever this is.
+    pub max_outcomes: usize,
+}
+
+/// The default of [`Config::max_outcomes`].
+pub const MAX_OUTCOMES: usize = 1000;
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            all_violations: false,
+            max_traces: None,
+            timeout: None,
+            limits: Limits::default(),
+            record_schedules: false,
+            deps: Deps::default(),
+            tree: None,
+            interrupt: None,
+            max_depth: None,
+            max_outcomes: MAX_OUTCOMES,
+        }
+    }
 }
 
 /// How events get their transition footprints (see [`crate::footprint::Policy`]):
@@ -67,7 +93,11 @@ pub struct Exploration<'p, 'a> {
     violations: Vec<Violation>,
     schedules: Vec<String>,
     seen: FxHashSet<(ViolationKind, String, String, Option<frontend::ast::Span>)>,
+    /// Every distinct final state.
     finals: FxHashSet<Fingerprint>,
+    /// The first `max_outcomes` of them, shown, and their indices there.
+    outcomes: Vec<Outcome>,
+    outcome_index: FxHashMap<Fingerprint, u32>,
     stop: Option<Stop>,
     started: Instant,
     polls: u32,
@@ -77,6 +107,33 @@ pub struct Exploration<'p, 'a> {
     tree: Option<Box<Recorder>>,
     /// The states along the current execution, to catch one that recurs.
     lasso: Lasso,
+}
+
+/// A state as final states are compared (README, `final states`): its globals, and
+/// the multiset of live processes, each `proc at block {live locals}` (sorted, no
+/// identities; `proc failed` for one stopped by a failure). Ended processes hold
+/// nothing and are left out.
+pub fn show_final(program: &Program, state: &State) -> (String, Vec<String>) {
+    let mut procs: Vec<String> = state
+        .procs
+        .iter()
+        .filter_map(|p| {
+            let name = &program.procs[p.proc as usize].name;
+            if p.failed {
+                return Some(format!("{name} failed"));
+            }
+            let next = p.next?;
+            let block = &program.blocks[next as usize];
+            let locals = p.live_locals(program, next);
+            Some(if locals.is_empty() {
+                format!("{name} at {}", block.name)
+            } else {
+                format!("{name} at {} {{{}}}", block.name, locals.join(", "))
+            })
+        })
+        .collect();
+    procs.sort();
+    (state.mem.show(program).to_string(), procs)
 }
 
 /// Runs `algorithm` on `program`.
@@ -117,6 +174,8 @@ pub fn explore_with_progress(
         schedules: Vec::new(),
         seen: FxHashSet::default(),
         finals: FxHashSet::default(),
+        outcomes: Vec::new(),
+        outcome_index: FxHashMap::default(),
         stop: None,
         started: Instant::now(),
         polls: 0,
@@ -129,11 +188,16 @@ pub fn explore_with_progress(
     run.stats.final_states = run.finals.len() as u64;
     let mut finals: Vec<Fingerprint> = run.finals.into_iter().collect();
     finals.sort_unstable();
+    let mut outcomes = run.outcomes;
+    outcomes.sort_unstable_by(|a, b| {
+        (&a.globals, &a.processes, a.fingerprint).cmp(&(&b.globals, &b.processes, b.fingerprint))
+    });
     Report {
         stats: run.stats,
         violations: run.violations,
         stop: run.stop.unwrap_or(Stop::Complete),
         finals,
+        outcomes,
         schedules: run.schedules,
         tree: run.tree.map(|t| t.finish()),
     }
@@ -147,6 +211,7 @@ fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
     Report {
         stats: Stats::default(),
         finals: Vec::new(),
+        outcomes: Vec::new(),
         schedules: Vec::new(),
         violations: vec![Violation {
             kind,
@@ -286,20 +351,32 @@ impl<'p> Exploration<'p, '_> {
     /// The current execution is complete (no process enabled): count it, record its
     /// final state, and report a deadlock if some process has not ended. An execution
     /// with a failed event is no complete execution (its violation is reported).
-    pub fn complete_execution(&mut self) {
+    ///
+    /// With `max_traces` N, the (N+1)-th complete execution is not counted: it only
+    /// shows that the limit cut the exploration short, which then stops. Returns
+    /// whether the execution was counted.
+    pub fn complete_execution(&mut self) -> bool {
         if self.ex.failed() {
             if let Some(tree) = self.tree.as_deref_mut() {
                 tree.end(End::AfterFailure);
             }
-            return;
+            return false;
+        }
+        if self
+            .config
+            .max_traces
+            .is_some_and(|m| self.stats.traces >= m)
+        {
+            self.stop.get_or_insert(Stop::MaxTraces);
+            return false;
         }
         self.stats.traces += 1;
         if self.config.record_schedules {
             let schedule = self.schedule();
             self.schedules.push(schedule);
         }
+        self.record_final();
         let program = self.program();
-        self.finals.insert(self.ex.state.fingerprint(program));
         // Named in identity order: the same deadlock reads the same in every interleaving.
         let mut blocked: Vec<usize> = (0..self.ex.state.procs.len())
             .filter(|&i| self.ex.state.procs[i].next.is_some())
@@ -334,13 +411,30 @@ impl<'p> Exploration<'p, '_> {
                 schedule,
             });
         }
-        if self
-            .config
-            .max_traces
-            .is_some_and(|m| self.stats.traces >= m)
-            && self.stop.is_none()
+        true
+    }
+
+    /// Counts the current (final) state: a new one gets an [`Outcome`] while there
+    /// are fewer than `max_outcomes`, with the current schedule.
+    fn record_final(&mut self) {
+        let program = self.program();
+        let fingerprint = self.ex.state.fingerprint(program);
+        // A map beside the set, rather than one map of them all: the set of a
+        // program with millions of final states stays as small as it was.
+        if let Some(&i) = self.outcome_index.get(&fingerprint) {
+            self.outcomes[i as usize].executions += 1;
+        } else if self.finals.insert(fingerprint) && self.outcomes.len() < self.config.max_outcomes
         {
-            self.stop = Some(Stop::MaxTraces);
+            let (globals, processes) = show_final(program, &self.ex.state);
+            self.outcome_index
+                .insert(fingerprint, self.outcomes.len() as u32);
+            self.outcomes.push(Outcome {
+                fingerprint,
+                globals,
+                processes,
+                executions: 1,
+                schedule: self.schedule(),
+            });
         }
     }
 

@@ -23,6 +23,8 @@ pub mod sleep;
 pub mod state;
 pub mod tree;
 
-pub use exploration::{explore, explore_with_progress, Algorithm, Config, Deps, Progress};
-pub use report::{Pruning, Report, Stats, Stop, Violation, ViolationKind};
+pub use exploration::{
+    explore, explore_with_progress, show_final, Algorithm, Config, Deps, Progress,
+};
+pub use report::{Outcome, Pruning, Report, Stats, Stop, Violation, ViolationKind};
 pub use tree::{Tree, TreeConfig};

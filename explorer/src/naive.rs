@@ -34,9 +34,9 @@ impl Algorithm for Naive {
             if run.stopped() {
                 break;
             }
-            if node.enabled.is_empty() {
+            // A complete execution, counted unless it is one beyond --max-traces.
+            if node.enabled.is_empty() && run.complete_execution() {
                 self.traces.insert(self.hb.trace_fingerprint());
-                run.complete_execution();
             }
             let Some(&proc) = node.enabled.get(node.next) else {
                 // Done with this node: step back to its parent.

@@ -1,9 +1,9 @@
 //! What an exploration found: counters, violations with their schedules, and why it stopped.
 
 use frontend::ast::Span;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ViolationKind {
     Assert,
@@ -112,6 +112,11 @@ pub struct Report {
     /// (the differential tests compare them with naive's).
     #[serde(skip)]
     pub finals: Vec<crate::fingerprint::Fingerprint>,
+    /// The distinct final states themselves, each with its count and a schedule: the
+    /// first [`crate::Config::max_outcomes`] found, sorted by how they print. Fewer
+    /// than `finals` when capped ([`Report::outcomes_capped`]).
+    #[serde(skip)]
+    pub outcomes: Vec<Outcome>,
     /// The schedule of every complete execution, in exploration order (when asked).
     #[serde(skip)]
     pub schedules: Vec<String>,
@@ -124,5 +129,46 @@ impl Report {
     /// Everything was explored: the counts are exact, and no violation was missed.
     pub fn complete(&self) -> bool {
         self.stop == Stop::Complete
+    }
+
+    /// Some distinct final states are counted but not in [`Report::outcomes`].
+    pub fn outcomes_capped(&self) -> bool {
+        self.outcomes.len() < self.finals.len()
+    }
+}
+
+/// A distinct final state — states compared as README's `final states` says: the
+/// globals plus the multiset of live processes — with how many explored complete
+/// executions reached it and the schedule of the first one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Its entry in [`Report::finals`].
+    #[serde(skip)]
+    pub fingerprint: crate::fingerprint::Fingerprint,
+    /// `x = 1, a = [0, 2]`, as states are printed.
+    pub globals: String,
+    /// The processes that have not ended (a deadlock), each `proc at block {live
+    /// locals}`, with no identities, sorted; empty when every process has ended.
+    pub processes: Vec<String>,
+    /// Complete executions of this exploration that ended in it (with a reduced
+    /// algorithm: those explored, not every interleaving).
+    pub executions: u64,
+    /// The first of them, as `ic-check --replay` takes it.
+    pub schedule: String,
+}
+
+impl Outcome {
+    /// One line: the globals, then ` | ` and the live processes if any.
+    pub fn show(&self) -> String {
+        let globals = if self.globals.is_empty() {
+            "(no globals)"
+        } else {
+            &self.globals
+        };
+        if self.processes.is_empty() {
+            globals.to_string()
+        } else {
+            format!("{globals} | {}", self.processes.join("; "))
+        }
     }
 }

@@ -54,18 +54,15 @@ pub struct Cli {
     #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
 
-    /// Stop after this many complete executions.
+    /// Explore at most this many complete executions: the run stops (incomplete) when
+    /// it finds one more; a program with exactly N is explored completely.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
-    /// Instructions one block may run before it is a runtime error ("block did not terminate").
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 1_000_000,
-        allow_negative_numbers = true
-    )]
-    pub max_steps: u64,
+    /// Instructions one block may run before it is a runtime error ("block did not
+    /// terminate"); default 1000000.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_steps: Option<u64>,
 
     /// Events one execution may have: an execution that reaches it is reported with
     /// its schedule, and the exploration stops.
@@ -98,8 +95,20 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub tree_limit: u64,
 
-    /// Run this schedule (as printed in a witness, e.g. "p q r") and print every state.
-    #[arg(long, value_name = "SCHEDULE")]
+    /// List each distinct final state with how many explored executions reached it
+    /// and a schedule to replay (the first 1000 found).
+    #[arg(long)]
+    pub finals: bool,
+
+    /// Write every finding (violation, deadlock, runtime error) into FILE as a witness
+    /// file for --replay: program hash, params, algorithm, and each finding's schedule.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub witness: Option<PathBuf>,
+
+    /// Run this schedule (as printed in a witness, e.g. "p q r") and print every state;
+    /// or, when the argument names an existing file, replay the findings of that
+    /// witness file (written by --witness) with its params.
+    #[arg(long, value_name = "SCHEDULE|FILE")]
     pub replay: Option<String>,
 
     /// Print a completion script for SHELL on stdout and exit (see README, "Install").
@@ -110,6 +119,9 @@ pub struct Cli {
     #[arg(long, exclusive = true)]
     pub man: bool,
 }
+
+/// The default of `--max-steps`.
+pub const MAX_STEPS: u64 = 1_000_000;
 
 /// `--timeout SECS`: a finite, non-negative number of seconds that a [`Duration`] holds.
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {

@@ -3,6 +3,7 @@
 mod cli;
 mod output;
 mod tree;
+mod witness;
 
 use clap::{CommandFactory, Parser};
 use cli::{Algo, Cli};
@@ -171,8 +172,29 @@ fn run(cli: &Cli, path: &Path) -> u8 {
             return BAD_INPUT;
         }
     };
+    // `--replay FILE`: a witness file, replayed with the params it was found with.
+    let witness = match cli.replay.as_deref().filter(|arg| Path::new(arg).is_file()) {
+        Some(arg) => match read_witness(arg, &file, &source) {
+            Ok(w) => Some((arg, w)),
+            Err(message) => {
+                say!("error: {message}");
+                return BAD_INPUT;
+            }
+        },
+        None => None,
+    };
+    let (defines, max_steps) = match &witness {
+        Some((arg, w)) => match w.settings(&cli.define, cli.max_steps, arg) {
+            Ok(settings) => settings,
+            Err(message) => {
+                say!("error: {message}");
+                return BAD_INPUT;
+            }
+        },
+        None => (cli.define.clone(), cli.max_steps.unwrap_or(cli::MAX_STEPS)),
+    };
     let color = frontend::diagnostic::use_color(std::io::stderr().is_terminal());
-    let program = match frontend::load(&source, &cli.define) {
+    let program = match frontend::load(&source, &defines) {
         Ok(p) => p,
         Err(diags) => {
             let _ = write!(
@@ -184,7 +206,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }
     };
     let limits = Limits {
-        max_steps: cli.max_steps,
+        max_steps,
         ..Limits::default()
     };
     let out = output::Output {
@@ -193,6 +215,9 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         program: &program,
         limits,
     };
+    if let Some((arg, w)) = &witness {
+        return replay_witness(&out, arg, w);
+    }
     if let Some(schedule) = &cli.replay {
         return match explorer::replay::replay(&program, limits, schedule) {
             Ok(replay) => {
@@ -243,6 +268,21 @@ fn run(cli: &Cli, path: &Path) -> u8 {
             return BAD_INPUT;
         }
     };
+    let witness_file = match cli
+        .witness
+        .as_deref()
+        .map(std::fs::File::create)
+        .transpose()
+    {
+        Ok(file) => file,
+        Err(e) => {
+            say!(
+                "error: cannot write the witness file {}: {e}",
+                cli.witness.as_deref().unwrap_or(Path::new("")).display()
+            );
+            return BAD_INPUT;
+        }
+    };
     let config = Config {
         all_violations: cli.all_violations,
         max_traces: cli.max_traces,
@@ -256,6 +296,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }),
         interrupt: Some(ctrl_c.interrupt.clone()),
         max_depth: Some(cli.max_depth),
+        max_outcomes: explorer::exploration::MAX_OUTCOMES,
     };
     // --tree-full runs naive on the same terms.
     let naive_config = cli.tree_full.then(|| Config {
@@ -318,12 +359,29 @@ fn run(cli: &Cli, path: &Path) -> u8 {
                 }
             }
             w.write_all(
-                out.human(algorithm.name(), &report, elapsed, cli.stats)
+                out.human(algorithm.name(), &report, elapsed, cli.stats, cli.finals)
                     .as_bytes(),
             )
         }
     });
     code = finish(written, code);
+    if let (Some(mut f), Some(name)) = (witness_file, cli.witness.as_deref()) {
+        let w = witness::Witness::of(
+            &file,
+            &source,
+            &program,
+            max_steps,
+            algorithm.name(),
+            &report,
+        );
+        if let Err(e) = f.write_all(w.to_json().as_bytes()) {
+            say!(
+                "error: cannot write the witness file {}: {e}",
+                name.display()
+            );
+            return BAD_INPUT;
+        }
+    }
     if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
         let naive = naive_config.map(|c| explorer::explore(&program, &mut Naive::default(), c));
         if let Err(message) = draw(cli, path, file, recorded, algorithm.name(), &report, naive) {
@@ -332,6 +390,87 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }
     }
     ctrl_c.exploring(false);
+    code
+}
+
+/// Reads the witness file `path` and checks that it was written for `source`.
+fn read_witness(path: &str, file: &str, source: &str) -> Result<witness::Witness, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the witness file {path}: {e}"))?;
+    let w = witness::Witness::from_json(&text).map_err(|e| {
+        format!(
+            "{path}: {e} (--replay reads an existing file as a witness file, \
+             anything else as a schedule)"
+        )
+    })?;
+    if !w.matches_source(source) {
+        return Err(format!(
+            "the witness file {path} was written for another program text ({}, sha256 {}); \
+             {file} has sha256 {}: its schedules need not mean anything here",
+            w.program.file,
+            w.program.sha256,
+            frontend::ics::sha256_hex(source.as_bytes())
+        ));
+    }
+    Ok(w)
+}
+
+/// `--replay FILE`: replays every finding of the witness file `w`, printing the states
+/// along each; 1 when they all reproduce, 2 (with a message) when one does not, 0
+/// when the file records none.
+fn replay_witness(out: &output::Output<'_>, path: &str, w: &witness::Witness) -> u8 {
+    let params: Vec<String> = w.params.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let mut text = format!(
+        "witness: {path} ({} finding{} of {} on {}{}{})\n",
+        w.findings.len(),
+        if w.findings.len() == 1 { "" } else { "s" },
+        w.algorithm,
+        w.program.file,
+        if params.is_empty() { "" } else { ", " },
+        params.join(", ")
+    );
+    let mut failed = None;
+    for (n, finding) in w.findings.iter().enumerate() {
+        let replayed = match explorer::replay::replay(out.program, out.limits, &finding.schedule) {
+            Ok(r) => r,
+            Err(e) => {
+                failed.get_or_insert(format!("finding {} does not replay: {e}", n + 1));
+                continue;
+            }
+        };
+        let span = match witness::reproduced(finding, &replayed) {
+            Ok(span) => span,
+            Err(instead) => {
+                failed.get_or_insert(format!(
+                    "finding {} ({}) does not reproduce: its schedule ends in {instead}",
+                    n + 1,
+                    finding.message
+                ));
+                None
+            }
+        };
+        let v = explorer::Violation {
+            kind: finding.kind,
+            message: finding.message.clone(),
+            block: finding.block.clone(),
+            span,
+            schedule: finding.schedule.clone(),
+        };
+        text.push('\n');
+        text.push_str(&out.finding(&v, Some(&replayed)));
+    }
+    let code = if failed.is_some() {
+        BAD_INPUT
+    } else if w.findings.is_empty() {
+        text.push_str("no finding: the run that wrote it found nothing\n");
+        0
+    } else {
+        FOUND
+    };
+    let code = finish(write_stdout(|o| o.write_all(text.as_bytes())), code);
+    if let Some(message) = failed {
+        say!("error: {path}: {message}");
+    }
     code
 }
 

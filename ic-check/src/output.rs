@@ -42,6 +42,7 @@ impl Output<'_> {
         report: &Report,
         elapsed: Duration,
         stats: bool,
+        finals: bool,
     ) -> String {
         let exact = report.complete();
         let s = &report.stats;
@@ -72,6 +73,10 @@ impl Output<'_> {
         if stats {
             out.push_str(&pruning(&s.pruning));
         }
+        if finals {
+            out.push('\n');
+            out.push_str(&outcomes(report));
+        }
         for v in &report.violations {
             out.push('\n');
             out.push_str(&self.witness(v));
@@ -81,6 +86,20 @@ impl Output<'_> {
 
     /// One violation: what, where (with the source line), and the schedule with every state.
     fn witness(&self, v: &Violation) -> String {
+        // Witnesses are replayed to show the states; a schedule the explorer produced always replays.
+        // An execution without end is thousands of steps long: its schedule only.
+        let endless = matches!(
+            v.kind,
+            ViolationKind::NonTermination | ViolationKind::DepthLimit
+        );
+        let replayed = (!endless && (!v.schedule.is_empty() || v.kind == ViolationKind::Deadlock))
+            .then(|| replay::replay(self.program, self.limits, &v.schedule).ok())
+            .flatten();
+        self.finding(v, replayed.as_ref())
+    }
+
+    /// A violation as [`Output::witness`] shows it, with the states of `replayed`.
+    pub fn finding(&self, v: &Violation, replayed: Option<&Replay>) -> String {
         let mut out = format!("{}: {} (block {})\n", kind_name(v.kind), v.message, v.block);
         if let Some(span) = v.span {
             let d = Diagnostic::error(span, v.message.clone())
@@ -96,16 +115,8 @@ impl Output<'_> {
                 &v.schedule
             }
         );
-        // An execution without end is thousands of steps long: its schedule only.
-        let endless = matches!(
-            v.kind,
-            ViolationKind::NonTermination | ViolationKind::DepthLimit
-        );
-        if !endless && (!v.schedule.is_empty() || v.kind == ViolationKind::Deadlock) {
-            // Witnesses are replayed to show the states; a schedule the explorer produced always replays.
-            if let Ok(r) = replay::replay(self.program, self.limits, &v.schedule) {
-                out.push_str(&self.replay(&r));
-            }
+        if let Some(r) = replayed {
+            out.push_str(&self.replay(r));
         }
         out
     }
@@ -207,6 +218,8 @@ impl Output<'_> {
             // Milliseconds to the microsecond: at most three decimals, no float noise.
             "time_ms": elapsed.as_micros() as f64 / 1000.0,
             "complete": report.complete(),
+            "finals": report.outcomes,
+            "finals_capped": report.outcomes_capped(),
         });
         if stats {
             object["pruning"] = json!(s.pruning);
@@ -216,6 +229,40 @@ impl Output<'_> {
         }
         object.to_string()
     }
+}
+
+/// The `--finals` list: each distinct final state, how many executions reached it,
+/// and the schedule of one.
+fn outcomes(report: &Report) -> String {
+    let mut out = String::new();
+    let shown = report.outcomes.len();
+    let counted = report.finals.len();
+    let mut header = if counted == 0 {
+        "final states: none".to_string()
+    } else if shown < counted {
+        format!("final states ({shown} of {counted} listed, the first found):")
+    } else {
+        format!("final states ({shown}):")
+    };
+    if !report.complete() {
+        header.push_str(" (the run stopped early: there may be others)");
+    }
+    let _ = writeln!(out, "{header}");
+    for (n, o) in report.outcomes.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {}. {}\n     executions: {}, schedule: {}",
+            n + 1,
+            o.show(),
+            o.executions,
+            if o.schedule.is_empty() {
+                "(no step)"
+            } else {
+                &o.schedule
+            }
+        );
+    }
+    out
 }
 
 /// The `--stats` block of the human summary.

@@ -58,31 +58,13 @@ pub fn constraints(
 /// (sorted; proc, next block and live locals, no identities), `ended` when every process
 /// has ended. A process stopped by a failure is `p failed`.
 pub fn show_state(program: &frontend::ir::Program, state: &explorer::state::State) -> String {
-    let mut procs: Vec<String> = state
-        .procs
-        .iter()
-        .filter_map(|p| {
-            let name = &program.procs[p.proc as usize].name;
-            if p.failed {
-                return Some(format!("{name} failed"));
-            }
-            let next = p.next?;
-            let block = &program.blocks[next as usize];
-            let locals = p.live_locals(program, next);
-            Some(if locals.is_empty() {
-                format!("{name} at {}", block.name)
-            } else {
-                format!("{name} at {} {{{}}}", block.name, locals.join(", "))
-            })
-        })
-        .collect();
-    procs.sort();
+    let (globals, procs) = explorer::show_final(program, state);
     let procs = if procs.is_empty() {
         "ended".to_string()
     } else {
         procs.join("; ")
     };
-    format!("{} | {procs}", state.mem.show(program))
+    format!("{globals} | {procs}")
 }
 
 /// The final states the `schedules` end in (a report's [`Report::schedules`], recorded

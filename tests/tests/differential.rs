@@ -255,6 +255,27 @@ fn compare_final_states(
     rerun: &mut dyn FnMut() -> Report,
 ) -> Option<String> {
     if naive.finals == other.finals {
+        // The same set; listed (`ic-check --finals`), it reads the same, and each
+        // state's count of executions adds up to the traces.
+        let shown =
+            |r: &Report| -> BTreeSet<String> { r.outcomes.iter().map(|o| o.show()).collect() };
+        let total = |r: &Report| -> u64 { r.outcomes.iter().map(|o| o.executions).sum() };
+        if !naive.outcomes_capped() && !other.outcomes_capped() {
+            if shown(naive) != shown(other) {
+                return Some(format!(
+                    "the same final states are listed differently: {:?} (naive: {:?})",
+                    shown(other),
+                    shown(naive)
+                ));
+            }
+            if total(other) != other.stats.traces {
+                return Some(format!(
+                    "the listed final states count {} executions of {} traces",
+                    total(other),
+                    other.stats.traces
+                ));
+            }
+        }
         return None;
     }
     let limits = config().limits;
@@ -1319,6 +1340,8 @@ fn survey() {
             let what = match v.kind {
                 ViolationKind::Assert => "assertion".to_string(),
                 ViolationKind::Deadlock => "deadlock".to_string(),
+                ViolationKind::NonTermination => "non-terminating".to_string(),
+                ViolationKind::DepthLimit => "depth limit".to_string(),
                 ViolationKind::Runtime => {
                     let m = &v.message;
                     let cut = m.find(|c: char| c.is_ascii_digit()).unwrap_or(m.len());

@@ -203,6 +203,34 @@ fn max_traces_stops() {
     assert_eq!(r.stats.traces, 2);
 }
 
+/// `--max-traces N` with exactly N executions (fig1 has six) is a complete run; the
+/// final states are listed with their counts, which add up to the traces.
+#[test]
+fn max_traces_of_exactly_all_is_complete() {
+    for (limit, stop) in [
+        (5, Stop::MaxTraces),
+        (6, Stop::Complete),
+        (7, Stop::Complete),
+    ] {
+        let config = Config {
+            max_traces: Some(limit),
+            ..Config::default()
+        };
+        let r = explorer::explore(
+            &load(&example("fig1.ic"), &[]),
+            &mut Naive::default(),
+            config,
+        );
+        assert_eq!(r.stop, stop, "--max-traces {limit}");
+        assert_eq!(r.stats.traces, limit.min(6));
+        assert_eq!(r.stats.mazurkiewicz, Some(limit.min(6)));
+        assert_eq!(r.outcomes.len(), 1);
+        assert_eq!(r.outcomes[0].globals, "x = 0, z = -1");
+        assert_eq!(r.outcomes[0].executions, limit.min(6));
+        assert_eq!(r.outcomes[0].schedule, "p q r");
+    }
+}
+
 /// Processes with the same proc are named `name@pid` in schedules, and the schedule replays.
 #[test]
 fn ambiguous_names_in_schedules() {

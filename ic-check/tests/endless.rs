@@ -1,0 +1,101 @@
+//! Issue 13, item 3: executions without end. A process that loops for ever across
+//! blocks is reported, with its schedule, in every algorithm: as a non-terminating
+//! execution when its state recurs, as a depth limit when it does not.
+
+mod common;
+
+use common::*;
+
+/// `spin` flips `x` for ever: after `once` has run (or before), the state after two
+/// `spin` steps is the state before them. The first states compared are at depth
+/// 1,000, so the lasso is found at step 1,002 with the cycle 1,001..1,002.
+const SPIN: &str = "global int x = 0;
+proc spin() { while (true) { x = 1 - x; yield; } }
+proc once() { x = 5; }
+init { spawn spin(); spawn once(); }
+";
+
+/// `grow` counts for ever: no state recurs.
+const GROW: &str = "global int x = 0;
+proc grow() { while (true) { x = x + 1; yield; } }
+init { spawn grow(); }
+";
+
+/// Exit 1, the finding on stdout, no panic.
+fn finds(o: &std::process::Output, finding: &str) {
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(o));
+    assert!(stdout(o).contains(finding), "{}", clip(&stdout(o)));
+    no_panic(o);
+}
+
+#[test]
+fn a_recurring_state_is_a_non_terminating_execution_in_every_algorithm() {
+    let spin = file("endless", "spin.ic", SPIN);
+    for algo in ["naive", "sdpor", "csdpor", "cdpor"] {
+        let o = ic_check(&["--algo", algo, spin.to_str().unwrap()]);
+        finds(
+            &o,
+            "non-terminating execution: the state after step 1000 recurs after step 1002: \
+             steps 1001 to 1002 can repeat for ever (block spin#1)",
+        );
+        let out = stdout(&o);
+        let schedule = out
+            .lines()
+            .find_map(|l| l.strip_prefix("schedule: "))
+            .expect("a schedule");
+        assert_eq!(
+            schedule.split(' ').count(),
+            1002,
+            "{algo}: {}",
+            clip(schedule)
+        );
+    }
+}
+
+#[test]
+fn a_growing_execution_stops_at_max_depth() {
+    let grow = file("endless", "grow.ic", GROW);
+    let o = ic_check(&["--max-depth", "50", grow.to_str().unwrap()]);
+    finds(
+        &o,
+        "depth limit: the execution reached 50 events (--max-depth) (block grow#1)",
+    );
+    let o = ic_check(&["--json", "--max-depth", "50", grow.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("\"kind\":\"depthlimit\""),
+        "{}",
+        clip(&stdout(&o))
+    );
+}
+
+#[test]
+fn a_witness_of_an_endless_execution_replays() {
+    let spin = file("endless", "spin-witness.ic", SPIN);
+    let witness = spin.with_extension("json");
+    let o = ic_check(&[
+        "--witness",
+        witness.to_str().unwrap(),
+        spin.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = ic_check(&[
+        "--replay",
+        witness.to_str().unwrap(),
+        spin.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", clip(&stderr(&o)));
+    no_panic(&o);
+}
+
+#[test]
+fn no_example_or_benchmark_reaches_the_default_depth() {
+    // The deepest run of the suites is MS(220): 877 events, far below 10,000; the
+    // differential and benchmark tests would report a depth limit otherwise.
+    let o = ic_check(&[
+        "--json",
+        "-D",
+        "N=220",
+        repo("benches/programs/ms.ic").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", clip(&stdout(&o)));
+}
