@@ -33,7 +33,7 @@ pub mod smt;
 pub mod validate;
 
 use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
-use frontend::ir::{BlockId, Program};
+use frontend::ir::{BlockId, InstrKind, ProcId, Program};
 use frontend::transition::Exec;
 use frontend::write_sets::{write_sets, BlockSets};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -110,7 +110,15 @@ impl Synthesis {
 pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthesis {
     let started = Instant::now();
     let n = program.blocks.len() as BlockId;
-    let pairs: Vec<(BlockId, BlockId)> = (0..n).flat_map(|a| (a..n).map(move |b| (a, b))).collect();
+    let sets = write_sets(program);
+    // Blocks of procs that no run spawns never meet: their pairs are not synthesised
+    // (a program of many procs spawns few of them).
+    let spawned = spawned_procs(program, &sets);
+    let runs = |b: BlockId| spawned[program.blocks[b as usize].proc as usize];
+    let pairs: Vec<(BlockId, BlockId)> = (0..n)
+        .flat_map(|a| (a..n).map(move |b| (a, b)))
+        .filter(|&(a, b)| runs(a) && runs(b))
+        .collect();
     let jobs = if options.jobs == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -153,10 +161,36 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
         .flatten()
         .collect();
     Synthesis {
-        sets: write_sets(program),
+        sets,
         pairs,
         smt_ms: started.elapsed().as_millis() as u64,
     }
+}
+
+/// For each proc: whether some run spawns it, from `init` through the spawns of the
+/// blocks of spawned procs.
+fn spawned_procs(program: &Program, sets: &[BlockSets]) -> Vec<bool> {
+    let mut spawned = vec![false; program.procs.len()];
+    let mut work: Vec<ProcId> = program
+        .init
+        .instrs
+        .iter()
+        .filter_map(|i| match i.kind {
+            InstrKind::Spawn(p, _) => Some(p),
+            _ => None,
+        })
+        .collect();
+    while let Some(p) = work.pop() {
+        if std::mem::replace(&mut spawned[p as usize], true) {
+            continue;
+        }
+        for (b, block) in program.blocks.iter().enumerate() {
+            if block.proc == p {
+                work.extend(sets[b].spawns.iter().copied());
+            }
+        }
+    }
+    spawned
 }
 
 /// Synthesises the constraints of one pair.

@@ -264,3 +264,19 @@ fn an_array_of_lists_is_not_analysed() {
         (vec!["true".to_string()], true)
     );
 }
+
+/// Pairs are synthesised only for blocks of procs some run spawns (from `init`,
+/// through the spawns of spawned procs): `u` is never spawned.
+#[test]
+fn procs_never_spawned_have_no_pairs() {
+    let src = "global int x = 0;
+        proc a() { spawn b(); }  proc b() { x = 1; }  proc u() { x = 2; }
+        init { spawn a(); }";
+    let program = load(src);
+    let names: Vec<(String, String)> = constraints(&program, src)
+        .into_iter()
+        .map(|(a, b, _, _)| (a, b))
+        .collect();
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(names, vec![pair("a", "a"), pair("a", "b"), pair("b", "b")]);
+}
