@@ -69,6 +69,10 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_depth: usize,
 
+    /// No progress line on stderr (there is none with --json or off a terminal).
+    #[arg(long)]
+    pub quiet: bool,
+
     /// Also print the counters of each pruning (races pruned, sleep entries added…).
     #[arg(long)]
     pub stats: bool,

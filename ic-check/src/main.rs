@@ -309,7 +309,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     });
     let started = Instant::now();
     // A progress line on a terminal only: never in --json output or into a pipe.
-    let bar = (!cli.json && std::io::stderr().is_terminal()).then(|| {
+    let bar = (!cli.json && !cli.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
             ProgressStyle::with_template("{spinner} {elapsed} {msg}")
@@ -319,9 +319,10 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     });
     let mut show = |s: &explorer::Stats| {
         if let Some(bar) = &bar {
+            let per_second = s.states as f64 / started.elapsed().as_secs_f64().max(1e-3);
             bar.set_message(format!(
-                "traces {}  blocked {}  states {}",
-                s.traces, s.blocked, s.states
+                "traces {}  blocked {}  states {}  ({:.0} states/s)  max depth {}",
+                s.traces, s.blocked, s.states, per_second, s.pruning.max_depth
             ));
             bar.tick();
         }
