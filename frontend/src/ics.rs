@@ -273,6 +273,31 @@ impl Constraint {
         })
     }
 
+    /// Where the constraint names a `param`: the spans (in its text) of the
+    /// constants the names were resolved to, with the param's index. The SMT encoding
+    /// keeps those params symbolic, as synthesis does.
+    pub fn param_spans(&self, program: &Program, a: BlockId) -> HashMap<(usize, usize), u32> {
+        let mut out = HashMap::new();
+        let Ok(ast) = crate::parser::parse_expr(&self.text) else {
+            return out;
+        };
+        let mut visit = |e: &ast::Expr| {
+            if let ast::ExprKind::Var(v) = &e.kind {
+                // The resolver's order: primed and plain locals, globals, params.
+                let param = !v.name.ends_with('\'')
+                    && local_by_name(program, a, &v.name).is_err()
+                    && program.global_by_name(&v.name).is_none();
+                if let Some(i) = program.params.iter().position(|p| p.name == v.name) {
+                    if param {
+                        out.insert((e.span.start, e.span.end), i as u32);
+                    }
+                }
+            }
+        };
+        walk_ast(&ast, &mut visit);
+        out
+    }
+
     /// Evaluates the constraint; an evaluation that fails (index out of range, …)
     /// counts as "does not hold".
     pub fn holds(&self, program: &Program, mem: &Memory, a: &[Value], b: &[Value]) -> bool {
@@ -636,6 +661,27 @@ impl Eval<'_> {
             Builtin::Max => Value::Int(self.int(&args[0])?.max(self.int(&args[1])?)),
             Builtin::Abs => Value::Int(self.int(&args[0])?.checked_abs()?),
         })
+    }
+}
+
+/// Calls `f` on every sub-expression of `e`.
+fn walk_ast(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
+    f(e);
+    match &e.kind {
+        ast::ExprKind::Int(_) | ast::ExprKind::Bool(_) | ast::ExprKind::Var(_) => {}
+        ast::ExprKind::List(items) | ast::ExprKind::Call(_, items) => {
+            items.iter().for_each(|i| walk_ast(i, f))
+        }
+        ast::ExprKind::Index(x, y) | ast::ExprKind::Binary(_, x, y) => {
+            walk_ast(x, f);
+            walk_ast(y, f);
+        }
+        ast::ExprKind::Unary(_, x) => walk_ast(x, f),
+        ast::ExprKind::Cond(c, x, y) => {
+            walk_ast(c, f);
+            walk_ast(x, f);
+            walk_ast(y, f);
+        }
     }
 }
 

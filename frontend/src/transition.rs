@@ -671,6 +671,26 @@ impl<'p> Exec<'p> {
             globals,
             locals,
             from_source: false,
+            params: None,
+        };
+        self.eval(e, &env, 0)
+    }
+
+    /// [`Exec::eval_expr`] for an expression that is not part of the program's source,
+    /// such as a constraint, whose constants at the spans `params` stand for those
+    /// `param`s (as constants of the source do when the executor was made with it).
+    pub fn eval_expr_with_params(
+        &self,
+        e: &Expr,
+        globals: &[GVal],
+        locals: &[Val],
+        params: &HashMap<(usize, usize), u32>,
+    ) -> R<Vec<(Vec<Form>, Val)>> {
+        let env = Env {
+            globals,
+            locals,
+            from_source: false,
+            params: Some(params),
         };
         self.eval(e, &env, 0)
     }
@@ -1039,6 +1059,13 @@ impl<'p> Exec<'p> {
         let one = |v: Val| Ok(vec![(Vec::new(), v)]);
         match &e.kind {
             ExprKind::Const(v) if env.from_source => one(self.constant(e, v)),
+            ExprKind::Const(v) if env.params.is_some() => {
+                let param = env.params.and_then(|p| p.get(&(e.span.start, e.span.end)));
+                one(match (param, v) {
+                    (Some(&i), Value::Int(_)) => Val::Int(Lin::var(Var::Param(i))),
+                    _ => value_of(v),
+                })
+            }
             ExprKind::Const(v) => one(value_of(v)),
             ExprKind::Local(l) => one(env.locals[*l as usize].clone()),
             ExprKind::Global(g) => match &env.globals[*g as usize] {
@@ -1511,6 +1538,8 @@ struct Env<'a> {
     locals: &'a [Val],
     /// Constants come from the program's source (and may stand for params).
     from_source: bool,
+    /// Constants of an expression from elsewhere that stand for params, by span.
+    params: Option<&'a HashMap<(usize, usize), u32>>,
 }
 
 fn env_of(st: &State, slot: usize) -> Env<'_> {
@@ -1518,6 +1547,7 @@ fn env_of(st: &State, slot: usize) -> Env<'_> {
         globals: &st.globals,
         locals: &st.locals[slot],
         from_source: true,
+        params: None,
     }
 }
 

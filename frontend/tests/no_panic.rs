@@ -1,16 +1,37 @@
-//! Robustness of the front end: whatever the text, `frontend::load` returns (a
-//! program or diagnostics) without panicking, every diagnostic points inside the
-//! source, and rendering the diagnostics does not panic either.
+//! Robustness of the front end (issue 13, item 9): whatever the text,
+//! `frontend::load` — the parser and the checker — returns (a program or
+//! diagnostics) without panicking, every diagnostic has a location inside the source
+//! (only a bad `-D` option, which is not in the file, has none), and rendering the
+//! diagnostics does not panic either.
 //!
 //! Inputs are arbitrary strings, soups of the language's tokens, and valid programs
-//! with a few tokens or characters deleted, inserted, duplicated, swapped or replaced
-//! (so that most of them still parse and reach the checker).
+//! — the seeds below and every program of `examples/` and `benches/programs/` — with
+//! a few tokens or characters deleted, inserted, duplicated, swapped or replaced (so
+//! that most of them still parse and reach the checker).
+//!
+//! 10,000 inputs a run (20% arbitrary text, 20% token soups, 60% mutated programs);
+//! `IC_FUZZ_CASES=N` sets the total, e.g. a campaign of a million:
+//! `IC_FUZZ_CASES=1000000 cargo test --release -p frontend --test no_panic`.
 
 use frontend::ast::Span;
 use frontend::diagnostic::render;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
+
+/// Inputs of one run, all tests together (`IC_FUZZ_CASES` overrides).
+const CASES: u64 = 10_000;
+
+/// This share (in percent) of the run's inputs.
+fn cases(percent: u64) -> u32 {
+    let total = std::env::var("IC_FUZZ_CASES")
+        .map(|s| {
+            s.parse()
+                .unwrap_or_else(|_| panic!("IC_FUZZ_CASES: a number"))
+        })
+        .unwrap_or(CASES);
+    u32::try_from((total * percent / 100).max(1)).unwrap_or(u32::MAX)
+}
 
 /// Loads `src`; on diagnostics, checks their spans and renders them.
 fn survives(src: &str, defines: &[(String, i64)]) -> Result<(), TestCaseError> {
@@ -19,6 +40,11 @@ fn survives(src: &str, defines: &[(String, i64)]) -> Result<(), TestCaseError> {
     };
     prop_assert!(!diagnostics.is_empty(), "an error without diagnostics");
     for d in &diagnostics {
+        // Every mistake in the file has a place in it; only a `-D` option has none.
+        prop_assert!(
+            d.span.is_some() || d.message.starts_with("-D "),
+            "a diagnostic without a location: {d:?}"
+        );
         let spans = d.span.iter().chain(d.secondary.iter().map(|(s, _)| s));
         for span in spans {
             within(src, *span).map_err(|e| TestCaseError::fail(format!("{e} in {d:?}")))?;
@@ -311,6 +337,10 @@ enum Mutation {
     DeleteChar(Index, Index),
     /// Puts a character inside a token.
     InsertChar(Index, Index, char),
+    /// Doubles one character of the text.
+    DuplicateChar(Index),
+    /// Swaps one character of the text with the next.
+    SwapChars(Index),
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -329,6 +359,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         8 => (idx(), idx()).prop_map(|(i, j)| Mutation::Respell(i, j)),
         1 => (idx(), idx()).prop_map(|(i, j)| Mutation::DeleteChar(i, j)),
         1 => (idx(), idx(), odd_char).prop_map(|(i, j, c)| Mutation::InsertChar(i, j, c)),
+        1 => idx().prop_map(Mutation::DuplicateChar),
+        1 => idx().prop_map(Mutation::SwapChars),
     ]
 }
 
@@ -378,9 +410,44 @@ fn mutate(seed: &str, mutations: &[Mutation]) -> String {
                     .collect();
                 t.insert(boundaries[j.index(boundaries.len())], *c);
             }
+            Mutation::DuplicateChar(i) | Mutation::SwapChars(i) => {
+                // On the text: the result is cut into tokens again.
+                let mut chars: Vec<char> = toks.concat().chars().collect();
+                if !chars.is_empty() {
+                    let at = i.index(chars.len());
+                    if matches!(m, Mutation::DuplicateChar(_)) {
+                        chars.insert(at, chars[at]);
+                    } else if at + 1 < chars.len() {
+                        chars.swap(at, at + 1);
+                    }
+                }
+                toks = tokens(&String::from_iter(chars));
+            }
         }
     }
     toks.concat()
+}
+
+/// The programs of `examples/` and `benches/programs/`, read once.
+fn repo_programs() -> &'static [String] {
+    static PROGRAMS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    PROGRAMS.get_or_init(|| {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut paths = Vec::new();
+        for dir in ["examples", "benches/programs"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("readable directory") {
+                let path = entry.expect("directory entry").path();
+                if path.extension().is_some_and(|e| e == "ic") {
+                    paths.push(path);
+                }
+            }
+        }
+        paths.sort();
+        paths
+            .iter()
+            .map(|p| std::fs::read_to_string(p).expect("readable program"))
+            .collect()
+    })
 }
 
 /// `-D` settings, most of them empty; some name no param, some are extreme.
@@ -401,6 +468,17 @@ fn defines() -> impl Strategy<Value = Vec<(String, i64)>> {
 }
 
 #[test]
+fn repo_programs_are_valid_seeds() {
+    assert!(repo_programs().len() >= 20, "{}", repo_programs().len());
+    for src in repo_programs() {
+        if let Err(d) = frontend::load(src, &[]) {
+            panic!("{d:?} in\n{src}");
+        }
+        assert_eq!(tokens(src).concat(), *src);
+    }
+}
+
+#[test]
 fn seeds_are_valid() {
     for seed in SEEDS {
         if let Err(d) = frontend::load(seed, &[]) {
@@ -411,7 +489,7 @@ fn seeds_are_valid() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(cases(20)))]
 
     #[test]
     fn arbitrary_text(src in prop_oneof![
@@ -433,14 +511,29 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(6000))]
+    #![proptest_config(ProptestConfig::with_cases(cases(20)))]
 
     #[test]
-    fn mutated_programs(
+    fn mutated_seeds(
         seed in select(SEEDS),
         mutations in vec(mutation(), 1..5),
         defines in defines(),
     ) {
+        survives(&mutate(seed, &mutations), &defines)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(40)))]
+
+    #[test]
+    fn mutated_examples_and_benchmarks(
+        program in any::<Index>(),
+        mutations in vec(mutation(), 1..5),
+        defines in defines(),
+    ) {
+        let programs = repo_programs();
+        let seed = &programs[program.index(programs.len())];
         survives(&mutate(seed, &mutations), &defines)?;
     }
 }

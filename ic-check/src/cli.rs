@@ -24,8 +24,15 @@ pub struct Cli {
     /// Independence constraints from `ic-synth` (cdpor only); without it they are
     /// synthesised in-process. Refused when it was made for another program text or
     /// is of another format version.
+    /// Every constraint of the file is re-proved first, one SMT query each (see
+    /// --trust-ics).
     #[arg(long, value_name = "ICS.json")]
     pub ics: Option<PathBuf>,
+
+    /// With --ics: use the file's constraints without re-proving them. A wrong
+    /// constraint then makes cdpor miss behaviours.
+    #[arg(long, requires = "ics")]
+    pub trust_ics: bool,
 
     /// What makes two events dependent: what they actually touched (`dynamic`), or the
     /// globals their blocks mention (`static`, as the papers' baselines count).

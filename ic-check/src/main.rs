@@ -152,7 +152,29 @@ fn constraints(
                     path.display()
                 ));
             }
-            ics
+            let resolved = ics
+                .resolve(program)
+                .map_err(|e| format!("constraints do not fit the program: {}", e.0))?;
+            if !cli.trust_ics {
+                // A constraint edited by hand, or made for other param values, would
+                // make cdpor miss behaviours: each is re-proved against its two blocks.
+                let options = ic_synth::recheck::Options {
+                    max_steps: cli
+                        .max_steps
+                        .unwrap_or(cli::MAX_STEPS)
+                        .min(ic_synth::recheck::Options::default().max_steps),
+                    ..ic_synth::recheck::Options::default()
+                };
+                ic_synth::recheck::recheck(program, source, &ics, &options).map_err(|r| {
+                    format!(
+                        "{}: {r}\nnote: the constraints of an ics.json are re-proved before use; \
+                         make the file again with `ic-synth {file} > {}`, or pass --trust-ics to use it unchecked",
+                        path.display(),
+                        path.display()
+                    )
+                })?;
+            }
+            return Ok(resolved);
         }
         None => {
             let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());

@@ -1,6 +1,8 @@
 //! Issue 13, item 2: an `ics.json` is refused unless it is of this format version and
 //! made for this program text, `--ics` goes with cdpor only, and a missing file is a
-//! clear error. docs/ics-format.md names every field ic-synth writes.
+//! clear error. docs/ics-format.md names every field ic-synth writes. Every claim of
+//! the file is re-proved before use (a constraint edited by hand is refused, naming
+//! the pair and a state where the blocks do not commute), unless `--trust-ics`.
 
 mod common;
 
@@ -179,4 +181,149 @@ fn the_format_document_names_every_field() {
         );
     }
     assert!(doc.contains(frontend::ics::FORMAT));
+}
+
+/// fig1.ic's `ics.json` as ic-synth writes it, with `edit` applied to it.
+fn fig1_ics(test: &str, edit: impl FnOnce(&mut serde_json::Value)) -> std::path::PathBuf {
+    let source = std::fs::read_to_string(repo(FIG1)).unwrap();
+    let program = frontend::load(&source, &[]).unwrap();
+    let synthesis = ic_synth::synthesize(&program, &source, &ic_synth::Options::default());
+    let mut ics =
+        serde_json::to_value(ic_synth::to_ics(&program, &source, "fig1.ic", &synthesis)).unwrap();
+    edit(&mut ics);
+    file(test, "fig1.json", &ics.to_string())
+}
+
+/// The pair `(a, b)` of an ics.json value.
+fn pair<'v>(ics: &'v mut serde_json::Value, a: &str, b: &str) -> &'v mut serde_json::Value {
+    ics["pairs"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|p| p["a"] == a && p["b"] == b)
+        .unwrap_or_else(|| panic!("no pair ({a}, {b})"))
+}
+
+/// Runs cdpor on fig1.ic with `-D Z0=-1` (the paper's Ex. 4: two final states).
+fn fig1_with(ics: &std::path::Path, more: &[&str]) -> std::process::Output {
+    let fig1 = repo(FIG1);
+    let mut args = vec!["-D", "Z0=-1", "--ics", ics.to_str().unwrap()];
+    args.extend_from_slice(more);
+    args.push(fig1.to_str().unwrap());
+    ic_check(&args)
+}
+
+#[test]
+fn the_unedited_file_is_reproved_and_used() {
+    let ics = fig1_ics("reproved", |_| {});
+    let o = fig1_with(&ics, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("final states: 2"), "{}", stdout(&o));
+    no_panic(&o);
+}
+
+#[test]
+fn a_constraint_edited_to_true_is_refused() {
+    let edited = fig1_ics("edited", |ics| {
+        pair(ics, "p", "q")["constraints"] = serde_json::json!(["true"]);
+    });
+    let o = fig1_with(&edited, &[]);
+    fails_with(
+        &o,
+        2,
+        "constraint `true` of the pair (a: `p`, b: `q`) is not proved: in this state it holds \
+         and both blocks are enabled, but global z differs",
+    );
+    let err = stderr(&o);
+    // The state: both globals, with values from the solver's model.
+    assert!(err.contains("\n  state: x = "), "{err}");
+    assert!(err.contains(", z = "), "{err}");
+    assert!(
+        err.contains("pass --trust-ics to use it unchecked"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+    // Without -D too: the file is checked for the program as loaded.
+    let fig1 = repo(FIG1);
+    let o = ic_check(&["--ics", edited.to_str().unwrap(), fig1.to_str().unwrap()]);
+    fails_with(&o, 2, "constraint `true` of the pair (a: `p`, b: `q`)");
+}
+
+#[test]
+fn trust_ics_uses_the_edited_file_unchecked() {
+    let edited = fig1_ics("trusted", |ics| {
+        pair(ics, "p", "q")["constraints"] = serde_json::json!(["true"]);
+    });
+    let o = fig1_with(&edited, &["--trust-ics"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // What the check is for: trusted, the wrong constraint loses one of the two final
+    // states naive reaches.
+    assert!(stdout(&o).contains("final states: 1"), "{}", stdout(&o));
+    let fig1 = repo(FIG1);
+    let naive = ic_check(&["--algo", "naive", "-D", "Z0=-1", fig1.to_str().unwrap()]);
+    assert!(
+        stdout(&naive).contains("final states: 2"),
+        "{}",
+        stdout(&naive)
+    );
+}
+
+#[test]
+fn trust_ics_needs_ics() {
+    let fig1 = repo(FIG1);
+    let o = ic_check(&["--trust-ics", fig1.to_str().unwrap()]);
+    fails_with(&o, 2, "--ics");
+}
+
+#[test]
+fn other_wrong_claims_are_refused() {
+    // A pair marked exact whose constraints are not all there: (q, r) commutes where
+    // `x == z` and no other constraint holds.
+    let fewer = fig1_ics("fewer", |ics| {
+        let qr = pair(ics, "q", "r");
+        let kept: Vec<serde_json::Value> = qr["constraints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| !c.as_str().unwrap().contains("x == z"))
+            .cloned()
+            .collect();
+        qr["constraints"] = serde_json::Value::Array(kept);
+    });
+    let o = fig1_with(&fewer, &[]);
+    fails_with(
+        &o,
+        2,
+        "the pair (a: `q`, b: `r`) is marked exact, but in this state both blocks are enabled, \
+         no constraint holds, and both orders run normally to the same state",
+    );
+    assert!(stderr(&o).contains("state: x = "), "{}", stderr(&o));
+    // Not marked exact, the same constraints are fine (they are sufficient).
+    let inexact = fig1_ics("inexact", |ics| {
+        let qr = pair(ics, "q", "r");
+        qr["constraints"] = serde_json::json!([qr["constraints"][0].clone()]);
+        qr["exact"] = serde_json::json!(false);
+    });
+    let o = fig1_with(&inexact, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A write set smaller than the program's.
+    let may_write = fig1_ics("may_write", |ics| {
+        ics["blocks"][0]["may_write"] = serde_json::json!([]);
+    });
+    fails_with(
+        &fig1_with(&may_write, &[]),
+        2,
+        "block `p`: `may_write` lacks `x`, which the block or what may run after it writes",
+    );
+    // A constraint whose blocks cannot be analysed can be no synthesised one; one
+    // that overflows is refused with the overflow.
+    let overflow = fig1_ics("overflow", |ics| {
+        pair(ics, "p", "p")["constraints"] = serde_json::json!(["x >= 0"]);
+    });
+    fails_with(
+        &fig1_with(&overflow, &[]),
+        2,
+        "constraint `x >= 0` of the pair (a: `p`, b: `p`) is not proved: in this state it holds \
+         and both blocks are enabled, but in order p·p, block p fails: integer overflow",
+    );
 }

@@ -35,7 +35,7 @@ pub struct AllSat {
 
 /// A solver for quantifier-free arrays, uninterpreted functions and linear integer
 /// arithmetic: much cheaper per incremental check than the default portfolio solver.
-fn new_solver() -> Solver {
+pub(crate) fn new_solver() -> Solver {
     Solver::new_for_logic("QF_AUFLIA").unwrap_or_default()
 }
 

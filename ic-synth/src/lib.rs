@@ -29,6 +29,7 @@
 pub mod allsat;
 pub mod compose;
 pub mod print;
+pub mod recheck;
 pub mod smt;
 pub mod validate;
 
@@ -193,6 +194,34 @@ fn spawned_procs(program: &Program, sets: &[BlockSets]) -> Vec<bool> {
     spawned
 }
 
+/// The formula of the pair `(a, b)` as synthesis hands it to AllSAT (and
+/// [`recheck`] re-proves constraints against): loops are unrolled a little for
+/// precision, and abstracted at once when that makes the formula too big.
+pub fn pair_formula(
+    exec: &Exec<'_>,
+    a: BlockId,
+    b: BlockId,
+) -> Result<compose::Problem, frontend::transition::Abort> {
+    let mut last_error = frontend::transition::Abort::TooManyPaths;
+    let mut unroll = frontend::transition::UNROLL;
+    let mut problem = None;
+    for max_size in [compose::MAX_SIZE_UNROLLED, compose::MAX_SIZE] {
+        exec.set_unroll(unroll);
+        match compose::pair_problem(exec, a, b, max_size) {
+            Ok(p) => {
+                problem = Some(p);
+                break;
+            }
+            Err(e) => last_error = e,
+        }
+        if exec.saw_loop() {
+            unroll = 0;
+        }
+    }
+    exec.set_unroll(frontend::transition::UNROLL);
+    problem.ok_or(last_error)
+}
+
 /// Synthesises the constraints of one pair.
 pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duration) -> PairResult {
     let program = exec.program;
@@ -207,28 +236,10 @@ pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duratio
         solver_calls: 0,
         timed_out: false,
     };
-    // Loops are unrolled a little for precision; when that makes the formula too big,
-    // they are abstracted at once instead.
-    let mut problem = None;
-    let mut last_error = None;
-    let mut unroll = frontend::transition::UNROLL;
-    for max_size in [compose::MAX_SIZE_UNROLLED, compose::MAX_SIZE] {
-        exec.set_unroll(unroll);
-        match compose::pair_problem(exec, a, b, max_size) {
-            Ok(p) => {
-                problem = Some(p);
-                break;
-            }
-            Err(e) => last_error = Some(e.to_string()),
-        }
-        if exec.saw_loop() {
-            unroll = 0;
-        }
-    }
-    exec.set_unroll(frontend::transition::UNROLL);
     let debug = std::env::var_os("IC_SYNTH_DEBUG").is_some();
-    let Some(problem) = problem else {
-        return failed(format!("not analysed: {}", last_error.unwrap_or_default()));
+    let problem = match pair_formula(exec, a, b) {
+        Ok(p) => p,
+        Err(e) => return failed(format!("not analysed: {e}")),
     };
     if debug {
         let mut atoms = Vec::new();

@@ -13,8 +13,9 @@ use std::time::Duration;
 /// With `--validate`, check the constraints instead against the interpreter on many
 /// sampled states, and report the first counterexample.
 ///
-/// Exit status: 0 written (with `--validate`: no counterexample), 1 a counterexample
-/// was found (`--validate`), 2 bad input or usage (a diagnostic is printed on stderr).
+/// Exit status: 0 written (with `--validate`: no counterexample; with `--check-ics`:
+/// every claim proved), 1 a counterexample was found (`--validate`) or a claim is not
+/// proved (`--check-ics`), 2 bad input or usage (a diagnostic is printed on stderr).
 #[derive(Parser, Debug)]
 #[command(name = "ic-synth", version)]
 struct Cli {
@@ -51,6 +52,12 @@ struct Cli {
     /// disable each other or reach different states.
     #[arg(long)]
     validate: bool,
+
+    /// Re-prove the claims of this ics.json (made for the same program text) with one
+    /// SMT query per constraint, as `ic-check --ics` does, instead of synthesising:
+    /// exit 0 when all are proved, 1 with the first claim that is not.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["validate", "ics"])]
+    check_ics: Option<PathBuf>,
 
     /// With --validate: check the constraints of this ics.json (made for the same
     /// program text) instead of synthesising them.
@@ -135,6 +142,9 @@ fn run(cli: &Cli) -> u8 {
     if cli.validate {
         return validate(cli, &file, &source, &program, &options);
     }
+    if let Some(path) = &cli.check_ics {
+        return check_ics(cli, path, &file, &source, &program);
+    }
     let synthesis = ic_synth::synthesize(&program, &source, &options);
     match cli.format {
         Format::Text => emit(&ic_synth::text_table(&program, &synthesis), 0),
@@ -160,6 +170,57 @@ fn run(cli: &Cli) -> u8 {
     }
 }
 
+/// Reads an ics.json made for `source`; `Err` is the message.
+fn read_ics(
+    path: &std::path::Path,
+    file: &str,
+    source: &str,
+) -> Result<frontend::ics::Ics, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let ics = frontend::ics::Ics::from_json(&text).map_err(|e| format!("{shown}: {e}"))?;
+    if !ics.matches_source(source) {
+        return Err(format!("{shown} was made for another program than {file}"));
+    }
+    Ok(ics)
+}
+
+/// `--check-ics FILE`: every claim of the file re-proved (`ic_synth::recheck`).
+fn check_ics(
+    cli: &Cli,
+    path: &std::path::Path,
+    file: &str,
+    source: &str,
+    program: &frontend::ir::Program,
+) -> u8 {
+    let ics = match read_ics(path, file, source) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    if let Err(e) = ics.resolve(program) {
+        eprintln!("error: {e}");
+        return BAD_INPUT;
+    }
+    let options = ic_synth::recheck::Options {
+        timeout: Duration::from_millis(cli.timeout_ms),
+        jobs: cli.jobs,
+        ..ic_synth::recheck::Options::default()
+    };
+    match ic_synth::recheck::recheck(program, source, &ics, &options) {
+        Ok(r) => emit(
+            &format!(
+                "ok: {} constraints of {} pairs proved, {} pairs proved exact; {} solver queries, {} ms\n",
+                r.constraints, r.pairs, r.exact, r.queries, r.ms
+            ),
+            0,
+        ),
+        Err(refusal) => emit(&format!("not proved: {refusal}\n"), FOUND),
+    }
+}
+
 /// `--validate`: the constraints of `--ics FILE`, or freshly synthesised ones, against
 /// the interpreter.
 fn validate(
@@ -170,28 +231,13 @@ fn validate(
     options: &ic_synth::Options,
 ) -> u8 {
     let ics = match &cli.ics {
-        Some(path) => {
-            let shown = path.display();
-            let text = match std::fs::read_to_string(path) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: cannot read {shown}: {e}");
-                    return BAD_INPUT;
-                }
-            };
-            let ics = match frontend::ics::Ics::from_json(&text) {
-                Ok(i) => i,
-                Err(e) => {
-                    eprintln!("error: {shown}: {e}");
-                    return BAD_INPUT;
-                }
-            };
-            if !ics.matches_source(source) {
-                eprintln!("error: {shown} was made for another program than {file}");
+        Some(path) => match read_ics(path, file, source) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("error: {e}");
                 return BAD_INPUT;
             }
-            ics
-        }
+        },
         None => {
             let synthesis = ic_synth::synthesize(program, source, options);
             ic_synth::to_ics(program, source, file, &synthesis)

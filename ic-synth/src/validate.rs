@@ -229,6 +229,35 @@ fn check_sample(
     }
 }
 
+/// What goes wrong when the blocks `blocks` (slot 0 the process at `a`, its locals
+/// `locals[0]`) run in both orders from one concrete state: `None` when both are
+/// enabled there and both orders run normally to the same state, or when one of the
+/// blocks is not enabled (nothing is promised then). Used by [`crate::recheck`] to
+/// explain a state the solver found.
+pub fn concrete_problem(
+    program: &Program,
+    blocks: [BlockId; 2],
+    mem: &Memory,
+    locals: &[Vec<Value>; 2],
+    max_steps: u64,
+) -> Option<String> {
+    let m = Machine::new(
+        program,
+        Limits {
+            max_steps,
+            ..Limits::default()
+        },
+    );
+    for slot in 0..2 {
+        if !matches!(m.enabled(blocks[slot], mem, &locals[slot]), Ok(true)) {
+            return None;
+        }
+    }
+    let ab = run_pair(&m, mem, blocks, locals, 0);
+    let ba = run_pair(&m, mem, blocks, locals, 1);
+    difference(program, blocks, &ab, &ba)
+}
+
 /// How running one block and then the other ended.
 #[derive(Clone, Debug)]
 enum Run {

@@ -233,3 +233,59 @@ fn validate_options_need_validate() {
     let o = ic_synth(&["--seed", "3", "examples/fig1.ic"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn check_ics_reproves_a_file_and_refuses_a_wrong_constraint() {
+    let dir = scratch("check-ics");
+    let o = ic_synth(&["examples/fig1.ic"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let good = dir.join("fig1.json");
+    std::fs::write(&good, stdout(&o)).expect("written");
+    let o = ic_synth(&[
+        "--check-ics",
+        good.to_str().expect("utf-8 path"),
+        "examples/fig1.ic",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(
+            "ok: 8 constraints of 6 pairs proved, 6 pairs proved exact; 14 solver queries"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let mut ics = Ics::from_json(&stdout(&ic_synth(&["examples/fig1.ic"]))).expect("valid");
+    let pq = ics
+        .pairs
+        .iter_mut()
+        .find(|p| p.a == "p" && p.b == "q")
+        .expect("pair (p, q)");
+    pq.constraints = vec!["true".to_string()];
+    let wrong = dir.join("wrong.json");
+    std::fs::write(&wrong, serde_json::to_string(&ics).expect("serialisable")).expect("written");
+    let args = [
+        "--check-ics",
+        wrong.to_str().expect("utf-8 path"),
+        "examples/fig1.ic",
+    ];
+    let o = ic_synth(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "not proved: constraint `true` of the pair (a: `p`, b: `q`) is not proved: "
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\n  state: x = "), "{out}");
+    // Deterministic: the same report again.
+    assert_eq!(stdout(&ic_synth(&args)), out);
+    // --check-ics goes alone.
+    let o = ic_synth(&[
+        "--validate",
+        "--check-ics",
+        good.to_str().expect("utf-8 path"),
+        "examples/fig1.ic",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
