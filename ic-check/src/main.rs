@@ -21,7 +21,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Exit statuses (documented in the README and `--help`).
 const FOUND: u8 = 1;
@@ -138,6 +138,7 @@ fn constraints(
     file: &str,
     source: &str,
     program: &frontend::ir::Program,
+    deadline: Option<Instant>,
 ) -> Result<ResolvedIcs, String> {
     let ics = match &cli.ics {
         Some(path) => {
@@ -177,7 +178,13 @@ fn constraints(
             return Ok(resolved);
         }
         None => {
-            let synthesis = ic_synth::synthesize(program, source, &ic_synth::Options::default());
+            let options = ic_synth::Options {
+                deadline,
+                ..ic_synth::Options::default()
+            };
+            let synthesis = noticed(cli, "synthesising independence constraints", || {
+                ic_synth::synthesize(program, source, &options)
+            });
             ic_synth::to_ics(program, source, file, &synthesis)
         }
     };
@@ -185,7 +192,38 @@ fn constraints(
         .map_err(|e| format!("constraints do not fit the program: {}", e.0))
 }
 
+/// Runs `work`; on a terminal, a line on stderr says what is going on once it has
+/// taken more than a second (never with --json or --quiet).
+fn noticed<T>(cli: &Cli, what: &str, work: impl FnOnce() -> T) -> T {
+    if cli.json || cli.quiet || !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            if finished.recv_timeout(Duration::from_secs(1)).is_ok() {
+                return;
+            }
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar.set_message(what.to_string());
+            bar.enable_steady_tick(Duration::from_millis(200));
+            let _ = finished.recv();
+            bar.finish_and_clear();
+        });
+        let out = work();
+        let _ = done.send(());
+        out
+    })
+}
+
 fn run(cli: &Cli, path: &Path) -> u8 {
+    // `--timeout` counts from here: synthesis included.
+    let started = Instant::now();
+    let deadline = cli.timeout.map(|t| started + t);
     let file = path.display().to_string();
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
@@ -274,7 +312,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Naive => Box::new(Naive::default()),
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
-        Algo::Cdpor => match constraints(cli, &file, &source, &program) {
+        Algo::Cdpor => match constraints(cli, &file, &source, &program, deadline) {
             Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
             Err(message) => {
                 say!("error: {message}");
@@ -308,7 +346,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     let config = Config {
         all_violations: cli.all_violations,
         max_traces: cli.max_traces,
-        timeout: cli.timeout,
+        timeout: cli.timeout.map(|t| t.saturating_sub(started.elapsed())),
         limits,
         record_schedules: cli.print_traces,
         deps: cli.deps.into(),

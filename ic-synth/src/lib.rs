@@ -48,6 +48,9 @@ pub struct Options {
     pub timeout: Duration,
     /// Worker threads (pairs are independent); 0 picks the number of cores.
     pub jobs: usize,
+    /// No pair starts after it, and none runs past it: the pairs left have no
+    /// constraint (`timed_out`), which is sound. `ic-check --timeout` covers synthesis.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
@@ -55,6 +58,7 @@ impl Default for Options {
         Options {
             timeout: Duration::from_secs(10),
             jobs: 0,
+            deadline: None,
         }
     }
 }
@@ -133,7 +137,25 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(&(a, b)) = pairs.get(i) else { break };
-            let r = synthesize_pair(&exec, a, b, options.timeout);
+            let budget = match options.deadline {
+                Some(end) => options
+                    .timeout
+                    .min(end.saturating_duration_since(Instant::now())),
+                None => options.timeout,
+            };
+            let r = if budget.is_zero() {
+                PairResult {
+                    a,
+                    b,
+                    exact: false,
+                    constraints: Vec::new(),
+                    reason: Some("not analysed: the time given ran out".to_string()),
+                    solver_calls: 0,
+                    timed_out: true,
+                }
+            } else {
+                synthesize_pair(&exec, a, b, budget)
+            };
             if let Ok(mut all) = results.lock() {
                 all[i] = Some(r);
             }

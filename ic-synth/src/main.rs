@@ -138,6 +138,7 @@ fn run(cli: &Cli) -> u8 {
     let options = ic_synth::Options {
         timeout: Duration::from_millis(cli.timeout_ms),
         jobs: cli.jobs,
+        deadline: None,
     };
     if cli.validate {
         return validate(cli, &file, &source, &program, &options);

@@ -280,3 +280,23 @@ fn procs_never_spawned_have_no_pairs() {
     let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
     assert_eq!(names, vec![pair("a", "a"), pair("a", "b"), pair("b", "b")]);
 }
+
+/// A deadline already past leaves every pair without constraint (`timed_out`, with
+/// the reason), which is sound: `ic-check --timeout` covers synthesis this way.
+#[test]
+fn a_past_deadline_leaves_pairs_unanalysed() {
+    let src = "global int x = 0; proc a() { x = 1; } init { spawn a(); spawn a(); }";
+    let program = load(src);
+    let options = ic_synth::Options {
+        deadline: Some(std::time::Instant::now()),
+        ..ic_synth::Options::default()
+    };
+    let s = ic_synth::synthesize(&program, src, &options);
+    assert_eq!(s.pairs.len(), 1);
+    let pair = &s.pairs[0];
+    assert!(pair.timed_out && pair.constraints.is_empty());
+    assert_eq!(
+        pair.reason.as_deref(),
+        Some("not analysed: the time given ran out")
+    );
+}
