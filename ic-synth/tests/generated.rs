@@ -239,7 +239,7 @@ fn check_generated(seeds: std::ops::Range<u64>, small: bool, timeout_ms: u64) ->
         };
         let options = ic_synth::Options {
             timeout: std::time::Duration::from_millis(timeout_ms),
-            jobs: 0,
+            ..ic_synth::Options::default()
         };
         let s = ic_synth::synthesize(&program, &source, &options);
         with_constraints += s.pairs.iter().filter(|p| !p.constraints.is_empty()).count();
