@@ -32,13 +32,12 @@ pub mod print;
 pub mod recheck;
 pub mod smt;
 pub mod validate;
+mod workers;
 
 use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
 use frontend::ir::{BlockId, InstrKind, ProcId, Program};
 use frontend::transition::Exec;
 use frontend::write_sets::{write_sets, BlockSets};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How to synthesise.
@@ -124,65 +123,30 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
         .flat_map(|a| (a..n).map(move |b| (a, b)))
         .filter(|&(a, b)| runs(a) && runs(b))
         .collect();
-    let jobs = if options.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.jobs
-    }
-    .clamp(1, pairs.len().max(1));
-    let results: Mutex<Vec<Option<PairResult>>> = Mutex::new(vec![None; pairs.len()]);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let exec = Exec::new(program, Some(source));
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(a, b)) = pairs.get(i) else { break };
-            let budget = match options.deadline {
-                Some(end) => options
-                    .timeout
-                    .min(end.saturating_duration_since(Instant::now())),
-                None => options.timeout,
-            };
-            let r = if budget.is_zero() {
-                PairResult {
-                    a,
-                    b,
-                    exact: false,
-                    constraints: Vec::new(),
-                    reason: Some("not analysed: the time given ran out".to_string()),
-                    solver_calls: 0,
-                    timed_out: true,
-                }
-            } else {
-                synthesize_pair(&exec, a, b, budget)
-            };
-            if let Ok(mut all) = results.lock() {
-                all[i] = Some(r);
+    let pairs = crate::workers::each(program, source, &pairs, options.jobs, |exec, &(a, b)| {
+        let budget = match options.deadline {
+            Some(end) => options
+                .timeout
+                .min(end.saturating_duration_since(Instant::now())),
+            None => options.timeout,
+        };
+        if budget.is_zero() {
+            PairResult {
+                a,
+                b,
+                exact: false,
+                constraints: Vec::new(),
+                reason: Some("not analysed: the time given ran out".to_string()),
+                solver_calls: 0,
+                timed_out: true,
             }
+        } else {
+            synthesize_pair(exec, a, b, budget)
         }
-    };
-    if jobs == 1 {
-        work();
-    } else {
-        // Encoding recurses on the nesting of expressions (up to the parser's
-        // `MAX_NESTING`): the workers get the large stack the checker runs on.
-        std::thread::scope(|s| {
-            for _ in 0..jobs {
-                let spawned = std::thread::Builder::new()
-                    .stack_size(frontend::LARGE_STACK)
-                    .spawn_scoped(s, work);
-                if spawned.is_err() {
-                    s.spawn(work);
-                }
-            }
-        });
-    }
-    let pairs = results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     Synthesis {
         sets,
         pairs,

@@ -31,8 +31,6 @@ use frontend::transition::{var_of, Exec, Form, IAtom, Lin, MapBase, Node, State,
 use frontend::value::{Ty, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use z3::ast::{Bool, Int};
 use z3::{Model, SatResult, Solver};
@@ -127,51 +125,14 @@ pub fn recheck(
         .iter()
         .filter(|p| p.exact || !p.constraints.is_empty())
         .collect();
-    let jobs = if options.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.jobs
-    }
-    .clamp(1, work.len().max(1));
-    let results: Mutex<Vec<Option<Result<PairDone, Refusal>>>> = Mutex::new(vec![None; work.len()]);
-    let next = AtomicUsize::new(0);
-    let run = || {
-        let exec = Exec::new(program, Some(source));
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(pair) = work.get(i) else { break };
-            let r = recheck_pair(&exec, pair, options);
-            if let Ok(mut all) = results.lock() {
-                all[i] = Some(r);
-            }
-        }
-    };
-    if jobs == 1 {
-        run();
-    } else {
-        // Encoding recurses on the nesting of expressions: the large stack, as in
-        // synthesis.
-        std::thread::scope(|s| {
-            for _ in 0..jobs {
-                let spawned = std::thread::Builder::new()
-                    .stack_size(frontend::LARGE_STACK)
-                    .spawn_scoped(s, run);
-                if spawned.is_err() {
-                    s.spawn(run);
-                }
-            }
-        });
-    }
+    let results = crate::workers::each(program, source, &work, options.jobs, |exec, pair| {
+        recheck_pair(exec, pair, options)
+    });
     let mut out = Rechecked {
         pairs: work.len(),
         ..Rechecked::default()
     };
-    for (r, pair) in results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .zip(&work)
-    {
+    for (r, pair) in results.into_iter().zip(&work) {
         let done = r.unwrap_or_else(|| {
             Err(Refusal {
                 a: pair.a.clone(),
