@@ -350,7 +350,8 @@ impl<R: Reduction> Dpor<R> {
                 // only where no probe needs them: see `awaits_in_vain`.)
                 let mut v = race::notdep(events, &self.hb, e);
                 v.push(n);
-                let initials = race::initials(events, &self.hb, &v);
+                let whole = (!real).then(|| run.ex.event_transition(n));
+                let initials = race::initials(events, &self.hb, &v, whole.as_ref());
                 if !initials.iter().any(|q| prefix.backtrack.contains(q)) {
                     let candidates: Vec<usize> = initials
                         .into_iter()
@@ -446,8 +447,16 @@ impl<R: Reduction> Dpor<R> {
             let (last, probe) = (&events[newest], &events[newest + 1]);
             // Its races changed if the newest event wrote what the guard reads, or if
             // the process just arrived at this block (ran it, or was spawned at it).
+            // They are also analysed again after an event the whole block conflicts
+            // with: reversing the race that disabled it now needs that event first
+            // (it joins `notdep`, and runs before the block).
             let arrived = last.proc == r || (last.spawned.0..last.spawned.1).contains(&r);
-            if arrived || last.conflicts(probe) {
+            if arrived
+                || last.conflicts(probe)
+                || last
+                    .footprint
+                    .conflicts(&run.ex.event_transition(newest + 1))
+            {
                 run.stats.pruning.probes += 1;
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);

@@ -3,6 +3,7 @@
 //! is the last one (index `d`).
 
 use crate::executor::Event;
+use crate::footprint::Footprint;
 use crate::happens_before::HappensBefore;
 
 /// Events `e` in race with `n` (CSDPOR Alg. 1, line 6: `e ⋖_{E.p} n`): of another
@@ -48,7 +49,19 @@ pub fn dep_before(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> 
 
 /// `I_[E'](v)` (Source-DPOR's initials): the processes whose first event in the
 /// sequence `v` (event indices, in order) has no happens-before predecessor in `v`.
-pub fn initials(events: &[Event], hb: &HappensBefore, v: &[usize]) -> Vec<usize> {
+///
+/// `last`, when given, is the footprint the last event of `v` has when it runs: a
+/// probe stands for a blocked process's next block and carries only its guard's
+/// reads, but in the reversed sequence the block runs whole, after every event of
+/// `v` it conflicts with. Taking the probe's footprint instead made an initial of
+/// the probe's process, already in a backtrack set but asleep, hide the initial that
+/// had to be added (`regressions::probe_reversal_behind_a_write_it_reads`).
+pub fn initials(
+    events: &[Event],
+    hb: &HappensBefore,
+    v: &[usize],
+    last: Option<&Footprint>,
+) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     for (k, &x) in v.iter().enumerate() {
@@ -57,7 +70,11 @@ pub fn initials(events: &[Event], hb: &HappensBefore, v: &[usize]) -> Vec<usize>
             continue;
         }
         seen.push(proc);
-        if !v[..k].iter().any(|&y| hb.before(events, y, x)) {
+        let before = &v[..k];
+        let ordered = before.iter().any(|&y| hb.before(events, y, x))
+            || (k + 1 == v.len())
+                && last.is_some_and(|f| before.iter().any(|&y| events[y].footprint.conflicts(f)));
+        if !ordered {
             out.push(proc);
         }
     }

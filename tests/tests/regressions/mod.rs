@@ -1110,3 +1110,66 @@ init { spawn p(); spawn q(); }
         &[(Runtime, "`head` of an empty list", "p#1", "p p")],
     );
 }
+
+/// Found by the differential test in CI (seed 11605175261934495728), shrunk by
+/// proptest: both p's read `x` once `b` holds, q falsifies `b`, r writes `x`. The 9
+/// Mazurkiewicz traces: both p's before q, each before or after r (4); one p before
+/// q, before or after r, the other blocked (2 + 2); both blocked (1). sdpor explored
+/// 8: never p@2, r, p@1. From [p@2], p@1 is asleep and q's probe of p@1 asked for
+/// p@1 — an initial already in the backtrack set — so r was never tried there. The
+/// probe stands for p's whole block, which reads `x`: the reversal needs r first
+/// (`race::initials` with the block's footprint, and the probe analysed again after
+/// r).
+#[test]
+fn probe_reversal_behind_a_write_it_reads() {
+    check(
+        "global int x = -1;
+global int y = 0;
+global int z = -1;
+global bool b = true;
+
+proc p() {
+    await (b);
+    int t0 = (x + y);
+}
+
+proc q() {
+    b = z != z;
+    yield;
+}
+
+proc r() {
+    x = (x + 1);
+}
+
+init {
+    for k in 0..2 {
+        spawn p();
+    }
+    spawn q();
+    spawn r();
+}
+",
+        (21, 63, 3, 9),
+        &[
+            (
+                ViolationKind::Deadlock,
+                "deadlock: p@2 at p waiting",
+                "p",
+                "p@1 q q r",
+            ),
+            (
+                ViolationKind::Deadlock,
+                "deadlock: p@1 at p waiting",
+                "p",
+                "p@2 q q r",
+            ),
+            (
+                ViolationKind::Deadlock,
+                "deadlock: p@1 at p, p@2 at p waiting",
+                "p",
+                "q q r",
+            ),
+        ],
+    );
+}
