@@ -154,3 +154,41 @@ fn the_licences_cargo_toml_names_are_there() {
     let readme = read("README.md");
     assert!(readme.contains("(LICENSE-MIT)") && readme.contains("(LICENSE-APACHE)"));
 }
+
+/// Every `$ ic-check …` example of README prints what README shows (the `time:` line
+/// aside; a block that starts its output with `…` shows the end of the output).
+#[test]
+fn every_readme_example_is_current() {
+    let readme = read("README.md");
+    let examples: Vec<String> = code_blocks(&readme, "")
+        .into_iter()
+        .filter(|b| b.starts_with("$ ic-check "))
+        .collect();
+    assert!(examples.len() >= 2, "README's examples: {examples:?}");
+    let without_time = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with("time:"))
+            .map(str::to_string)
+            .collect()
+    };
+    for example in examples {
+        let (command, shown) = example.split_once('\n').expect("a command line");
+        let args: Vec<&str> = command["$ ic-check ".len()..].split_whitespace().collect();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ic-check"))
+            .args(&args)
+            .current_dir(repo(""))
+            .output()
+            .expect("ic-check runs");
+        let printed = String::from_utf8_lossy(&o.stdout).to_string();
+        let (shown, printed) = match shown.strip_prefix("…\n") {
+            Some(tail) => {
+                let tail_lines = without_time(tail);
+                let all = without_time(&printed);
+                let from = all.len().saturating_sub(tail_lines.len());
+                (tail_lines, all[from..].to_vec())
+            }
+            None => (without_time(shown), without_time(&printed)),
+        };
+        assert_eq!(printed, shown, "README's `{command}` has drifted");
+    }
+}

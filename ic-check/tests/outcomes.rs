@@ -526,20 +526,3 @@ fn finals_are_capped_at_a_thousand() {
         stdout(&o)
     );
 }
-
-/// README's `--finals` example is what the command prints now.
-#[test]
-fn the_readme_finals_example_is_current() {
-    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
-    let command = "$ ic-check --algo naive --finals -D Z0=-1 examples/fig1.ic\n";
-    let at = readme.find(command).expect("the example is in README") + command.len();
-    let shown = &readme[at..at + readme[at..].find("```").unwrap()];
-    let shown = shown.strip_prefix("…\n").expect("the summary is elided");
-    let o = ic_check(&["--algo", "naive", "--finals", "-D", "Z0=-1", s(&repo(FIG1))]);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(
-        stdout(&o).ends_with(&format!("\n{shown}")),
-        "README shows\n{shown}\nthe command prints\n{}",
-        stdout(&o)
-    );
-}
