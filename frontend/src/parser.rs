@@ -140,6 +140,13 @@ fn to_diagnostic(source: &str, error: LalrpopError<'_>) -> Diagnostic {
 /// Where a `/*` that no `*/` closes starts, skipping string literals and line
 /// comments the way the lexer does.
 fn unclosed_comment(source: &str) -> Option<usize> {
+    scan_code(source, |_, _| true).err()
+}
+
+/// Walks `source` the way the lexer does, calling `code` with the index of every
+/// byte outside string literals and comments, until it returns `false`. `Err(at)`:
+/// the `/*` at `at` is never closed.
+fn scan_code(source: &str, mut code: impl FnMut(usize, u8) -> bool) -> Result<(), usize> {
     let bytes = source.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -156,12 +163,17 @@ fn unclosed_comment(source: &str) -> Option<usize> {
             }
             (b'/', Some(b'*')) => match source[i + 2..].find("*/") {
                 Some(close) => i += 2 + close + 2,
-                None => return Some(i),
+                None => return Err(i),
             },
-            _ => i += 1,
+            (b, _) => {
+                if !code(i, b) {
+                    return Ok(());
+                }
+                i += 1;
+            }
         }
     }
-    None
+    Ok(())
 }
 
 fn next_char_end(source: &str, at: usize) -> usize {
@@ -211,37 +223,27 @@ fn too_deep(at: usize, what: &str) -> Diagnostic {
 /// levels deep, skipping comments and strings as the lexer does. Run before parsing,
 /// so that the parser never builds such a tree.
 fn bracket_depth(source: &str) -> Result<(), Diagnostic> {
-    let bytes = source.as_bytes();
     let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match (bytes[i], bytes.get(i + 1)) {
-            (b'"', _) => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            (b'/', Some(b'/')) => {
-                i = source[i..].find('\n').map_or(bytes.len(), |nl| i + nl);
-            }
-            (b'/', Some(b'*')) => match source[i + 2..].find("*/") {
-                Some(close) => i += 2 + close + 1,
-                // The parser reports the unclosed comment.
-                None => return Ok(()),
-            },
-            (b'(' | b'[' | b'{', _) => {
+    let mut too_deep_at = None;
+    // An unclosed comment is the parser's to report.
+    let _ = scan_code(source, |i, b| {
+        match b {
+            b'(' | b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Err(too_deep(i, "brackets"));
+                    too_deep_at = Some(i);
+                    return false;
                 }
             }
-            (b')' | b']' | b'}', _) => depth = depth.saturating_sub(1),
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        i += 1;
+        true
+    });
+    match too_deep_at {
+        Some(at) => Err(too_deep(at, "brackets")),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The nesting of statements and expressions of a parsed tree, recursing at most
