@@ -117,16 +117,7 @@ const fn ours(
     file: &'static str,
     sizes: &'static [i64],
 ) -> Family {
-    Family {
-        name,
-        label,
-        file,
-        param: "N",
-        sizes,
-        defines: &[],
-        set: Set::Papers,
-        paper: NO_PAPER,
-    }
+    sized_by_n(name, label, file, sizes, Set::Papers, NO_PAPER)
 }
 
 /// A family of the classic set, its size being `N`.
@@ -138,6 +129,25 @@ const fn classic(
     source: &'static str,
     rows: &'static [PaperRow],
 ) -> Family {
+    sized_by_n(
+        name,
+        label,
+        file,
+        sizes,
+        Set::Classic,
+        Paper { source, rows },
+    )
+}
+
+/// A family whose size is its `N`, with no other `-D`.
+const fn sized_by_n(
+    name: &'static str,
+    label: &'static str,
+    file: &'static str,
+    sizes: &'static [i64],
+    set: Set,
+    paper: Paper,
+) -> Family {
     Family {
         name,
         label,
@@ -145,8 +155,8 @@ const fn classic(
         param: "N",
         sizes,
         defines: &[],
-        set: Set::Classic,
-        paper: Paper { source, rows },
+        set,
+        paper,
     }
 }
 
