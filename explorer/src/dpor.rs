@@ -453,9 +453,9 @@ impl<R: Reduction> Dpor<R> {
             let arrived = last.proc == r || (last.spawned.0..last.spawned.1).contains(&r);
             if arrived
                 || last.conflicts(probe)
-                || last
-                    .footprint
-                    .conflicts(&run.ex.event_transition(newest + 1))
+                || run
+                    .ex
+                    .with_event_transition(newest + 1, |whole| last.footprint.conflicts(whole))
             {
                 run.stats.pruning.probes += 1;
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);

@@ -96,11 +96,23 @@ impl<'p> Executor<'p> {
     /// Event `i`'s transition footprint: what it carries, unless it failed or was a
     /// probe (those carry what they touched before stopping, and run whole elsewhere).
     pub fn event_transition(&self, i: usize) -> Footprint {
+        self.with_event_transition(i, Footprint::clone)
+    }
+
+    /// `f` of event `i`'s transition footprint (see [`Executor::event_transition`]),
+    /// without copying it.
+    pub fn with_event_transition<R>(&self, i: usize, f: impl FnOnce(&Footprint) -> R) -> R {
         let event = &self.events[i];
         if event.failed {
-            self.transition(event.block, &self.saved[i].locals)
+            self.policy.with_transition(
+                &self.machine,
+                &self.state.mem,
+                event.block,
+                &self.saved[i].locals,
+                f,
+            )
         } else {
-            event.footprint.clone()
+            f(&event.footprint)
         }
     }
 

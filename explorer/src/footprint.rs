@@ -77,7 +77,14 @@ pub struct Policy {
     /// Transition footprints computed so far, by block and local state: a search
     /// meets the same transitions again and again (cleared when it grows past
     /// [`CACHED`] entries, so memory stays bounded).
-    cache: Mutex<FxHashMap<(BlockId, Vec<Value>), Footprint>>,
+    cache: Mutex<Cache>,
+}
+
+/// Per block, by local state (looked up by slice: no allocation on a hit).
+#[derive(Debug, Default)]
+struct Cache {
+    by_block: FxHashMap<BlockId, FxHashMap<Vec<Value>, Footprint>>,
+    len: usize,
 }
 
 /// Most transition footprints [`Policy`] keeps.
@@ -118,21 +125,38 @@ impl Policy {
         block: BlockId,
         locals: &[Value],
     ) -> Footprint {
-        let key = (block, locals.to_vec());
+        self.with_transition(machine, mem, block, locals, Footprint::clone)
+    }
+
+    /// `f` of the transition footprint of `block` run with `locals`, without copying it.
+    pub fn with_transition<R>(
+        &self,
+        machine: &Machine<'_>,
+        mem: &Memory,
+        block: BlockId,
+        locals: &[Value],
+        f: impl FnOnce(&Footprint) -> R,
+    ) -> R {
         // A poisoned lock only means a panic elsewhere: the cache is still consistent.
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(footprint) = cache.get(&key) {
-            return footprint.clone();
+        if let Some(footprint) = cache.by_block.get(&block).and_then(|m| m.get(locals)) {
+            return f(footprint);
         }
         let footprint = match frontend::may_touch::block(machine, mem, block, locals) {
             Some(touched) => touched.into(),
             None => self.blocks[block as usize].clone(),
         };
-        if cache.len() >= CACHED {
-            cache.clear();
+        let out = f(&footprint);
+        if cache.len >= CACHED {
+            *cache = Cache::default();
         }
-        cache.insert(key, footprint.clone());
-        footprint
+        cache.len += 1;
+        cache
+            .by_block
+            .entry(block)
+            .or_default()
+            .insert(locals.to_vec(), footprint);
+        out
     }
 
     /// What `block`'s guard may read with `locals`: a probe's footprint.

@@ -241,8 +241,7 @@ pub fn eval_const(e: &Expr) -> Result<Value, RuntimeError> {
     let program = Program::default();
     let machine = Machine::new(&program, Limits::default());
     let mem = Memory::initial(&program);
-    let mut fx = Effects::default();
-    match Run::new(&machine, &mut fx, false).eval(e, &mem, &[]) {
+    match machine.eval_local(e, &mem, &[]) {
         Ok(v) => Ok(v),
         Err(Fault::Runtime(e)) => Ok(Err(e)?),
         Err(Fault::Assert { .. }) => {

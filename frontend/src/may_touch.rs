@@ -70,11 +70,7 @@ pub fn block(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) 
     let b = &program.blocks[block as usize];
     let code = &program.procs[b.proc as usize].code;
     let mut run = Abstract::new(machine, mem, code);
-    let start = State {
-        pc: b.pc,
-        locals: locals.to_vec(),
-        known: vec![true; locals.len()],
-    };
+    let start = State::entry(b.pc, locals);
     if let Some(guard) = &b.guard {
         // A guard that is known false leaves the block touching what it read.
         if !matches!(
@@ -97,11 +93,7 @@ pub fn guard(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) 
     let code = &program.procs[b.proc as usize].code;
     let mut run = Abstract::new(machine, mem, code);
     if let Some(guard) = &b.guard {
-        let state = State {
-            pc: b.pc,
-            locals: locals.to_vec(),
-            known: vec![true; locals.len()],
-        };
+        let state = State::entry(b.pc, locals);
         let _ = run.eval(guard, &state);
     }
     run.touched().reads
@@ -120,21 +112,15 @@ struct State {
 }
 
 impl State {
-    fn set(&mut self, l: usize, v: Option<Value>) {
-        match v {
-            Some(v) => {
-                self.locals[l] = v;
-                self.known[l] = true;
-            }
-            None => {
-                self.locals[l] = zero_like(&self.locals[l]);
-                self.known[l] = false;
-            }
+    /// At `pc`, with every local known.
+    fn entry(pc: u32, locals: &[Value]) -> State {
+        State {
+            pc,
+            locals: locals.to_vec(),
+            known: vec![true; locals.len()],
         }
     }
-}
 
-impl State {
     /// Keeps what both states know alike; forgets the rest.
     fn join(&mut self, other: &State) {
         for l in 0..self.locals.len() {
@@ -143,13 +129,18 @@ impl State {
             }
         }
     }
-}
 
-fn zero_like(v: &Value) -> Value {
-    match v {
-        Value::Int(_) => Value::Int(0),
-        Value::Bool(_) => Value::Bool(false),
-        Value::List(_) => Value::List(std::sync::Arc::from(Vec::new())),
+    fn set(&mut self, l: usize, v: Option<Value>) {
+        match v {
+            Some(v) => {
+                self.locals[l] = v;
+                self.known[l] = true;
+            }
+            None => {
+                self.locals[l] = Value::zero(self.locals[l].ty());
+                self.known[l] = false;
+            }
+        }
     }
 }
 

@@ -195,7 +195,7 @@ fn constraints(
 /// Runs `work`; on a terminal, a line on stderr says what is going on once it has
 /// taken more than a second (never with --json or --quiet).
 fn noticed<T>(cli: &Cli, what: &str, work: impl FnOnce() -> T) -> T {
-    if cli.json || cli.quiet || !std::io::stderr().is_terminal() {
+    if !shows_progress(cli) {
         return work();
     }
     let (done, finished) = std::sync::mpsc::channel::<()>();
@@ -204,11 +204,7 @@ fn noticed<T>(cli: &Cli, what: &str, work: impl FnOnce() -> T) -> T {
             if finished.recv_timeout(Duration::from_secs(1)).is_ok() {
                 return;
             }
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
+            let bar = spinner();
             bar.set_message(what.to_string());
             bar.enable_steady_tick(Duration::from_millis(200));
             let _ = finished.recv();
@@ -218,6 +214,21 @@ fn noticed<T>(cli: &Cli, what: &str, work: impl FnOnce() -> T) -> T {
         let _ = done.send(());
         out
     })
+}
+
+/// Progress lines go to a terminal's stderr, never with --json or --quiet.
+fn shows_progress(cli: &Cli) -> bool {
+    !cli.json && !cli.quiet && std::io::stderr().is_terminal()
+}
+
+/// A progress line: spinner, elapsed time, message.
+fn spinner() -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar
 }
 
 fn run(cli: &Cli, path: &Path) -> u8 {
@@ -368,15 +379,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         ..config.clone()
     });
     let started = Instant::now();
-    // A progress line on a terminal only: never in --json output or into a pipe.
-    let bar = (!cli.json && !cli.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new_spinner();
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar
-    });
+    let bar = shows_progress(cli).then(spinner);
     let mut show = |s: &explorer::Stats| {
         if let Some(bar) = &bar {
             let per_second = s.states as f64 / started.elapsed().as_secs_f64().max(1e-3);

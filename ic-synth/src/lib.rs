@@ -77,6 +77,21 @@ pub struct PairResult {
     pub timed_out: bool,
 }
 
+impl PairResult {
+    /// A pair with no constraint, and why.
+    fn unanalysed(a: BlockId, b: BlockId, reason: String) -> Self {
+        PairResult {
+            a,
+            b,
+            exact: false,
+            constraints: Vec::new(),
+            reason: Some(reason),
+            solver_calls: 0,
+            timed_out: false,
+        }
+    }
+}
+
 /// Everything `ics.json` holds about a program.
 #[derive(Clone, Debug)]
 pub struct Synthesis {
@@ -132,13 +147,8 @@ pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthes
         };
         if budget.is_zero() {
             PairResult {
-                a,
-                b,
-                exact: false,
-                constraints: Vec::new(),
-                reason: Some("not analysed: the time given ran out".to_string()),
-                solver_calls: 0,
                 timed_out: true,
+                ..PairResult::unanalysed(a, b, "not analysed: the time given ran out".to_string())
             }
         } else {
             synthesize_pair(exec, a, b, budget)
@@ -213,15 +223,7 @@ pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duratio
     let program = exec.program;
     let started = Instant::now();
     let deadline = started + timeout;
-    let failed = |reason: String| PairResult {
-        a,
-        b,
-        exact: false,
-        constraints: Vec::new(),
-        reason: Some(reason),
-        solver_calls: 0,
-        timed_out: false,
-    };
+    let failed = |reason: String| PairResult::unanalysed(a, b, reason);
     let debug = std::env::var_os("IC_SYNTH_DEBUG").is_some();
     let problem = match pair_formula(exec, a, b) {
         Ok(p) => p,
