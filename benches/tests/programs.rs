@@ -98,7 +98,10 @@ fn ps() {
     // one passing it 2 (when 3 did) both read and write keep[1]. Cell 0's tasks are
     // ordered by the main task's awaits; the others touch their own cell, and only
     // their own future: 2 Mazurkiewicz traces, which state equality cannot merge.
-    check("ps.ic", 3, 1, [14, 2, 2, 2]);
+    // cdpor explores 1: the two tasks at cell 1 (i = i' = 1 < N - 1, values 1 and 2,
+    // both non-zero) satisfy `process`/`process`'s constraint `i == i' && v != 0 &&
+    // v' != 0`: either order keeps 2 and passes 1 on.
+    check("ps.ic", 3, 1, [14, 2, 2, 1]);
 }
 
 #[test]

@@ -8,7 +8,17 @@
 //! its own. When a model's printable cube does not imply F (F depends on something
 //! the language cannot print, such as a loop's result), that cube is blocked without
 //! a constraint and the result is marked incomplete.
-
+//!
+//! Such "gap" models can be most of F's models (a loop's result or its hidden
+//! bound, a spawn argument the language cannot print), and each blocks only one
+//! full assignment of the atoms: the model budget can run out on them before the
+//! cubes that matter are found (issue 11: PS's `process`/`process`). So the search
+//! runs in two phases. Phase 1 enumerates `∀u. F`, F with its unprintable atoms `u`
+//! read as free propositions (the conjunction of F over their truth values). Since
+//! every state gives those atoms *some* truth values, `∀u. F` implies F, and being
+//! over printable atoms only, its models never leave a gap; it is exhausted first.
+//! Phase 2 goes on over the whole of F with the usual budget, for the cubes that
+//! imply F only through what the unprintable atoms mean.
 use crate::print::{Lit, Printer};
 use crate::smt::Smt;
 use frontend::transition::Form;
@@ -19,7 +29,7 @@ use z3::{Params, SatResult, Solver};
 /// Cubes recorded per pair before giving up on completeness.
 const MAX_CUBES: usize = 32;
 /// Models looked at per pair before giving up on completeness.
-const MAX_MODELS: usize = 128;
+const MAX_MODELS: usize = 256;
 
 #[derive(Clone, Debug, Default)]
 pub struct AllSat {
@@ -62,7 +72,8 @@ pub fn allsat(
     let mut out = AllSat::default();
     let mut atoms = Vec::new();
     f.atoms(&mut atoms);
-    let atoms: Vec<Form> = atoms.into_iter().filter(|a| printer.printable(a)).collect();
+    let (atoms, unprintable): (Vec<Form>, Vec<Form>) =
+        atoms.into_iter().partition(|a| printer.printable(a));
     let z_atoms: Vec<Bool> = atoms.iter().map(|a| smt.form(a)).collect();
     let z_bg: Vec<Bool> = background.iter().map(|b| smt.form(b)).collect();
     let z_f = smt.form(f);
@@ -72,6 +83,11 @@ pub fn allsat(
         models.assert(b);
     }
     models.assert(&z_f);
+    // Phase 1 asks for models under `printable_only`, which implies `∀u. F`;
+    // phase 2 drops the assumption.
+    let printable_only = Bool::new_const("printable_only!");
+    models.assert(printable_only.implies(smt.form(&for_all(f, &unprintable))));
+    let mut phase1 = true;
 
     let check = new_solver();
     for b in &z_bg {
@@ -96,13 +112,24 @@ pub fn allsat(
         if out.cubes.len() >= MAX_CUBES || models_seen >= MAX_MODELS {
             return out;
         }
-        models_seen += 1;
+        if !phase1 {
+            models_seen += 1;
+        }
         if !set_timeout(&models, deadline) {
             out.timed_out = true;
             return out;
         }
         out.solver_calls += 1;
-        match models.check() {
+        let result = if phase1 {
+            models.check_assumptions(std::slice::from_ref(&printable_only))
+        } else {
+            models.check()
+        };
+        match result {
+            SatResult::Unsat if phase1 => {
+                phase1 = false;
+                continue;
+            }
             SatResult::Unsat => {
                 out.complete = !out.gaps;
                 return out;
@@ -210,5 +237,37 @@ pub fn allsat(
                 .map(|(i, v)| (atoms[i].clone(), v))
                 .collect(),
         );
+    }
+}
+
+/// Unprintable atoms beyond which `∀u. F` is not built (it has `2^u` copies of F).
+const MAX_PROJECTED: usize = 6;
+
+/// `∀u. f` with the atoms `u` read as propositions; `false` (nothing for phase 1)
+/// when they are too many.
+fn for_all(f: &Form, u: &[Form]) -> Form {
+    if u.len() > MAX_PROJECTED {
+        return Form::False;
+    }
+    u.iter().fold(f.clone(), |g, atom| {
+        Form::and([assign(&g, atom, true), assign(&g, atom, false)])
+    })
+}
+
+/// `f` with `atom` replaced by `value`.
+fn assign(f: &Form, atom: &Form, value: bool) -> Form {
+    match f {
+        _ if f == atom => {
+            if value {
+                Form::True
+            } else {
+                Form::False
+            }
+        }
+        Form::Not(g) => assign(g, atom, value).not(),
+        Form::And(fs) => Form::and(fs.iter().map(|g| assign(g, atom, value))),
+        Form::Or(fs) => Form::or(fs.iter().map(|g| assign(g, atom, value))),
+        Form::Iff(a, b) => Form::iff(assign(a, atom, value), assign(b, atom, value)),
+        leaf => leaf.clone(),
     }
 }

@@ -15,8 +15,6 @@ use frontend::transition::{
     Val,
 };
 
-/// Paths of one composition `a·b` beyond which the pair is given up (dependent).
-const MAX_COMPOSED_PATHS: usize = 512;
 /// Disjuncts of F beyond which the pair is given up.
 const MAX_DISJUNCTS: usize = 2_000;
 /// Spawns of one procedure matched by trying every permutation up to this many.
@@ -35,12 +33,30 @@ pub struct Problem {
     pub abstractions: Vec<String>,
 }
 
-/// Leaves of F beyond which unrolling loops is not worth it (they are then
-/// abstracted at once). The "no overflow" conditions of the arithmetic make F about
-/// two and a half times as large as without them.
-pub const MAX_SIZE_UNROLLED: usize = 1000;
-/// Leaves of F beyond which a pair is not worth the solver's time.
-pub const MAX_SIZE: usize = 10_000;
+/// How big a pair's formula may grow before an attempt is given up.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Paths of one composition `a·b`.
+    pub paths: usize,
+    /// Leaves of F.
+    pub size: usize,
+}
+
+/// Beyond these, unrolling loops is not worth it (they are then abstracted at
+/// once). The "no overflow" conditions of the arithmetic make F about two and a
+/// half times as large as without them.
+pub const UNROLLED: Limits = Limits {
+    paths: 512,
+    size: 1000,
+};
+/// Beyond these, a pair is not worth the solver's time. A block with a few
+/// `min`/`max` and map writes under a branch has dozens of paths, and two of them
+/// composed thousands (PS's `process`, 2,880): most pairs of paths contradict each
+/// other and cost nothing.
+pub const LAST: Limits = Limits {
+    paths: 4096,
+    size: 10_000,
+};
 
 impl Problem {
     /// A measure of F's size: its leaves, counted with repetition.
@@ -70,7 +86,7 @@ pub fn pair_problem(
     exec: &Exec<'_>,
     a: BlockId,
     b: BlockId,
-    max_size: usize,
+    limits: Limits,
 ) -> Result<Problem, Abort> {
     let program = exec.program;
     let pa = program.blocks[a as usize].proc;
@@ -86,8 +102,8 @@ pub fn pair_problem(
     };
     let mut background = vec![enabled(a, 0)?, enabled(b, 1)?];
     background.extend(exec.axioms().iter().cloned());
-    let ab = compose(exec, &s0, (a, 0), (b, 1))?;
-    let ba = compose(exec, &s0, (b, 1), (a, 0))?;
+    let ab = compose(exec, &s0, (a, 0), (b, 1), limits.paths)?;
+    let ba = compose(exec, &s0, (b, 1), (a, 0), limits.paths)?;
     let mut spawn_exact = true;
     let mut disjuncts = Vec::new();
     let mut size = 0;
@@ -121,7 +137,7 @@ pub fn pair_problem(
                 size += leaves(&d);
                 disjuncts.push(d);
             }
-            if disjuncts.len() > MAX_DISJUNCTS || size > max_size {
+            if disjuncts.len() > MAX_DISJUNCTS || size > limits.size {
                 return Err(Abort::TooManyPaths);
             }
         }
@@ -204,6 +220,7 @@ fn compose(
     s0: &State,
     first: (BlockId, Slot),
     second: (BlockId, Slot),
+    max_paths: usize,
 ) -> Result<Vec<Composed>, Abort> {
     let mut out = Vec::new();
     for s in exec.enabled(first.0, first.1, s0)? {
@@ -217,7 +234,7 @@ fn compose(
                         state: o2.state,
                         next,
                     });
-                    if out.len() > MAX_COMPOSED_PATHS {
+                    if out.len() > max_paths {
                         return Err(Abort::TooManyPaths);
                     }
                 }

@@ -201,9 +201,9 @@ pub fn pair_formula(
     let mut last_error = frontend::transition::Abort::TooManyPaths;
     let mut unroll = frontend::transition::UNROLL;
     let mut problem = None;
-    for max_size in [compose::MAX_SIZE_UNROLLED, compose::MAX_SIZE] {
+    for limits in [compose::UNROLLED, compose::LAST] {
         exec.set_unroll(unroll);
-        match compose::pair_problem(exec, a, b, max_size) {
+        match compose::pair_problem(exec, a, b, limits) {
             Ok(p) => {
                 problem = Some(p);
                 break;
