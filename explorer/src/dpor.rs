@@ -5,6 +5,12 @@
 //! The search is depth first and iterative (no recursion on execution length). Each
 //! node of the current path keeps `enabled`, `backtrack` and `sleep` of Alg. 1; the
 //! executor holds the one mutable state and steps back with its undo log.
+//!
+//! An optimal reduction ([`Reduction::optimal`], `odpor`) keeps a wakeup tree per node
+//! instead of a backtrack set (Optimal-DPOR, JACM 2017, Alg. 2): a reversed race
+//! inserts its whole sequence `notdep(e, E).n` (see [`crate::wakeup_tree`]), the node
+//! follows its tree's branches leftmost first, and a child inherits the subtree of
+//! the branch it was reached by.
 
 use crate::executor::{Event, Executor};
 use crate::exploration::{Algorithm, Exploration};
@@ -16,6 +22,7 @@ use crate::report::Stats;
 use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
+use crate::wakeup_tree::{weak_initial, Entry, WakeupTree};
 use frontend::ir::Program;
 use frontend::memory::Memory;
 
@@ -143,6 +150,18 @@ pub enum Equivalent {
     IfReaching(Vec<Step>, Fingerprint),
 }
 
+/// What a race of an `await` (or of a probe) with an earlier event can add.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AwaitRace {
+    /// The await can run before the earlier event: an ordinary race.
+    Reversible,
+    /// It cannot, and nothing is gained by trying.
+    InVain,
+    /// It cannot, but running the process's earlier steps sooner brings it to the
+    /// `await` where a probe races with an earlier write.
+    Climb,
+}
+
 /// The additions of an algorithm to the Source-DPOR skeleton (Alg. 1 of the papers).
 pub trait Reduction {
     fn name(&self) -> &'static str;
@@ -189,6 +208,11 @@ pub trait Reduction {
     fn guided(&self) -> bool {
         false
     }
+
+    /// Wakeup trees instead of backtrack sets (Optimal-DPOR).
+    fn optimal(&self) -> bool {
+        false
+    }
 }
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
@@ -209,6 +233,8 @@ fn choose(guided: bool, state: &State, sleep: &SleepSet, candidates: &[usize]) -
 struct Node {
     enabled: Vec<usize>,
     backtrack: Vec<usize>,
+    /// `wut(E)`, for an optimal reduction (its backtrack set stays empty).
+    wut: WakeupTree,
     sleep: SleepSet,
     /// The process explored from this node now (its event is at this depth).
     current: Option<usize>,
@@ -223,6 +249,8 @@ pub struct Dpor<R> {
     snapshots: Vec<State>,
     /// The enabled set of the state after the newest event, before it becomes a node's.
     enabled: Vec<usize>,
+    /// Steps held by the wakeup trees of the current path (optimal reductions).
+    wakeup_steps: usize,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -234,18 +262,20 @@ impl<R: Reduction> Dpor<R> {
             depth: 0,
             snapshots: Vec::new(),
             enabled: Vec::new(),
+            wakeup_steps: 0,
         }
     }
 
     /// Makes node `depth` the top, reusing its buffers, with the given sleep set and
-    /// the enabled set of the current state (in `self.enabled`).
-    fn open(&mut self, run: &Exploration<'_, '_>, sleep: Option<SleepSet>) {
+    /// wakeup tree and the enabled set of the current state (in `self.enabled`).
+    fn open(&mut self, run: &Exploration<'_, '_>, sleep: Option<SleepSet>, wut: WakeupTree) {
         if self.nodes.len() == self.depth {
             self.nodes.push(Node::default());
         }
         let node = &mut self.nodes[self.depth];
         std::mem::swap(&mut node.enabled, &mut self.enabled);
         node.backtrack.clear();
+        node.wut = wut;
         node.current = None;
         node.started = false;
         match sleep {
@@ -321,7 +351,8 @@ impl<R: Reduction> Dpor<R> {
         let n = run.ex.events().len() - 1;
         for &e in races {
             run.stats.pruning.races += 1;
-            if self.awaits_in_vain(run, e) {
+            let await_race = self.await_race(run, e);
+            if await_race == AwaitRace::InVain {
                 run.stats.pruning.irreversible_races += 1;
                 continue;
             }
@@ -342,12 +373,59 @@ impl<R: Reduction> Dpor<R> {
             };
             if !self.reduction.must_reverse(&mut race) {
                 independent.push(e);
+            } else if self.reduction.optimal() {
+                // Optimal-DPOR: v = notdep(e, E).n joins wut(E') unless a process
+                // asleep at E' is a weak initial of it (its trace is covered there).
+                // An `await` that cannot run there (`AwaitRace::Climb`) stays in `v`,
+                // with its block's footprint: the branch brings its process to the
+                // guard sooner, and ends there (the step is dropped, and a probe
+                // races with the earlier write); without it, a branch that runs a
+                // write the guard reads before `notdep(e, E)` would seem to cover
+                // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
+                let mut v = race::notdep(events, &self.hb, e);
+                v.push(n);
+                let entries: Vec<Entry> = v
+                    .iter()
+                    .map(|&i| {
+                        let footprint = if i == n && (!real || await_race == AwaitRace::Climb) {
+                            run.ex.event_transition(n)
+                        } else {
+                            events[i].footprint.clone()
+                        };
+                        let procs = &run.ex.state.procs;
+                        Entry {
+                            process: procs[events[i].proc].pid_key,
+                            footprint,
+                            spawns: (events[i].spawned.0..events[i].spawned.1)
+                                .map(|k| procs[k].pid_key)
+                                .collect(),
+                        }
+                    })
+                    .collect();
+                let covered = prefix.sleep.entries().any(|(steps, _)| {
+                    steps.len() == 1
+                        && weak_initial(
+                            &entries,
+                            &Entry {
+                                process: steps[0].process,
+                                footprint: steps[0].footprint.clone(),
+                                spawns: Vec::new(),
+                            },
+                        )
+                        .is_some()
+                });
+                if !covered && !entries.is_empty() {
+                    self.wakeup_steps += prefix.wut.insert(entries);
+                    let pruning = &mut race.stats.pruning;
+                    pruning.wakeup_inserted += 1;
+                    pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
+                }
             } else {
                 // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
                 // add an initial of v. Only initials enabled at E' can be explored: if
                 // none is, `e` enabled `n` and the race is not reversible.
                 // (Races of an `await` that cannot pass here were left out above
-                // only where no probe needs them: see `awaits_in_vain`.)
+                // only where no probe needs them: see `await_race`.)
                 let mut v = race::notdep(events, &self.hb, e);
                 v.push(n);
                 let whole = (!real).then(|| run.ex.event_transition(n));
@@ -385,10 +463,11 @@ impl<R: Reduction> Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
-    /// Whether the race of `e` with the newest event `n`, an `await` block or the
-    /// probe of a disabled one, adds nothing: `n`'s guard is false in
-    /// `s[E'.notdep(e, E)]` (so `e ⋖ n` of CSDPOR Sec. 3 and CDPOR line 6 does not
-    /// hold: `n` cannot run there), and no probe could use the backtrack point either.
+    /// Whether the race of `e` with the newest event `n` (an `await` block or the
+    /// probe of a disabled one) is reversible: `n` can run in `s[E'.notdep(e, E)]`.
+    /// When it cannot (`e ⋖ n` of CSDPOR Sec. 3 and CDPOR line 6 does not hold), the
+    /// race adds nothing ([`AwaitRace::InVain`]) unless a probe could use the
+    /// backtrack point ([`AwaitRace::Climb`]).
     ///
     /// Following such a race anyway is not only waste: its initial may be an earlier
     /// step of `n`'s process, which brings the process to its guard earlier, where a
@@ -397,38 +476,83 @@ impl<R: Reduction> Dpor<R> {
     /// (`regressions::irreversible_await_race_still_climbs`,
     /// `regressions::probe_two_falsifying_writes`). So the race is skipped only when
     /// that cannot happen: every earlier step of the process is in `E'` (it already
-    /// waited at this guard there, and was probed there), or no event before `e` or in
+    /// waited at this guard there, and was probed there), or no event of another process before `e` or in
     /// `notdep(e, E)` wrote what the guard reads (a probe would have nothing to race
     /// with). Checked by the differential campaign; not a theorem of the papers.
-    fn awaits_in_vain(&self, run: &Exploration<'_, '_>, e: usize) -> bool {
+    fn await_race(&self, run: &Exploration<'_, '_>, e: usize) -> AwaitRace {
         let events = run.ex.events();
         let n = events.len() - 1;
         let (proc, block) = (events[n].proc, events[n].block);
         if run.program().blocks[block as usize].guard.is_none() {
-            return false;
+            return AwaitRace::Reversible;
         }
         let v = race::notdep(events, &self.hb, e);
         let Some(mem) = virtual_memory(&run.ex, &self.hb, e, &v) else {
-            return false;
+            return AwaitRace::Reversible;
         };
         let locals = run.ex.entry_locals(n);
         if run.ex.machine.enabled(block, &mem, locals) != Ok(false) {
-            return false;
+            return AwaitRace::Reversible;
         }
         if !v.iter().any(|&i| events[i].proc == proc) {
-            return true;
+            return AwaitRace::InVain;
         }
         // An earlier step of the process runs after `e`: bringing it forward brings
-        // the process to this guard earlier, where a probe races with the events that
-        // wrote what the guard reads. With no such event before `e` or in
-        // `notdep(e, E)`, there is nothing for that probe to race with.
+        // the process to this guard earlier, where a probe races with the events of
+        // other processes that wrote what the guard reads. With no such event before
+        // `e` or in `notdep(e, E)`, there is nothing for that probe to race with (its
+        // own process's writes are in program order before it, never in a race).
         let guard = Footprint {
             reads: run.ex.machine.guard_reads(block, &mem, locals),
             writes: Vec::new(),
         };
-        !(0..e)
+        if (0..e)
             .chain(v.iter().copied())
-            .any(|i| events[i].footprint.conflicts(&guard))
+            .any(|i| events[i].proc != proc && events[i].footprint.conflicts(&guard))
+        {
+            AwaitRace::Climb
+        } else {
+            AwaitRace::InVain
+        }
+    }
+
+    /// Whether node `d`'s wakeup tree has a branch to follow: its leftmost steps whose
+    /// process cannot run here (disabled, or asleep) are dropped first. Optimal-DPOR
+    /// never meets one; a sequence that brings a process to a false `await` sooner
+    /// (see [`AwaitRace::Climb`]) ends in a step that cannot run, and the node then goes
+    /// on as Source-DPOR would.
+    fn runnable_branch(&mut self, run: &mut Exploration<'_, '_>, d: usize) -> bool {
+        loop {
+            let node = &self.nodes[d];
+            let Some(entry) = node.wut.first() else {
+                return false;
+            };
+            let p = run
+                .ex
+                .state
+                .procs
+                .iter()
+                .position(|q| q.pid_key == entry.process);
+            if p.is_some_and(|p| node.enabled.contains(&p) && !self.asleep(run, node, p)) {
+                return true;
+            }
+            let dropped = self.nodes[d].wut.take_first().unwrap_or_default();
+            self.wakeup_steps -= 1 + dropped.size();
+            run.stats.pruning.wakeup_dropped += 1;
+        }
+    }
+
+    /// Process `p`'s next step as a wakeup-tree entry.
+    fn next_step(&self, run: &Exploration<'_, '_>, p: usize) -> Entry {
+        let proc = &run.ex.state.procs[p];
+        Entry {
+            process: proc.pid_key,
+            footprint: proc
+                .next
+                .map(|b| run.ex.transition(b, &proc.locals))
+                .unwrap_or_default(),
+            spawns: Vec::new(),
+        }
     }
 
     /// Processes blocked on an `await` take part in races too: the event that made
@@ -475,8 +599,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
         run.ex.enabled(&mut self.enabled);
-        self.open(run, None);
+        self.wakeup_steps = 0;
+        self.open(run, None, WakeupTree::default());
         let mut child_sleep = SleepSet::default();
+        let optimal = self.reduction.optimal();
+        let mut child_wut = WakeupTree::default();
         loop {
             if run.stopped() {
                 // The tree shows the sets of the unfinished nodes as they are now.
@@ -488,14 +615,19 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let d = self.depth;
             if !self.nodes[d].started {
                 self.nodes[d].started = true;
-                let node = &self.nodes[d];
-                if node.enabled.is_empty() {
+                if self.nodes[d].enabled.is_empty() {
                     run.complete_execution();
                     if !self.close(run) {
                         break;
                     }
                     continue;
                 }
+                // Optimal-DPOR: an inherited branch is followed (what cannot run of it
+                // is dropped first); only an empty tree needs the choice of line 3.
+                if optimal && self.runnable_branch(run, d) {
+                    continue;
+                }
+                let node = &self.nodes[d];
                 // Alg. 1, lines 1–3: an enabled process not asleep starts backtrack(E).
                 let awake: Vec<usize> = node
                     .enabled
@@ -511,6 +643,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     run.ex.events(),
                 );
                 match self.choose(run, node, &awake) {
+                    Some(p) if !cut && optimal => {
+                        let entry = self.next_step(run, p);
+                        self.nodes[d].wut = WakeupTree::chain(vec![entry]);
+                        self.wakeup_steps += 1;
+                    }
                     Some(p) if !cut => self.nodes[d].backtrack.push(p),
                     chosen => {
                         run.blocked(match chosen {
@@ -525,15 +662,35 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     }
                 }
             }
-            // Line 4: some p ∈ backtrack(E) \ sleep(E).
-            let node = &self.nodes[d];
-            let pending: Vec<usize> = node
-                .backtrack
-                .iter()
-                .copied()
-                .filter(|&i| node.enabled.contains(&i) && !self.asleep(run, node, i))
-                .collect();
-            let Some(p) = self.choose(run, node, &pending) else {
+            // Line 4: some p ∈ backtrack(E) \ sleep(E); Optimal-DPOR: the leftmost
+            // branch of wut(E), whose subtree the child inherits.
+            let chosen = if optimal {
+                self.runnable_branch(run, d)
+                    .then(|| {
+                        let node = &mut self.nodes[d];
+                        let key = node.wut.first().map(|entry| entry.process);
+                        let p = run
+                            .ex
+                            .state
+                            .procs
+                            .iter()
+                            .position(|q| Some(q.pid_key) == key);
+                        child_wut = node.wut.take_first().unwrap_or_default();
+                        self.wakeup_steps -= 1;
+                        p
+                    })
+                    .flatten()
+            } else {
+                let node = &self.nodes[d];
+                let pending: Vec<usize> = node
+                    .backtrack
+                    .iter()
+                    .copied()
+                    .filter(|&i| node.enabled.contains(&i) && !self.asleep(run, node, i))
+                    .collect();
+                self.choose(run, node, &pending)
+            };
+            let Some(p) = chosen else {
                 if !self.close(run) {
                     break;
                 }
@@ -579,7 +736,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             pruning.max_depth = pruning.max_depth.max(d as u64 + 1);
             self.depth += 1;
             let sleep = std::mem::take(&mut child_sleep);
-            self.open(run, Some(sleep));
+            self.open(run, Some(sleep), std::mem::take(&mut child_wut));
         }
     }
 }
@@ -620,8 +777,10 @@ impl<R: Reduction> Dpor<R> {
     /// from the parent to sleep there (Alg. 1, line 19). `false` at the root. The
     /// node's sets are final now: the tree, if recorded, shows them.
     fn close(&mut self, run: &mut Exploration<'_, '_>) -> bool {
-        let top = &self.nodes[self.depth];
+        let top = &mut self.nodes[self.depth];
         run.annotate(self.depth, &top.sleep, &top.backtrack);
+        self.wakeup_steps -= top.wut.size();
+        top.wut = WakeupTree::default();
         if self.depth == 0 {
             return false;
         }

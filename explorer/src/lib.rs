@@ -13,6 +13,7 @@ pub mod happens_before;
 pub mod independence;
 pub mod lasso;
 pub mod naive;
+pub mod odpor;
 pub mod pid;
 pub mod race;
 pub mod replay;
@@ -22,6 +23,7 @@ pub mod sdpor;
 pub mod sleep;
 pub mod state;
 pub mod tree;
+pub mod wakeup_tree;
 
 pub use exploration::{
     explore, explore_with_progress, show_final, Algorithm, Config, Deps, Progress,

@@ -84,6 +84,13 @@ pub struct Pruning {
     pub max_depth: u64,
     /// The largest sleep set of a node.
     pub max_sleep: u64,
+    /// Sequences inserted into wakeup trees (`odpor`, in place of line 10).
+    pub wakeup_inserted: u64,
+    /// The most steps the wakeup trees of the current path held at once (`odpor`).
+    pub max_wakeup: u64,
+    /// Wakeup-tree steps dropped because their process could not run there (a blocked
+    /// `await`; `odpor` then chooses as Source-DPOR does).
+    pub wakeup_dropped: u64,
 }
 
 /// Why an exploration ended.

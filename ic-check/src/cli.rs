@@ -157,6 +157,8 @@ pub enum Algo {
     Naive,
     /// Source-DPOR with sleep sets: one execution per Mazurkiewicz trace.
     Sdpor,
+    /// Optimal DPOR: Source-DPOR with wakeup trees, no execution blocked in a sleep set.
+    Odpor,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
     /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.

@@ -11,6 +11,7 @@ use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
+use explorer::odpor::OptimalDpor;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         let algo = match cli.algo {
             Algo::Naive => "naive",
             Algo::Sdpor => "sdpor",
+            Algo::Odpor => "odpor",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
         };
@@ -322,6 +324,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     let mut algorithm: Box<dyn Algorithm> = match cli.algo {
         Algo::Naive => Box::new(Naive::default()),
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
+        Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor => match constraints(cli, &file, &source, &program, deadline) {
             Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),

@@ -283,6 +283,9 @@ fn pruning(p: &Pruning) -> String {
         ("replayed events", p.replayed_events),
         ("max depth", p.max_depth),
         ("max sleep set", p.max_sleep),
+        ("wakeup sequences", p.wakeup_inserted),
+        ("max wakeup tree", p.max_wakeup),
+        ("wakeup steps dropped", p.wakeup_dropped),
     ];
     let mut out = String::from(
         "pruning:

@@ -51,7 +51,7 @@ fn other_bad_option_values_are_usage_errors() {
         (&["--max-steps", "-5"], "--max-steps"),
         (&["--max-steps", "99999999999999999999999"], "--max-steps"),
         (&["--tree-limit", "0", "--tree", "t.svg"], "--tree-limit"),
-        (&["--algo", "odpor"], "--algo"),
+        (&["--algo", "optimal"], "--algo"),
         (&["--deps", "some"], "--deps"),
         (&["-D", "N"], "is not NAME=VALUE"),
         (&["-D", "N=9223372036854775808"], "is not a 64-bit integer"),

@@ -14,6 +14,7 @@
 //! ```text
 //! param K = ..;
 //! global int x, y, z;  global bool b;  global int[3] a;  global map m;  global list l;
+//! global list[2] c;
 //! fun f(int u, int w) -> int { .. }          // sometimes, from a few templates
 //! proc p(..) { .. }  proc q(..)  proc r(..)  proc s(..)
 //! init { spawn ..; for k in 0..2 { spawn ..(k); } }
@@ -77,6 +78,9 @@ pub enum IntExpr {
     Head,
     /// `len(l)`
     Len,
+    /// `head(c[i])` (`true`, a runtime error on `[]`) or `len(c[i])`: an element of
+    /// the array of lists (out of range sometimes).
+    Cell(Box<IntExpr>, bool),
     /// `l[i]` (out of range sometimes), or, when guarded,
     /// `(len(l) > 0 ? l[abs(i) % len(l)] : 0)`.
     ListAt(Box<IntExpr>, bool),
@@ -154,6 +158,10 @@ pub enum Stmt {
     /// `l = tail(l);` (a runtime error on `[]`), or, when guarded,
     /// `if (len(l) > 0) { l = tail(l); }`.
     Tail(bool),
+    /// `c[i] = append(c[i], e);`
+    CellAppend(IntExpr, IntExpr),
+    /// `if (len(c[i]) > 0) { c[i] = tail(c[i]); }`
+    CellTail(IntExpr),
     If(BoolExpr, Vec<Stmt>, Vec<Stmt>),
     /// `for iN in 0..bound { .. }`
     For(Bound, Vec<Stmt>),
@@ -512,6 +520,7 @@ impl Program {
         out.push_str("global map m;\n");
         let list: Vec<String> = g.list.iter().map(|v| v.to_string()).collect();
         let _ = writeln!(out, "global list l = [{}];", list.join(", "));
+        out.push_str("global list[2] c;\n");
         if let Some(fun) = &self.fun {
             out.push('\n');
             out.push_str(&fun.source());
@@ -668,6 +677,16 @@ impl Printer<'_> {
                 };
                 self.line(indent, &text);
             }
+            Stmt::CellAppend(i, e) => {
+                let (i, e) = (self.int(i), self.int(e));
+                self.line(indent, &format!("c[{i}] = append(c[{i}], {e});"));
+            }
+            Stmt::CellTail(i) => {
+                let i = self.int(i);
+                self.line(indent, &format!("if (len(c[{i}]) > 0) {{"));
+                self.line(indent + 1, &format!("c[{i}] = tail(c[{i}]);"));
+                self.line(indent, "}");
+            }
             Stmt::Tail(false) => self.line(indent, "l = tail(l);"),
             Stmt::Tail(true) => {
                 self.line(indent, "if (len(l) > 0) {");
@@ -782,6 +801,10 @@ impl Printer<'_> {
             IntExpr::Map(k) => format!("m[{}]", self.int(k)),
             IntExpr::Head => "head(l)".into(),
             IntExpr::Len => "len(l)".into(),
+            IntExpr::Cell(i, head) => {
+                let f = if *head { "head" } else { "len" };
+                format!("{f}(c[{}])", self.int(i))
+            }
             IntExpr::ListAt(i, false) => format!("l[{}]", self.int(i)),
             IntExpr::ListAt(i, true) => {
                 format!("(len(l) > 0 ? l[abs({}) % len(l)] : 0)", self.int(i))

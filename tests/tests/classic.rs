@@ -8,6 +8,7 @@ use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
+use explorer::odpor::OptimalDpor;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report};
 use tests::{benchmark, constraints, load};
@@ -42,7 +43,8 @@ fn naive(name: &str, n: i64, published: u64) {
 
 /// Source-DPOR explores `published` complete executions of `name` at size `n`, and
 /// csdpor and cdpor no more; each is stopped as soon as it explores more, so that a
-/// wrong count fails fast.
+/// wrong count fails fast. Optimal-DPOR explores them too, and none blocked in a
+/// sleep set where no process waits on an `await` (with `await`s, no more than sdpor).
 fn sdpor(name: &str, n: i64, published: u64) {
     let report = explore(name, n, &mut Dpor::new(SourceDpor), Some(published + 1));
     assert_eq!(
@@ -50,6 +52,19 @@ fn sdpor(name: &str, n: i64, published: u64) {
         (published, true),
         "{name}({n}): sdpor's complete executions (stopped at {} + 1)",
         published
+    );
+    let optimal = explore(name, n, &mut Dpor::new(OptimalDpor), Some(published + 1));
+    let awaits = load(&benchmark(&format!("classic/{name}.ic")), &[("N", n)])
+        .blocks
+        .iter()
+        .any(|b| b.guard.is_some());
+    let blocked = if awaits { report.stats.blocked } else { 0 };
+    assert!(
+        optimal.complete() && optimal.stats.traces == published && optimal.stats.blocked <= blocked,
+        "{name}({n}): odpor explores {} executions and {} blocked, sdpor {published} and {}",
+        optimal.stats.traces,
+        optimal.stats.blocked,
+        report.stats.blocked
     );
     let source = benchmark(&format!("classic/{name}.ic"));
     let ics = constraints(&source, &load(&source, &[("N", n)]));

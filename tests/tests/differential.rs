@@ -20,14 +20,18 @@
 //! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`,
 //!   against sdpor with the same dependencies;
 //! - (e) the validator (`ic-synth --validate`) finds no counterexample to cdpor's
-//!   synthesised constraints, on sampled states.
+//!   synthesised constraints, on sampled states;
+//! - (f) `odpor` is optimal: exactly one complete execution per Mazurkiewicz trace
+//!   and, in programs without `await`, no execution blocked in a sleep set, in both
+//!   `--deps` modes (with `await`s, an exploration that brings a process to its guard
+//!   sooner, for a probe, may end blocked, as in sdpor).
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. The generator is steered towards the
 //! shapes that broke a reduced algorithm before (`generator_produces_every_shape`
 //! checks that each one is produced): loops around guarded writes, await-only and
 //! deadlocking processes, the same proc spawned twice, equal-value writes, blocks that
-//! spin on a global, arithmetic near `i64::MAX`/`i64::MIN`.
+//! spin on a global, arithmetic near `i64::MAX`/`i64::MIN`, arrays of lists.
 //!
 //! Environment:
 //! - `IC_DIFF_SEED`: unset or `random`, a seed derived from the clock — every run
@@ -51,6 +55,7 @@ use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
+use explorer::odpor::OptimalDpor;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
 use proptest::prelude::*;
@@ -65,6 +70,7 @@ use tests::generator::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algo {
     Sdpor,
+    Odpor,
     Csdpor,
     Cdpor,
 }
@@ -83,6 +89,7 @@ impl Mode {
     pub fn name(&self) -> String {
         let mut name = match self.algo {
             Algo::Sdpor => "sdpor",
+            Algo::Odpor => "odpor",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
         }
@@ -105,6 +112,7 @@ impl Mode {
         };
         match self.algo {
             Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
+            Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
             Algo::Csdpor => Box::new(Dpor::new(context)),
             Algo::Cdpor => {
                 let ics = ics.expect("cdpor needs constraints").clone();
@@ -119,11 +127,13 @@ impl Mode {
 pub fn modes() -> Vec<Mode> {
     let mut all = Vec::new();
     for deps in [Deps::Dynamic, Deps::Static] {
-        all.push(Mode {
-            algo: Algo::Sdpor,
-            deps,
-            literal: false,
-        });
+        for algo in [Algo::Sdpor, Algo::Odpor] {
+            all.push(Mode {
+                algo,
+                deps,
+                literal: false,
+            });
+        }
         for algo in [Algo::Csdpor, Algo::Cdpor] {
             for literal in [false, true] {
                 all.push(Mode {
@@ -388,6 +398,18 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces, naive.stats.mazurkiewicz
                 ));
             }
+        } else if mode.algo == Algo::Odpor {
+            // (f) Optimality: one execution per Mazurkiewicz trace, none blocked (with
+            // `await`s, climbing to a probe may still end blocked: see `await_race`).
+            let awaits = program.blocks.iter().any(|b| b.guard.is_some());
+            if Some(report.stats.traces) != naive.stats.mazurkiewicz
+                || (!awaits && report.stats.blocked != 0)
+            {
+                errors.push(format!(
+                    "{name}: {} traces and {} blocked, but naive counts {:?} Mazurkiewicz traces",
+                    report.stats.traces, report.stats.blocked, naive.stats.mazurkiewicz
+                ));
+            }
         } else if let Some(s) = sdpor_traces.filter(|&s| report.stats.traces > s) {
             errors.push(format!(
                 "{name}: {} traces, more than sdpor's {s}",
@@ -506,6 +528,20 @@ mod strategy {
         .boxed()
     }
 
+    /// An index of the array of lists `c` (2 elements): mostly in range.
+    fn cell_index(depth: u32) -> BoxedStrategy<IntExpr> {
+        prop_oneof![
+            4 => (0i64..=1).prop_map(IntExpr::Const),
+            3 => int_expr(depth).prop_map(|e| IntExpr::Bin(
+                Arith::Mod,
+                Box::new(IntExpr::Abs(Box::new(e))),
+                Box::new(IntExpr::Const(2))
+            )),
+            1 => int_expr(depth),
+        ]
+        .boxed()
+    }
+
     pub fn int_expr(depth: u32) -> BoxedStrategy<IntExpr> {
         if depth == 0 {
             return int_leaf();
@@ -515,6 +551,8 @@ mod strategy {
             10 => int_leaf(),
             1 => Just(IntExpr::Len),
             1 => Just(IntExpr::Head),
+            1 => (cell_index(depth - 1), any::<bool>())
+                .prop_map(|(i, h)| IntExpr::Cell(Box::new(i), h)),
             1 => (index(depth - 1), proptest::bool::weighted(0.8))
                 .prop_map(|(i, g)| IntExpr::ListAt(Box::new(i), g)),
             3 => index(depth - 1).prop_map(|i| IntExpr::Array(Box::new(i))),
@@ -609,6 +647,13 @@ mod strategy {
             ),
             (2, e().prop_map(Stmt::Append).boxed()),
             (1, any::<bool>().prop_map(Stmt::Tail).boxed()),
+            (
+                1,
+                (cell_index(1), e())
+                    .prop_map(|(i, e)| Stmt::CellAppend(i, e))
+                    .boxed(),
+            ),
+            (1, cell_index(1).prop_map(Stmt::CellTail).boxed()),
             (
                 1,
                 (index(1), e(), proptest::bool::weighted(0.8))
@@ -1096,6 +1141,10 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                 .iter()
                 .any(|w| s.contains(w))
         }),
+        (
+            "an array of lists (`c[i] = append(c[i], ..)`, `head(c[i])`)",
+            |_, s, _| s.contains("(c["),
+        ),
         ("map reads or writes", |_, s, _| {
             s.contains("m[") || s.contains("has(m")
         }),

@@ -5,6 +5,7 @@ use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
+use explorer::odpor::OptimalDpor;
 use explorer::sdpor::SourceDpor;
 use explorer::Deps;
 use explorer::{Algorithm, Report, ViolationKind};
@@ -325,9 +326,9 @@ fn cut_keeps_races_of_blocked_executions() {
 
 /// Source-DPOR explores one complete execution per Mazurkiewicz trace (issue 12's
 /// promise, with transition footprints) on every example: sdpor's executions equal
-/// naive's count, at the examples' default parameters.
+/// naive's count, at the examples' default parameters. So do Optimal-DPOR's.
 #[test]
-fn sdpor_meets_the_mazurkiewicz_count_on_every_example() {
+fn sdpor_and_odpor_meet_the_mazurkiewicz_count_on_every_example() {
     let dir = format!("{}/../examples", env!("CARGO_MANIFEST_DIR"));
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("examples/ exists")
@@ -344,6 +345,22 @@ fn sdpor_meets_the_mazurkiewicz_count_on_every_example() {
             naive.stats.mazurkiewicz,
             Some(sdpor.stats.traces),
             "{name}: naive's Mazurkiewicz traces, sdpor's executions"
+        );
+        // Optimal-DPOR: the same executions, none blocked unless a process waits on
+        // an `await` (then no more than sdpor: see `Dpor::await_race`).
+        let odpor = run(&source, &[], &mut Dpor::new(OptimalDpor));
+        let awaits = tests::load(&source, &[])
+            .blocks
+            .iter()
+            .any(|b| b.guard.is_some());
+        let blocked = if awaits { sdpor.stats.blocked } else { 0 };
+        assert!(
+            naive.stats.mazurkiewicz == Some(odpor.stats.traces) && odpor.stats.blocked <= blocked,
+            "{name}: naive's {:?} Mazurkiewicz traces; odpor's {} executions, {} blocked (sdpor {})",
+            naive.stats.mazurkiewicz,
+            odpor.stats.traces,
+            odpor.stats.blocked,
+            sdpor.stats.blocked
         );
     }
 }

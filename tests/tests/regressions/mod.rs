@@ -1173,3 +1173,55 @@ init {
         ],
     );
 }
+
+/// Found by the generator (seed 18100252334715379911), shrunk by proptest (unused
+/// globals left out): three p's each set `x = 1` (their loop writes 0 first, in the
+/// same block), and q can pass `await (x <= 0)` only before all of them. odpor missed
+/// q's ending: the race of the last p with q's probe cannot be reversed (the other
+/// p's wrote `x` before it), so its sequence only brings q's first block forward, for
+/// a probe to race with the earlier writes. Inserted without the probe's step, that
+/// sequence (`q`) looked covered by the branch `p@2` already in the tree (`p@2` and
+/// `q`'s first block commute), whose continuation runs q's first block after a write
+/// to `x`: the probe never met a state with `x <= 0`. With the await's step kept at
+/// the end of the sequence (its block's footprint reads `x`), no branch that writes
+/// `x` first covers it. Naive: 30 executions, 12 Mazurkiewicz traces; the deadlock
+/// after every p is the only violation.
+#[test]
+fn odpor_climb_is_not_covered_by_a_write_first() {
+    check(
+        "global int x = -1;
+global int y = 0;
+global list[2] c;
+
+proc p() {
+    int n0 = 0;
+    while (n0 < 2) {
+        n0 = n0 + 1;
+        if (n0 > 0) {
+            x = 0;
+        }
+    }
+    x = 1;
+}
+
+proc q(int v) {
+    y = len(c[0]);
+    await (!(x > 0));
+}
+
+init {
+    spawn p();
+    spawn p();
+    spawn p();
+    spawn q(0);
+}
+",
+        (30, 81, 2, 12),
+        &[(
+            ViolationKind::Deadlock,
+            "deadlock: q at q#1 waiting",
+            "q#1",
+            "p@1 p@2 p@3 q",
+        )],
+    );
+}

@@ -1,0 +1,20 @@
+//! `odpor`: Optimal-DPOR (Abdulla, Aronis, Jonsson, Sagonas, JACM 2017, Alg. 2): the
+//! skeleton of [`crate::dpor`] with wakeup trees instead of backtrack sets (see
+//! [`crate::wakeup_tree`]). With sleep sets, it explores exactly one complete
+//! execution per Mazurkiewicz trace and none that ends blocked in a sleep set —
+//! Source-DPOR's `sdpor` may explore many of those.
+
+use crate::dpor::Reduction;
+
+#[derive(Default)]
+pub struct OptimalDpor;
+
+impl Reduction for OptimalDpor {
+    fn name(&self) -> &'static str {
+        "odpor"
+    }
+
+    fn optimal(&self) -> bool {
+        true
+    }
+}

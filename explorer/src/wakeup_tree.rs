@@ -1,0 +1,182 @@
+//! Wakeup trees (Abdulla, Aronis, Jonsson, Sagonas, *Source Sets: A Foundation for
+//! Optimal Dynamic Partial Order Reduction*, JACM 2017, Sec. 6; summarised in Sec. 2.1
+//! of the ODPOR_cs^ob paper, ISSTA 2019).
+//!
+//! Source-DPOR reverses a race `e ⋖ n` by adding *one* initial of `v = notdep(e, E).n`
+//! to the backtrack set of `E' = pre(E, e)`, and lets the search run on from there:
+//! the continuation it picks may differ from `v`, and end blocked in a sleep set.
+//! Optimal DPOR keeps the whole sequence `v` instead, in a tree of sequences to follow
+//! from `E'` (the wakeup tree `wut(E')`): the search then follows `v`, and every
+//! execution it completes is a new Mazurkiewicz trace — none ends blocked.
+//!
+//! A tree is an ordered forest of steps: each node is a process's next step, and a
+//! path from the root is a sequence to run. The leftmost child is explored first.
+
+use crate::fingerprint::Fingerprint;
+use crate::footprint::Footprint;
+
+/// One step of a sequence to follow: a process, and what its event touches (the
+/// transition footprint of its next block, the same wherever it runs: the process's
+/// locals are those of the explored execution) and which processes it creates.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub process: Fingerprint,
+    pub footprint: Footprint,
+    pub spawns: Vec<Fingerprint>,
+}
+
+impl Entry {
+    /// Whether `self`, run before `later`, must stay before it in every equivalent
+    /// sequence: program order, creation, or a conflict of footprints.
+    fn orders(&self, later: &Entry) -> bool {
+        self.process == later.process
+            || self.spawns.contains(&later.process)
+            || self.footprint.conflicts(&later.footprint)
+    }
+}
+
+/// How a process is a weak initial of a sequence `v` (`WI_[E](v)`, JACM Def. 6.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeakInitial {
+    /// Its first event in `v`, at this index, has no predecessor in `v`.
+    At(usize),
+    /// It has no event in `v`, and its next step commutes with all of `v`.
+    Beside,
+}
+
+/// Whether the process whose next step is `p` is a weak initial of `v`.
+pub fn weak_initial(v: &[Entry], p: &Entry) -> Option<WeakInitial> {
+    match v.iter().position(|x| x.process == p.process) {
+        Some(k) => (!v[..k].iter().any(|x| x.orders(&v[k]))).then_some(WeakInitial::At(k)),
+        None => (!v.iter().any(|x| x.orders(p) || p.orders(x))).then_some(WeakInitial::Beside),
+    }
+}
+
+/// An ordered forest of steps.
+#[derive(Clone, Debug, Default)]
+pub struct WakeupTree {
+    children: Vec<(Entry, WakeupTree)>,
+}
+
+impl WakeupTree {
+    /// A tree of one sequence.
+    pub fn chain(v: Vec<Entry>) -> Self {
+        v.into_iter()
+            .rev()
+            .fold(WakeupTree::default(), |sub, entry| WakeupTree {
+                children: vec![(entry, sub)],
+            })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.children.is_empty()
+    }
+
+    /// Steps stored, all branches together.
+    pub fn size(&self) -> usize {
+        self.children.iter().map(|(_, sub)| 1 + sub.size()).sum()
+    }
+
+    /// The leftmost child's step.
+    pub fn first(&self) -> Option<&Entry> {
+        self.children.first().map(|(entry, _)| entry)
+    }
+
+    /// Removes the leftmost child and returns the tree below it: what its node
+    /// follows next.
+    pub fn take_first(&mut self) -> Option<WakeupTree> {
+        (!self.children.is_empty()).then(|| self.children.remove(0).1)
+    }
+
+    /// `insert_[E](v, wut)` (JACM Sec. 6.2): walks down from the root, into the
+    /// leftmost child whose process is a weak initial of what remains of `v` (that
+    /// process's event leaves `v`); reaching a leaf, `v` is covered by the leaf's
+    /// sequence and nothing changes; where no child is a weak initial, the rest of `v`
+    /// becomes a new rightmost branch. Returns the number of steps added.
+    pub fn insert(&mut self, mut v: Vec<Entry>) -> usize {
+        let mut node = self;
+        loop {
+            if v.is_empty() {
+                return 0;
+            }
+            let found = node
+                .children
+                .iter()
+                .enumerate()
+                .find_map(|(i, (c, _))| weak_initial(&v, c).map(|w| (i, w)));
+            let Some((i, how)) = found else {
+                let added = v.len();
+                node.children.push((v.remove(0), WakeupTree::chain(v)));
+                return added;
+            };
+            if let WeakInitial::At(k) = how {
+                v.remove(k);
+            }
+            if node.children[i].1.is_empty() {
+                return 0;
+            }
+            node = &mut node.children[i].1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use frontend::memory::Loc;
+
+    fn entry(process: u128, reads: &[u32], writes: &[u32]) -> Entry {
+        let loc = |g: &u32| Loc {
+            global: *g,
+            elem: 0,
+        };
+        Entry {
+            process,
+            footprint: Footprint {
+                reads: reads.iter().map(loc).collect(),
+                writes: writes.iter().map(loc).collect(),
+            },
+            spawns: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn weak_initials_of_a_sequence() {
+        // v = a: w(x) . b: r(x) . c: w(y)
+        let v = vec![
+            entry(1, &[], &[0]),
+            entry(2, &[0], &[]),
+            entry(3, &[], &[1]),
+        ];
+        assert_eq!(weak_initial(&v, &v[0]), Some(WeakInitial::At(0)));
+        assert_eq!(weak_initial(&v, &v[1]), None, "b reads what a wrote");
+        assert_eq!(weak_initial(&v, &v[2]), Some(WeakInitial::At(2)));
+        // d, not in v, touching z: beside; e, not in v, reading y: not.
+        assert_eq!(
+            weak_initial(&v, &entry(4, &[2], &[2])),
+            Some(WeakInitial::Beside)
+        );
+        assert_eq!(weak_initial(&v, &entry(5, &[1], &[])), None);
+    }
+
+    #[test]
+    fn insertion_follows_weak_initials_and_stops_at_leaves() {
+        let (a, b, c) = (
+            entry(1, &[], &[0]),
+            entry(2, &[0], &[]),
+            entry(3, &[], &[1]),
+        );
+        let mut wut = WakeupTree::chain(vec![c.clone(), a.clone()]);
+        // a.b: c commutes with both (beside), then a is an initial, and the leaf
+        // after c.a covers what is left (b).
+        assert_eq!(wut.insert(vec![a.clone(), b.clone()]), 0);
+        assert_eq!(wut.size(), 2);
+        // b.a: c is beside again; a is no weak initial of b.a (b reads what a
+        // writes): b.a becomes a new branch under c.
+        assert_eq!(wut.insert(vec![b.clone(), a.clone()]), 2);
+        assert_eq!(wut.size(), 4);
+        // The same again changes nothing: its branch is a leaf now.
+        assert_eq!(wut.insert(vec![b, a]), 0);
+        assert_eq!(wut.size(), 4);
+    }
+}
