@@ -15,6 +15,7 @@ use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
+use ic_synth::cli::{finish, write_stdout};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -40,18 +41,8 @@ macro_rules! say {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(shell) = cli.completions {
-        let mut script = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "ic-check", &mut script);
-        return ExitCode::from(finish(write_stdout(|out| out.write_all(&script)), 0));
-    }
-    if cli.man {
-        let mut page = Vec::new();
-        let rendered = clap_mangen::Man::new(Cli::command()).render(&mut page);
-        return ExitCode::from(finish(
-            rendered.and_then(|()| write_stdout(|out| out.write_all(&page))),
-            0,
-        ));
+    if let Some(code) = ic_synth::cli::generated(cli.completions, cli.man, Cli::command) {
+        return ExitCode::from(code);
     }
     let Some(program) = cli.program.clone() else {
         // clap requires the program unless --completions or --man is given.
@@ -76,29 +67,6 @@ fn main() -> ExitCode {
     }
     // Deeply nested programs recurse deeply in the checker and the interpreter.
     ExitCode::from(frontend::on_large_stack(|| run(&cli, &program)).unwrap_or(BAD_INPUT))
-}
-
-/// Writes to stdout. A reader that went away (`ic-check … | head -1`) is not an error:
-/// the output ends there, quietly.
-fn write_stdout(
-    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'_>>) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    write(&mut out)?;
-    out.flush()
-}
-
-/// The exit status `code` of a run whose output was written with `written`: a closed
-/// pipe keeps it; any other failure to write is an error.
-fn finish(written: std::io::Result<()>, code: u8) -> u8 {
-    match written {
-        Ok(()) => code,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
-        Err(e) => {
-            say!("error: cannot write the output: {e}");
-            BAD_INPUT
-        }
-    }
 }
 
 /// Ctrl-C: during the exploration it stops the search, which then reports what it

@@ -27,6 +27,7 @@
 //! interpreter.
 
 pub mod allsat;
+pub mod cli;
 pub mod compose;
 pub mod print;
 pub mod recheck;
