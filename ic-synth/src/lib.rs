@@ -455,6 +455,7 @@ pub fn constraints_equivalent(
         let mut smt = smt::Smt::new(program);
         let (zx, zy) = (smt.form(&fx), smt.form(&fy));
         let s = z3::Solver::new();
+        s.set_params(&allsat::params());
         s.assert(zx.xor(&zy));
         s.check() == z3::SatResult::Unsat
     }))

@@ -463,7 +463,7 @@ fn limit(solver: &Solver, options: &Options) -> Option<bool> {
         }
         None => (options.timeout, false),
     };
-    let mut p = z3::Params::new();
+    let mut p = crate::allsat::params();
     p.set_u32(
         "timeout",
         budget.as_millis().clamp(1, u128::from(u32::MAX)) as u32,
