@@ -57,7 +57,9 @@ pub struct Cli {
     pub all_violations: bool,
 
     /// Stop after this many seconds and report what was found (lower bounds); a
-    /// finite number, 0 or more (fractions allowed).
+    /// finite number, 0 or more (fractions allowed). Counts from the start: cdpor's
+    /// synthesis, and the re-proof of --ics (which stops the run when it does not
+    /// finish in time), included.
     #[arg(long, value_name = "SECS", value_parser = parse_timeout, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
 

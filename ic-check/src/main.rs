@@ -16,11 +16,13 @@ use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
+use ic_synth::cli::{finish, write_stdout};
+use ic_synth::recheck::Unproved;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,18 +43,8 @@ macro_rules! say {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(shell) = cli.completions {
-        let mut script = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "ic-check", &mut script);
-        return ExitCode::from(finish(write_stdout(|out| out.write_all(&script)), 0));
-    }
-    if cli.man {
-        let mut page = Vec::new();
-        let rendered = clap_mangen::Man::new(Cli::command()).render(&mut page);
-        return ExitCode::from(finish(
-            rendered.and_then(|()| write_stdout(|out| out.write_all(&page))),
-            0,
-        ));
+    if let Some(code) = ic_synth::cli::generated(cli.completions, cli.man, Cli::command) {
+        return ExitCode::from(code);
     }
     let Some(program) = cli.program.clone() else {
         // clap requires the program unless --completions or --man is given.
@@ -80,84 +72,90 @@ fn main() -> ExitCode {
     ExitCode::from(frontend::on_large_stack(|| run(&cli, &program)).unwrap_or(BAD_INPUT))
 }
 
-/// Writes to stdout. A reader that went away (`ic-check … | head -1`) is not an error:
-/// the output ends there, quietly.
-fn write_stdout(
-    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'_>>) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    write(&mut out)?;
-    out.flush()
-}
-
-/// The exit status `code` of a run whose output was written with `written`: a closed
-/// pipe keeps it; any other failure to write is an error.
-fn finish(written: std::io::Result<()>, code: u8) -> u8 {
-    match written {
-        Ok(()) => code,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
-        Err(e) => {
-            say!("error: cannot write the output: {e}");
-            BAD_INPUT
-        }
-    }
+/// What the run is doing, for what Ctrl-C says and does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Phase {
+    Starting = 0,
+    Synthesising = 1,
+    Reproving = 2,
+    Exploring = 3,
 }
 
 /// Ctrl-C: during the exploration it stops the search, which then reports what it
-/// found, as `--timeout` does; at any other time, or pressed again, it ends the process.
+/// found, as `--timeout` does; at any other time, or pressed again, it ends the process
+/// with a line saying what it interrupted.
 struct CtrlC {
-    exploring: Arc<AtomicBool>,
+    phase: Arc<AtomicU8>,
     interrupt: Arc<AtomicBool>,
 }
 
 impl CtrlC {
     fn install() -> CtrlC {
-        let exploring = Arc::new(AtomicBool::new(false));
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let interrupt = Arc::new(AtomicBool::new(false));
-        let (e, i) = (exploring.clone(), interrupt.clone());
+        let (p, i) = (phase.clone(), interrupt.clone());
         // Without a handler (it cannot be installed) Ctrl-C ends the process as usual.
         let _ = ctrlc::set_handler(move || {
-            if !e.load(Ordering::SeqCst) || i.swap(true, Ordering::SeqCst) {
-                say!("interrupted");
+            let phase = p.load(Ordering::SeqCst);
+            if phase != Phase::Exploring as u8 || i.swap(true, Ordering::SeqCst) {
+                let what = if phase == Phase::Synthesising as u8 {
+                    " during the synthesis of the independence constraints"
+                } else if phase == Phase::Reproving as u8 {
+                    " while re-proving the constraints of --ics"
+                } else {
+                    ""
+                };
+                // A progress line may be on the terminal: the message replaces it.
+                let clear = if std::io::stderr().is_terminal() {
+                    "\r\x1b[2K"
+                } else {
+                    ""
+                };
+                say!("{clear}interrupted{what}");
                 std::process::exit(INTERRUPTED);
             }
         });
-        CtrlC {
-            exploring,
-            interrupt,
-        }
+        CtrlC { phase, interrupt }
     }
 
-    fn exploring(&self, on: bool) {
-        self.exploring.store(on, Ordering::SeqCst);
+    fn phase(&self, phase: Phase) {
+        self.phase.store(phase as u8, Ordering::SeqCst);
     }
 }
 
 /// The independence constraints for cdpor: from `--ics`, checked against the program
-/// text, or synthesised now.
+/// text, or synthesised now. `Err` is the exit status and the message.
 fn constraints(
     cli: &Cli,
     file: &str,
     source: &str,
     program: &frontend::ir::Program,
     deadline: Option<Instant>,
-) -> Result<ResolvedIcs, String> {
+    ctrl_c: &CtrlC,
+) -> Result<ResolvedIcs, (u8, String)> {
+    let bad = |message: String| (BAD_INPUT, message);
     let ics = match &cli.ics {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the constraints {}: {e}", path.display()))?;
-            let ics = Ics::from_json(&text).map_err(|e| format!("{}: {}", path.display(), e.0))?;
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                bad(format!(
+                    "cannot read the constraints {}: {e}",
+                    path.display()
+                ))
+            })?;
+            let ics =
+                Ics::from_json(&text).map_err(|e| bad(format!("{}: {}", path.display(), e.0)))?;
             if !ics.matches_source(source) {
-                return Err(format!(
+                return Err(bad(format!(
                     "{} was made for another program ({}): run `ic-synth {file} > {}` again",
                     path.display(),
                     ics.program.file,
                     path.display()
-                ));
+                )));
             }
             let resolved = ics
                 .resolve(program)
-                .map_err(|e| format!("constraints do not fit the program: {}", e.0))?;
+                .map_err(|e| bad(format!("constraints do not fit the program: {}", e.0)))?;
             if !cli.trust_ics {
                 // A constraint edited by hand, or made for other param values, would
                 // make cdpor miss behaviours: each is re-proved against its two blocks.
@@ -166,15 +164,32 @@ fn constraints(
                         .max_steps
                         .unwrap_or(cli::MAX_STEPS)
                         .min(ic_synth::recheck::Options::default().max_steps),
+                    // `--timeout` covers the re-proof: running out of time is no proof.
+                    deadline,
                     ..ic_synth::recheck::Options::default()
                 };
-                ic_synth::recheck::recheck(program, source, &ics, &options).map_err(|r| {
-                    format!(
+                ctrl_c.phase(Phase::Reproving);
+                let rechecked = noticed(cli, "re-proving the constraints of --ics", || {
+                    ic_synth::recheck::recheck(program, source, &ics, &options)
+                });
+                rechecked.map_err(|unproved| match unproved {
+                    Unproved::Refused(r) => bad(format!(
                         "{}: {r}\nnote: the constraints of an ics.json are re-proved before use; \
                          make the file again with `ic-synth {file} > {}`, or pass --trust-ics to use it unchecked",
                         path.display(),
                         path.display()
-                    )
+                    )),
+                    Unproved::OutOfTime { proved, pairs } => (
+                        INCOMPLETE,
+                        format!(
+                            "timeout: the re-proof of the constraints of {} did not finish within \
+                             --timeout {} ({proved} of {pairs} pairs proved): nothing was explored, \
+                             and no unproved constraint was used\nnote: give a longer --timeout, \
+                             or pass --trust-ics to use the file unchecked",
+                            path.display(),
+                            cli.timeout.map_or(0.0, |t| t.as_secs_f64())
+                        ),
+                    ),
                 })?;
             }
             return Ok(resolved);
@@ -184,6 +199,7 @@ fn constraints(
                 deadline,
                 ..ic_synth::Options::default()
             };
+            ctrl_c.phase(Phase::Synthesising);
             let synthesis = noticed(cli, "synthesising independence constraints", || {
                 ic_synth::synthesize(program, source, &options)
             });
@@ -191,7 +207,7 @@ fn constraints(
         }
     };
     ics.resolve(program)
-        .map_err(|e| format!("constraints do not fit the program: {}", e.0))
+        .map_err(|e| bad(format!("constraints do not fit the program: {}", e.0)))
 }
 
 /// Runs `work`; on a terminal, a line on stderr says what is going on once it has
@@ -326,14 +342,19 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
-        Algo::Cdpor => match constraints(cli, &file, &source, &program, deadline) {
+        Algo::Cdpor => match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {
             Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
-            Err(message) => {
-                say!("error: {message}");
-                return BAD_INPUT;
+            Err((code, message)) => {
+                if code == BAD_INPUT {
+                    say!("error: {message}");
+                } else {
+                    say!("{message}");
+                }
+                return code;
             }
         },
     };
+    ctrl_c.phase(Phase::Starting);
     // Created now, so that a path that cannot be written stops us before exploring.
     let tree_file = match cli.tree.as_deref().map(tree::TreeFile::create).transpose() {
         Ok(file) => file,
@@ -395,7 +416,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
-    ctrl_c.exploring(true);
+    ctrl_c.phase(Phase::Exploring);
     let mut report =
         explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
     if let Some(bar) = &bar {
@@ -456,7 +477,6 @@ fn run(cli: &Cli, path: &Path) -> u8 {
             return BAD_INPUT;
         }
     }
-    ctrl_c.exploring(false);
     code
 }
 

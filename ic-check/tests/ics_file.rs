@@ -327,3 +327,45 @@ fn other_wrong_claims_are_refused() {
          and both blocks are enabled, but in order p·p, block p fails: integer overflow",
     );
 }
+
+/// `--timeout` covers the re-proof of `--ics`: when it runs out first, the run stops
+/// (exit 3) saying so, and the file is not used unproved. `--timeout 0` has run out
+/// before the first query, whatever the machine's speed.
+#[test]
+fn the_timeout_covers_the_reproof() {
+    let good = fig1_ics("reproof-timeout", |_| {});
+    let wrong = fig1_ics("reproof-timeout-wrong", |ics| {
+        pair(ics, "p", "q")["constraints"] = serde_json::json!(["true"]);
+    });
+    for ics in [&good, &wrong] {
+        for more in [&["--timeout", "0"][..], &["--timeout", "0", "--json"]] {
+            let o = fig1_with(ics, more);
+            fails_with(&o, 3, "timeout: the re-proof of the constraints of ");
+            let err = stderr(&o);
+            assert!(
+                err.contains("did not finish within --timeout 0 (0 of 6 pairs proved)"),
+                "{err}"
+            );
+            assert!(err.contains("nothing was explored"), "{err}");
+            assert!(err.contains("--trust-ics"), "{err}");
+            assert!(!err.contains("error:"), "{err}");
+            assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+        }
+    }
+    // With time enough the deadline changes nothing: the good file is used, the
+    // wrong one refused.
+    let o = fig1_with(&good, &["--timeout", "600"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("final states: 2"), "{}", stdout(&o));
+    fails_with(
+        &fig1_with(&wrong, &["--timeout", "600"]),
+        2,
+        "constraint `true` of the pair (a: `p`, b: `q`) is not proved",
+    );
+    // --trust-ics skips the re-proof: the exploration runs (and may finish fig1.ic
+    // before it first looks at the clock).
+    let o = fig1_with(&good, &["--timeout", "0", "--trust-ics"]);
+    assert!(matches!(o.status.code(), Some(0 | 3)), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("re-proof"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("algorithm:    cdpor"), "{}", stdout(&o));
+}

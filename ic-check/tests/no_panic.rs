@@ -240,14 +240,27 @@ fn brackets_in_comments_and_strings_do_not_nest() {
     assert_eq!(o.status.code(), Some(0), "{}", clip(&stderr(&o)));
 }
 
-/// Sends SIGINT to a run after `after`, as Ctrl-C in a terminal does.
+/// Sends SIGINT to a run after `after`, as Ctrl-C in a terminal does. A run that
+/// does not end within 30 s of it is killed and the test fails (rather than hangs).
 fn interrupted(args: &[&str], after: Duration) -> std::process::Output {
-    let child = bin()
+    let mut child = bin()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("ic-check runs");
+    // Read while it runs, so that a full pipe does not stop it.
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let out = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let err = read(child.stderr.take().map(|p| Box::new(p) as _));
     std::thread::sleep(after);
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -255,12 +268,22 @@ fn interrupted(args: &[&str], after: Duration) -> std::process::Output {
         .expect("kill runs");
     assert!(kill.success());
     let started = Instant::now();
-    let o = child.wait_with_output().unwrap();
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "Ctrl-C did not stop the run"
-    );
-    o
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("Ctrl-C did not stop the run");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
 }
 
 #[test]
@@ -319,4 +342,31 @@ fn ctrl_c_keeps_what_was_found() {
         out.contains("assertion violation: assertion failed: all done"),
         "{out}"
     );
+}
+
+#[test]
+fn ctrl_c_during_synthesis_ends_the_run_with_a_line() {
+    // 100 procs, all spawned: 5,050 pairs to synthesise, many seconds of z3. z3 must
+    // not take Ctrl-C over (it would cancel one query and go on).
+    let mut src = String::from("global int x = 0;\nglobal int y = 0;\n");
+    for i in 0..100 {
+        src.push_str(&format!(
+            "proc p{i}() {{ if (x > {i}) {{ y = y + x * {}; }} else {{ x = x + {i}; }} }}\n",
+            i + 1
+        ));
+    }
+    src.push_str("init {");
+    for i in 0..100 {
+        src.push_str(&format!(" spawn p{i}();"));
+    }
+    src.push_str(" }\n");
+    let path = file("ctrlc-synthesis", "many.ic", &src);
+    let o = interrupted(&[path.to_str().unwrap()], Duration::from_millis(1500));
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    no_panic(&o);
+    assert_eq!(
+        stderr(&o),
+        "interrupted during the synthesis of the independence constraints\n"
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }

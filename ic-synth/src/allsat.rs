@@ -46,7 +46,19 @@ pub struct AllSat {
 /// A solver for quantifier-free arrays, uninterpreted functions and linear integer
 /// arithmetic: much cheaper per incremental check than the default portfolio solver.
 pub(crate) fn new_solver() -> Solver {
-    Solver::new_for_logic("QF_AUFLIA").unwrap_or_default()
+    let solver = Solver::new_for_logic("QF_AUFLIA").unwrap_or_default();
+    solver.set_params(&params());
+    solver
+}
+
+/// The parameters every query runs with. z3 takes over SIGINT during a query unless
+/// told not to (`ctrl_c`): Ctrl-C would then only cancel that one query (the pair
+/// losing its constraints) instead of reaching the program's own handler, and
+/// threads that install and restore z3's handler in turn could leave it in place.
+pub(crate) fn params() -> Params {
+    let mut p = Params::new();
+    p.set_bool("ctrl_c", false);
+    p
 }
 
 fn set_timeout(solver: &Solver, deadline: Instant) -> bool {
@@ -56,7 +68,7 @@ fn set_timeout(solver: &Solver, deadline: Instant) -> bool {
     if left == 0 {
         return false;
     }
-    let mut p = Params::new();
+    let mut p = params();
     p.set_u32("timeout", left.min(u32::MAX as u128) as u32);
     solver.set_params(&p);
     true

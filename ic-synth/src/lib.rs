@@ -27,6 +27,7 @@
 //! interpreter.
 
 pub mod allsat;
+pub mod cli;
 pub mod compose;
 pub mod print;
 pub mod recheck;
@@ -454,6 +455,7 @@ pub fn constraints_equivalent(
         let mut smt = smt::Smt::new(program);
         let (zx, zy) = (smt.form(&fx), smt.form(&fy));
         let s = z3::Solver::new();
+        s.set_params(&allsat::params());
         s.assert(zx.xor(&zy));
         s.check() == z3::SatResult::Unsat
     }))

@@ -1,7 +1,8 @@
 //! `ic-synth`: synthesise the independence constraints and write sets of a `.ic`
 //! program and print them as `ics.json` (docs/ics-format.md) or as a table.
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
+use ic_synth::cli::{finish, write_stdout};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +21,8 @@ use std::time::Duration;
 #[command(name = "ic-synth", version)]
 struct Cli {
     /// The program.
-    program: PathBuf,
+    #[arg(required_unless_present_any = ["completions", "man"])]
+    program: Option<PathBuf>,
 
     /// Set a `param` of the program: `-D N=10` (repeatable). Constraints hold for
     /// every value of the params; the values matter only for array sizes given as
@@ -82,6 +84,14 @@ struct Cli {
         requires = "validate"
     )]
     max_steps: u64,
+
+    /// Print a completion script for SHELL on stdout and exit (see README, "Install").
+    #[arg(long, value_name = "SHELL", exclusive = true)]
+    completions: Option<clap_complete::Shell>,
+
+    /// Print the manual page (roff) on stdout and exit: `ic-synth --man > ic-synth.1`.
+    #[arg(long, exclusive = true)]
+    man: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,35 +102,41 @@ enum Format {
     Text,
 }
 
+/// A line on stderr. Unlike `eprintln!`, a closed stderr is not a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 const FOUND: u8 = 1;
 const BAD_INPUT: u8 = 2;
 
 /// Writes `text` to stdout and gives `code`; a reader that went away (`| head`) ends
 /// the output quietly, any other failure to write is an error.
 fn emit(text: &str, code: u8) -> u8 {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => code,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: cannot write the output: {e}");
-            BAD_INPUT
-        }
-    }
+    finish(write_stdout(|out| out.write_all(text.as_bytes())), code)
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(code) = ic_synth::cli::generated(cli.completions, cli.man, Cli::command) {
+        return ExitCode::from(code);
+    }
+    let Some(program) = cli.program.clone() else {
+        // clap requires the program unless --completions or --man is given.
+        return ExitCode::from(BAD_INPUT);
+    };
     // Deeply nested programs recurse deeply in the checker and the analysis.
-    ExitCode::from(frontend::on_large_stack(|| run(&cli)).unwrap_or(BAD_INPUT))
+    ExitCode::from(frontend::on_large_stack(|| run(&cli, &program)).unwrap_or(BAD_INPUT))
 }
 
-fn run(cli: &Cli) -> u8 {
-    let file = cli.program.display().to_string();
-    let source = match std::fs::read_to_string(&cli.program) {
+fn run(cli: &Cli, path: &std::path::Path) -> u8 {
+    let file = path.display().to_string();
+    let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot read {file}: {e}");
+            say!("error: cannot read {file}: {e}");
             return BAD_INPUT;
         }
     };
@@ -128,7 +144,8 @@ fn run(cli: &Cli) -> u8 {
         Ok(p) => p,
         Err(diags) => {
             let color = frontend::diagnostic::use_color(std::io::stderr().is_terminal());
-            eprint!(
+            let _ = write!(
+                std::io::stderr(),
                 "{}",
                 frontend::diagnostic::render(&file, &source, &diags, color)
             );
@@ -150,8 +167,7 @@ fn run(cli: &Cli) -> u8 {
     match cli.format {
         Format::Text => emit(&ic_synth::text_table(&program, &synthesis), 0),
         Format::Json => {
-            let name = cli
-                .program
+            let name = path
                 .file_name()
                 .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
             let ics = ic_synth::to_ics(&program, &source, &name, &synthesis);
@@ -163,7 +179,7 @@ fn run(cli: &Cli) -> u8 {
             match json {
                 Ok(j) => emit(&format!("{j}\n"), 0),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    say!("error: {e}");
                     BAD_INPUT
                 }
             }
@@ -197,12 +213,12 @@ fn check_ics(
     let ics = match read_ics(path, file, source) {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return BAD_INPUT;
         }
     };
     if let Err(e) = ics.resolve(program) {
-        eprintln!("error: {e}");
+        say!("error: {e}");
         return BAD_INPUT;
     }
     let options = ic_synth::recheck::Options {
@@ -235,7 +251,7 @@ fn validate(
         Some(path) => match read_ics(path, file, source) {
             Ok(i) => i,
             Err(e) => {
-                eprintln!("error: {e}");
+                say!("error: {e}");
                 return BAD_INPUT;
             }
         },
@@ -247,7 +263,7 @@ fn validate(
     let resolved = match ics.resolve(program) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return BAD_INPUT;
         }
     };

@@ -44,6 +44,10 @@ pub struct Options {
     pub jobs: usize,
     /// Instructions one block may run when a counterexample is replayed concretely.
     pub max_steps: u64,
+    /// No pair starts after it and no query runs past it: the re-proof then stops
+    /// with [`Unproved::OutOfTime`] (the file is not trusted). `ic-check --timeout`
+    /// covers the re-proof.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Options {
@@ -52,6 +56,7 @@ impl Default for Options {
             timeout: Duration::from_secs(10),
             jobs: 0,
             max_steps: 100_000,
+            deadline: None,
         }
     }
 }
@@ -110,14 +115,71 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+/// Why a file is not re-proved: a claim is refused, or the time given ran out first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unproved {
+    Refused(Refusal),
+    /// The deadline passed before every pair was checked (none was refused).
+    OutOfTime {
+        /// Pairs whose claims were proved in time.
+        proved: usize,
+        /// Pairs with something to prove.
+        pairs: usize,
+    },
+}
+
+impl Unproved {
+    /// The refusal, when a claim was refused.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            Unproved::Refused(r) => Some(r),
+            Unproved::OutOfTime { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Unproved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unproved::Refused(r) => r.fmt(f),
+            Unproved::OutOfTime { proved, pairs } => write!(
+                f,
+                "the re-proof of the constraints did not finish in the time given \
+                 ({proved} of {pairs} pairs proved)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unproved {}
+
+impl From<Refusal> for Unproved {
+    fn from(r: Refusal) -> Self {
+        Unproved::Refused(r)
+    }
+}
+
+/// How one pair's check ended short of success.
+enum PairFail {
+    Refused(Refusal),
+    OutOfTime,
+}
+
+impl From<Refusal> for PairFail {
+    fn from(r: Refusal) -> Self {
+        PairFail::Refused(r)
+    }
+}
+
 /// Re-proves every claim of `ics` (made for `source`, see [`Ics::matches_source`])
-/// against `program`; the first refused claim, in file order, is the error.
+/// against `program`; the first refused claim, in file order, is the error, and
+/// when none is refused but the deadline passed before all were proved, that is.
 pub fn recheck(
     program: &Program,
     source: &str,
     ics: &Ics,
     options: &Options,
-) -> Result<Rechecked, Refusal> {
+) -> Result<Rechecked, Unproved> {
     let started = Instant::now();
     check_may_write(program, ics)?;
     let work: Vec<&PairEntry> = ics
@@ -126,25 +188,42 @@ pub fn recheck(
         .filter(|p| p.exact || !p.constraints.is_empty())
         .collect();
     let results = crate::workers::each(program, source, &work, options.jobs, |exec, pair| {
+        if options.deadline.is_some_and(|end| Instant::now() >= end) {
+            return Err(PairFail::OutOfTime);
+        }
         recheck_pair(exec, pair, options)
     });
     let mut out = Rechecked {
         pairs: work.len(),
         ..Rechecked::default()
     };
+    let mut proved = 0;
     for (r, pair) in results.into_iter().zip(&work) {
-        let done = r.unwrap_or_else(|| {
-            Err(Refusal {
+        let r = r.unwrap_or_else(|| {
+            Err(PairFail::Refused(Refusal {
                 a: pair.a.clone(),
                 b: pair.b.clone(),
                 constraint: None,
                 problem: "was not re-proved (a worker stopped)".to_string(),
                 state: None,
-            })
-        })?;
-        out.constraints += done.constraints;
-        out.exact += usize::from(done.exact);
-        out.queries += done.queries;
+            }))
+        });
+        match r {
+            Ok(done) => {
+                proved += 1;
+                out.constraints += done.constraints;
+                out.exact += usize::from(done.exact);
+                out.queries += done.queries;
+            }
+            Err(PairFail::Refused(refusal)) => return Err(Unproved::Refused(refusal)),
+            Err(PairFail::OutOfTime) => {}
+        }
+    }
+    if proved < work.len() {
+        return Err(Unproved::OutOfTime {
+            proved,
+            pairs: work.len(),
+        });
     }
     out.ms = started.elapsed().as_millis() as u64;
     Ok(out)
@@ -187,7 +266,11 @@ struct PairDone {
     queries: u64,
 }
 
-fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<PairDone, Refusal> {
+fn recheck_pair(
+    exec: &Exec<'_>,
+    pair: &PairEntry,
+    options: &Options,
+) -> Result<PairDone, PairFail> {
     let program = exec.program;
     let refuse = |constraint: Option<&String>, problem: String, state: Option<String>| Refusal {
         a: pair.a.clone(),
@@ -214,14 +297,14 @@ fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<
         )
     })?;
     if pair.exact && !problem.exact {
-        return Err(refuse(
+        return Err(PairFail::Refused(refuse(
             None,
             format!(
                 "is marked exact, but its formula abstracts ({}): its constraints cannot be shown necessary",
                 problem.abstractions.join(", ")
             ),
             None,
-        ));
+        )));
     }
     // The params take the values the program was loaded with.
     for (i, p) in program.params.iter().enumerate() {
@@ -252,6 +335,10 @@ fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<
             problem.abstractions.join(", ")
         )
     };
+    // Building the formula may take a while: the deadline may have passed since.
+    if options.deadline.is_some_and(|end| Instant::now() >= end) {
+        return Err(PairFail::OutOfTime);
+    }
     let timeout = options.timeout;
     let unknown = |solver: &Solver| match solver.get_reason_unknown() {
         Some(r) if r.contains("timeout") || r.contains("canceled") => {
@@ -281,7 +368,9 @@ fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<
         z_bg.iter().for_each(|g| solver.assert(g));
         solver.assert(z_f.not());
         for ((text, _, _), z_c) in constraints.iter().zip(&z_cs) {
-            limit(&solver, timeout);
+            let Some(cut) = limit(&solver, options) else {
+                return Err(PairFail::OutOfTime);
+            };
             done.queries += 1;
             solver.push();
             solver.assert(z_c);
@@ -299,13 +388,22 @@ fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<
                             "the two orders do not both run normally to the same state{abstracted}"
                         )
                     });
-                    return Err(refuse(
+                    return Err(PairFail::Refused(refuse(
                         Some(text),
                         format!("in this state it holds and both blocks are enabled, but {why}"),
                         state,
-                    ));
+                    )));
                 }
-                SatResult::Unknown => return Err(refuse(Some(text), unknown(&solver), None)),
+                SatResult::Unknown if out_of_time(&solver, cut, options) => {
+                    return Err(PairFail::OutOfTime)
+                }
+                SatResult::Unknown => {
+                    return Err(PairFail::Refused(refuse(
+                        Some(text),
+                        unknown(&solver),
+                        None,
+                    )))
+                }
             }
             solver.pop(1);
         }
@@ -319,26 +417,31 @@ fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<
             for (c, fails) in z_cs.iter().zip(&z_fails) {
                 solver.assert(Bool::or(&[c.clone(), fails.clone()]).not());
             }
-            limit(&solver, timeout);
+            let Some(cut) = limit(&solver, options) else {
+                return Err(PairFail::OutOfTime);
+            };
             done.queries += 1;
             match solver.check() {
                 SatResult::Unsat => done.exact = true,
                 SatResult::Sat => {
                     let state = readable_model(&solver, &small).and_then(|m| show(&mut smt, &m).0);
-                    return Err(refuse(
+                    return Err(PairFail::Refused(refuse(
                         None,
                         "is marked exact, but in this state both blocks are enabled, no constraint \
                          holds, and both orders run normally to the same state"
                             .to_string(),
                         state,
-                    ));
+                    )));
+                }
+                SatResult::Unknown if out_of_time(&solver, cut, options) => {
+                    return Err(PairFail::OutOfTime)
                 }
                 SatResult::Unknown => {
-                    return Err(refuse(
+                    return Err(PairFail::Refused(refuse(
                         None,
                         format!("is marked exact, which is not proved: {}", unknown(&solver)),
                         None,
-                    ))
+                    )))
                 }
             }
         }
@@ -346,15 +449,37 @@ fn recheck_pair(exec: &Exec<'_>, pair: &PairEntry, options: &Options) -> Result<
     })
 }
 
-/// At most `timeout` for each query of `solver` (at least a millisecond: z3 reads
-/// 0 as "no limit").
-fn limit(solver: &Solver, timeout: Duration) {
-    let mut p = z3::Params::new();
+/// At most `options.timeout` for each query of `solver`, and not past the deadline
+/// (at least a millisecond: z3 reads 0 as "no limit"). `None` when the deadline has
+/// passed; else whether the deadline is what cuts the time short.
+fn limit(solver: &Solver, options: &Options) -> Option<bool> {
+    let (budget, cut) = match options.deadline {
+        Some(end) => {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            (options.timeout.min(left), left < options.timeout)
+        }
+        None => (options.timeout, false),
+    };
+    let mut p = crate::allsat::params();
     p.set_u32(
         "timeout",
-        timeout.as_millis().clamp(1, u128::from(u32::MAX)) as u32,
+        budget.as_millis().clamp(1, u128::from(u32::MAX)) as u32,
     );
     solver.set_params(&p);
+    Some(cut)
+}
+
+/// Whether an `unknown` from `solver`, whose time was `cut` short by the deadline,
+/// means that the time given ran out (rather than a claim z3 cannot decide).
+fn out_of_time(solver: &Solver, cut: bool, options: &Options) -> bool {
+    let passed = options.deadline.is_some_and(|end| Instant::now() >= end);
+    let timed_out = solver
+        .get_reason_unknown()
+        .is_some_and(|r| r.contains("timeout") || r.contains("canceled"));
+    cut && (passed || timed_out)
 }
 
 /// Bounds within which a counterexample reads better: every integer variable of the

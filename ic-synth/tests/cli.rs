@@ -289,3 +289,42 @@ fn check_ics_reproves_a_file_and_refuses_a_wrong_constraint() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = ic_synth(&["--completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        assert!(script.contains("ic-synth"), "{shell}");
+        assert!(script.contains("check-ics"), "{shell}: {script}");
+        assert!(stderr(&o).is_empty());
+    }
+    // It is the only thing a run does; an unknown shell is a usage error.
+    for args in [
+        &["--completions", "bash", "examples/fig1.ic"][..],
+        &["--completions", "tcsh"],
+        &["--man", "examples/fig1.ic"],
+    ] {
+        let o = ic_synth(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+    // Without either, the program is required.
+    let o = ic_synth(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("<PROGRAM>"), "{}", stderr(&o));
+}
+
+#[test]
+fn manual_page() {
+    let o = ic_synth(&["--man"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let page = stdout(&o);
+    assert!(page.contains(".TH ic-synth 1"), "{page}");
+    for option in ["timeout\\-ms", "check\\-ics", "validate", "completions"] {
+        assert!(page.contains(option), "{option} missing from\n{page}");
+    }
+    assert!(page.contains("Exit status"), "{page}");
+}
