@@ -160,9 +160,10 @@ impl Reduction for Constrained {
         }
         r.stats.pruning.ic_checks_line9 += 1;
         let ics = &self.ics;
+        let initial = &r.snapshots[0].mem;
         let independence = self
             .independence
-            .get_or_insert_with(|| Independence::new(r.program, ics.clone()));
+            .get_or_insert_with(|| Independence::new(r.program, ics.clone(), initial, r.max_depth));
         let independent = independence.commute(
             r.program,
             &r.state.mem,

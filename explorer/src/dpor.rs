@@ -46,6 +46,8 @@ pub struct Race<'a, 'p> {
     pub prefix_enabled: &'a [usize],
     /// The exploration's counters: alternative runs count their events as states.
     pub stats: &'a mut Stats,
+    /// The most events an execution may have (`--max-depth`).
+    pub max_depth: Option<usize>,
 }
 
 impl Race<'_, '_> {
@@ -370,6 +372,7 @@ impl<R: Reduction> Dpor<R> {
                 sleep: &prefix.sleep,
                 prefix_enabled: &prefix.enabled,
                 stats: &mut run.stats,
+                max_depth: run.config.max_depth,
             };
             if !self.reduction.must_reverse(&mut race) {
                 independent.push(e);

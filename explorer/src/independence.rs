@@ -41,12 +41,26 @@
 //! with a finer dependency, plus CSDPOR's and CDPOR's sleep additions (lines 11–14,
 //! 17), which rest on state equality and need no uniformity.
 //!
-//! A constraint that does read a mutable global still serves lines 11–12 and 17,
-//! where it only proves `s[E'.û.e.n] = s[E'.û.n.e]` for the state it is evaluated in.
+//! # Bounded globals
+//!
+//! A constraint may also read mutable globals if it holds for *every* value they
+//! can have in the states the search visits: it then holds wherever `e` and `n`
+//! meet, in every linearization, and the argument above applies unchanged. The
+//! explorer stops each execution at `--max-depth` events, and [`Ranges`] bounds the
+//! scalar `int` globals that only ever change by constant steps or to constants
+//! within that many events from the initial state; [`Constraint::holds_within`]
+//! evaluates the constraint with intervals over those ranges. That is what the
+//! synthesis's 64-bit conditions need (`count <= 9223372036854775806` for
+//! `count = count + 1`): a counter stays far from `i64::MAX` in 10,000 events.
+//!
+//! A constraint that does read a mutable global otherwise still serves lines 11–12
+//! and 17, where it only proves `s[E'.û.e.n] = s[E'.û.n.e]` for the state it is
+//! evaluated in.
 
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::memory::Memory;
+use frontend::ranges::Ranges;
 use frontend::value::Value;
 use frontend::write_sets::BlockSets;
 use std::collections::BTreeSet;
@@ -59,13 +73,30 @@ pub struct Independence {
     mutable: BTreeSet<GlobalId>,
     /// Per block: its guard's reads and its writes.
     sets: Vec<BlockSets>,
+    /// The ranges of the mutable globals in the states the search may visit.
+    ranges: Ranges,
 }
 
 impl Independence {
-    pub fn new(program: &Program, ics: Arc<ResolvedIcs>) -> Self {
+    /// `initial`: the memory of the search's initial state; `max_events`: the most
+    /// events an execution may have (`None`: no bound, and no ranges).
+    pub fn new(
+        program: &Program,
+        ics: Arc<ResolvedIcs>,
+        initial: &Memory,
+        max_events: Option<usize>,
+    ) -> Self {
         let sets = frontend::write_sets::write_sets(program);
         let mutable = sets.iter().flat_map(|s| s.writes.iter().copied()).collect();
-        Independence { ics, mutable, sets }
+        let ranges = max_events
+            .map(|n| Ranges::reachable(program, initial, n as u64))
+            .unwrap_or_default();
+        Independence {
+            ics,
+            mutable,
+            sets,
+            ranges,
+        }
     }
 
     /// Whether an event of block `x` started with locals `lx` and an event of block
@@ -87,8 +118,12 @@ impl Independence {
             return false;
         };
         let (la, lb) = if swapped { (ly, lx) } else { (lx, ly) };
-        pair.constraints
-            .iter()
-            .any(|c| c.globals.is_disjoint(&self.mutable) && c.holds(program, mem, la, lb))
+        pair.constraints.iter().any(|c| {
+            if c.globals.is_disjoint(&self.mutable) {
+                c.holds(program, mem, la, lb)
+            } else {
+                c.holds_within(program, mem, (la, lb), &self.ranges, &self.mutable)
+            }
+        })
     }
 }

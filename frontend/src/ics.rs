@@ -520,23 +520,24 @@ impl<'p> Resolver<'p> {
 }
 
 /// Evaluation of a resolved constraint on concrete values; `None` when it fails.
-struct Eval<'a> {
-    program: &'a Program,
-    mem: &'a Memory,
-    a: &'a [Value],
-    b: &'a [Value],
-    split: u32,
+/// A constraint's concrete evaluation: `None` where the interpreter would fail.
+pub(crate) struct Eval<'a> {
+    pub program: &'a Program,
+    pub mem: &'a Memory,
+    pub a: &'a [Value],
+    pub b: &'a [Value],
+    pub split: u32,
 }
 
 impl Eval<'_> {
-    fn int(&self, e: &Expr) -> Option<i64> {
+    pub(crate) fn int(&self, e: &Expr) -> Option<i64> {
         match self.eval(e)? {
             Value::Int(n) => Some(n),
             _ => None,
         }
     }
 
-    fn boolean(&self, e: &Expr) -> Option<bool> {
+    pub(crate) fn boolean(&self, e: &Expr) -> Option<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Some(b),
             _ => None,

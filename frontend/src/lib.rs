@@ -16,6 +16,7 @@ pub mod may_touch;
 pub mod memory;
 pub mod parser;
 pub mod pretty;
+pub mod ranges;
 pub mod transition;
 pub mod value;
 pub mod write_sets;

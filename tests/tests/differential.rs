@@ -212,9 +212,15 @@ pub fn config() -> Config {
             ..Default::default()
         },
         timeout: Some(Duration::from_secs(60)),
+        max_depth: Some(MAX_DEPTH),
         ..Config::default()
     }
 }
+
+/// `--max-depth` of every run: above the longest execution of a generated program,
+/// and small, so that the ranges cdpor bounds counters with (`frontend::ranges`) are
+/// tight enough for globals that start near `i64::MAX` to test them.
+pub const MAX_DEPTH: usize = 100;
 
 /// A violation as compared: kind, message, block, and the failing statement's span
 /// (`naive` reports each distinct (kind, message, block, span) once).

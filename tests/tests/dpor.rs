@@ -220,6 +220,49 @@ fn cdpor(source: &str, defines: &[(&str, i64)], context: ContextSensitive, deps:
     explorer::explore(&program, &mut algorithm, config)
 }
 
+/// Line 9 with a bounded counter (`frontend::ranges`): three `count = count + 1`.
+/// `I(inc, inc)` is `count <= 9223372036854775806` — it reads `count`, which every inc
+/// writes, so it serves line 9 only where `count` provably stays below that in every
+/// state the search visits. Within `--max-depth` D events from `START`, `count` lies in
+/// `[START, START + D]`. From 0 with D = 10,000 (ic-check's default) the constraint
+/// always holds: every race is pruned, and the one execution has 3 events, 4 states.
+/// From `i64::MAX - 5,807` it does not with D = 10,000 (the range passes `i64::MAX`),
+/// nothing is pruned at line 9 and line 11's sleep sequences block 5 executions
+/// (13 states, as in Ex. 5 below); with D = 5,000 it does again. Without a bound (no
+/// `max_depth`), no range and no pruning.
+#[test]
+fn line_9_with_a_counter_bounded_by_the_depth() {
+    let src = "param START = 0;
+global int count = START;
+proc inc() { count = count + 1; }
+init { spawn inc(); spawn inc(); spawn inc(); }
+";
+    let near = 9_223_372_036_854_770_000;
+    for (start, depth, expected) in [
+        (0, Some(10_000), (1, 0, 4, 3)),
+        (near, Some(10_000), (1, 5, 13, 0)),
+        (near, Some(5_000), (1, 0, 4, 3)),
+        (0, None, (1, 5, 13, 0)),
+    ] {
+        let program = load(src, &[("START", start)]);
+        let ics = constraints(src, &program);
+        let mut algorithm = Dpor::new(Constrained::new(ics, ContextSensitive::new()));
+        let config = explorer::Config {
+            all_violations: true,
+            max_depth: depth,
+            ..Default::default()
+        };
+        let r = explorer::explore(&program, &mut algorithm, config);
+        let s = &r.stats;
+        assert_eq!(
+            (s.traces, s.blocked, s.states, s.pruning.races_pruned_by_ics),
+            expected,
+            "START = {start}, max depth {depth:?}"
+        );
+        assert_eq!(r.finals, naive(src, &[("START", start)]).finals);
+    }
+}
+
 /// CDPOR Ex. 5. The paper explores one complete sequence, p.q.r, and 6 states: its
 /// line 9 keeps r out of back(p) because I(q,r) ∋ z <= -2 holds uniformly in s[p].
 /// Ours applies line 9 only with constraints that hold whatever the global state

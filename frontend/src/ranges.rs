@@ -1,0 +1,332 @@
+//! Reachable ranges of scalar `int` globals, within a bound on the events of an
+//! execution.
+//!
+//! The synthesised constraints carry 64-bit range conditions (`x <= 9223372036854775806`
+//! for `x = x + 1`): they read a global that blocks write, so they are not a property
+//! of the two events alone, and cdpor's back-set reduction cannot use them (see
+//! `explorer::independence`). Most globals a program does arithmetic on are counters
+//! or sums that no execution takes anywhere near `i64::MAX`; this module bounds them.
+//!
+//! Each block is run symbolically once (`crate::transition`): on every path, a global
+//! it writes ends as its old value plus a constant (`count = count + 1`: a step of 1),
+//! as a constant (`x = 0`), or as something else (then the global has no range). A
+//! global whose every write is a step of at most `d` or one of the constants `c_k`
+//! lies, after at most `n` events from a state where it held `v0`, within
+//! `[min(v0, c_k) - n·d, max(v0, c_k) + n·d]`: each event runs one block, and a
+//! block that fails changes nothing. The explorer stops every execution at
+//! `--max-depth` events, so with `n` that bound, the range holds in every state it
+//! visits.
+
+use crate::ast::{BinOp, UnOp};
+use crate::ics::{Constraint, Eval};
+use crate::ir::{Builtin, Expr, ExprKind, GlobalId, GlobalKind, Program};
+use crate::memory::Memory;
+use crate::transition::{Exec, GVal, Lin, Val, Var};
+use crate::value::{Ty, Value};
+use std::collections::BTreeSet;
+
+/// The range of each global, or `None` (not a scalar `int`, or not bounded).
+#[derive(Clone, Debug, Default)]
+pub struct Ranges {
+    bounds: Vec<Option<(i64, i64)>>,
+}
+
+/// What the blocks do to one scalar `int` global.
+#[derive(Clone, Debug, Default)]
+struct Writes {
+    /// Some write is neither a constant step nor a constant.
+    unbounded: bool,
+    /// The largest `|c|` of a write `g = g + c`.
+    step: i128,
+    /// The constants written.
+    constants: Vec<i128>,
+}
+
+impl Ranges {
+    /// The ranges of the scalar `int` globals in every state reached from `initial`
+    /// by at most `events` events.
+    pub fn reachable(program: &Program, initial: &Memory, events: u64) -> Ranges {
+        let scalar_int = |g: usize| matches!(program.globals[g].kind, GlobalKind::Scalar(Ty::Int));
+        let mut writes = vec![Writes::default(); program.globals.len()];
+        let sets = crate::write_sets::write_sets(program);
+        let exec = Exec::new(program, None);
+        for (b, block) in program.blocks.iter().enumerate() {
+            let written: BTreeSet<GlobalId> = sets[b].writes.clone();
+            if written.is_empty() {
+                continue;
+            }
+            let s0 = exec.initial_state(&[(0, block.proc)]);
+            let outcomes = exec.enabled(b as u32, 0, &s0).and_then(|states| {
+                let mut all = Vec::new();
+                for s in states {
+                    all.extend(exec.run_block(b as u32, 0, s)?);
+                }
+                Ok(all)
+            });
+            for &g in &written {
+                let w = &mut writes[g as usize];
+                let Ok(outcomes) = &outcomes else {
+                    w.unbounded = true;
+                    continue;
+                };
+                for o in outcomes {
+                    match &o.state.globals[g as usize] {
+                        GVal::Scalar(Val::Int(lin)) => record(w, lin, g),
+                        _ => w.unbounded = true,
+                    }
+                }
+            }
+        }
+        let bounds = writes
+            .iter()
+            .enumerate()
+            .map(|(g, w)| {
+                if !scalar_int(g) || w.unbounded {
+                    return None;
+                }
+                let Value::Int(v0) = initial.scalar(g as GlobalId) else {
+                    return None;
+                };
+                let values = w.constants.iter().copied().chain([i128::from(*v0)]);
+                let (lo, hi) =
+                    values.fold((i128::MAX, i128::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                let reach = w.step.checked_mul(i128::from(events))?;
+                let lo = i64::try_from(lo.checked_sub(reach)?).ok()?;
+                let hi = i64::try_from(hi.checked_add(reach)?).ok()?;
+                Some((lo, hi))
+            })
+            .collect();
+        Ranges { bounds }
+    }
+
+    /// The range of global `g`, if it has one.
+    pub fn get(&self, g: GlobalId) -> Option<(i64, i64)> {
+        self.bounds.get(g as usize).copied().flatten()
+    }
+}
+
+impl Constraint {
+    /// Whether the constraint holds in every state whose `mutable` globals lie within
+    /// `ranges` (the others as in `mem`), for these locals: evaluated with intervals,
+    /// and only where every value in them evaluates without failure, as
+    /// [`Constraint::holds`] would (a 64-bit overflow, an index out of range: not
+    /// holding).
+    pub fn holds_within(
+        &self,
+        program: &Program,
+        mem: &Memory,
+        (a, b): (&[Value], &[Value]),
+        ranges: &Ranges,
+        mutable: &BTreeSet<GlobalId>,
+    ) -> bool {
+        let within = Within {
+            eval: Eval {
+                program,
+                mem,
+                a,
+                b,
+                split: self.split,
+            },
+            ranges,
+            mutable,
+        };
+        within.truth(&self.expr) == Some(true)
+    }
+}
+
+/// Interval evaluation over [`Ranges`].
+struct Within<'a> {
+    eval: Eval<'a>,
+    ranges: &'a Ranges,
+    mutable: &'a BTreeSet<GlobalId>,
+}
+
+type Interval = (i128, i128);
+
+impl Within<'_> {
+    /// `e` reads no mutable global: its value is the same in every such state.
+    fn fixed(&self, e: &Expr) -> bool {
+        let here = match &e.kind {
+            ExprKind::Global(g)
+            | ExprKind::ArrayGet(g, _)
+            | ExprKind::MapGet(g, _)
+            | ExprKind::MapHas(g, _) => !self.mutable.contains(g),
+            _ => true,
+        };
+        here && children(e).iter().all(|c| self.fixed(c))
+    }
+
+    /// The values `e` takes, each evaluated without failure; `None` when unknown.
+    fn int(&self, e: &Expr) -> Option<Interval> {
+        if self.fixed(e) {
+            let n = i128::from(self.eval.int(e)?);
+            return Some((n, n));
+        }
+        let (lo, hi) = match &e.kind {
+            ExprKind::Global(g) => {
+                let (lo, hi) = self.ranges.get(*g)?;
+                (i128::from(lo), i128::from(hi))
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let (lo, hi) = self.int(x)?;
+                (-hi, -lo)
+            }
+            ExprKind::Binary(BinOp::Add, x, y) => {
+                let ((a, b), (c, d)) = (self.int(x)?, self.int(y)?);
+                (a + c, b + d)
+            }
+            ExprKind::Binary(BinOp::Sub, x, y) => {
+                let ((a, b), (c, d)) = (self.int(x)?, self.int(y)?);
+                (a - d, b - c)
+            }
+            ExprKind::Binary(BinOp::Mul, x, y) => {
+                let ((a, b), (c, d)) = (self.int(x)?, self.int(y)?);
+                let corners = [
+                    a.checked_mul(c)?,
+                    a.checked_mul(d)?,
+                    b.checked_mul(c)?,
+                    b.checked_mul(d)?,
+                ];
+                (*corners.iter().min()?, *corners.iter().max()?)
+            }
+            ExprKind::Builtin(Builtin::Min | Builtin::Max, args) => {
+                let ((a, b), (c, d)) = (self.int(&args[0])?, self.int(&args[1])?);
+                match &e.kind {
+                    ExprKind::Builtin(Builtin::Min, _) => (a.min(c), b.min(d)),
+                    _ => (a.max(c), b.max(d)),
+                }
+            }
+            _ => return None,
+        };
+        // Every value must be a 64-bit result, or its evaluation may fail.
+        (lo >= i128::from(i64::MIN) && hi <= i128::from(i64::MAX)).then_some((lo, hi))
+    }
+
+    /// `Some(v)`: `e` evaluates to `v`, without failure, in every such state.
+    fn truth(&self, e: &Expr) -> Option<bool> {
+        if self.fixed(e) {
+            return self.eval.boolean(e);
+        }
+        let compare = |x: &Expr, y: &Expr, op: BinOp| -> Option<bool> {
+            let ((a, b), (c, d)) = (self.int(x)?, self.int(y)?);
+            let (always, never) = match op {
+                BinOp::Lt => (b < c, a >= d),
+                BinOp::Le => (b <= c, a > d),
+                BinOp::Gt => (a > d, b <= c),
+                BinOp::Ge => (a >= d, b < c),
+                BinOp::Eq => (a == b && b == c && c == d, b < c || d < a),
+                BinOp::Ne => (b < c || d < a, a == b && b == c && c == d),
+                _ => return None,
+            };
+            if always {
+                Some(true)
+            } else if never {
+                Some(false)
+            } else {
+                None
+            }
+        };
+        match &e.kind {
+            ExprKind::Unary(UnOp::Not, x) => self.truth(x).map(|v| !v),
+            ExprKind::Binary(BinOp::And, x, y) => match self.truth(x)? {
+                false => Some(false),
+                true => self.truth(y),
+            },
+            ExprKind::Binary(BinOp::Or, x, y) => match self.truth(x)? {
+                true => Some(true),
+                false => self.truth(y),
+            },
+            ExprKind::Binary(op, x, y) if x.ty == Ty::Int => compare(x, y, *op),
+            _ => None,
+        }
+    }
+}
+
+/// The direct sub-expressions of `e`.
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => Vec::new(),
+        ExprKind::ArrayGet(_, x)
+        | ExprKind::MapGet(_, x)
+        | ExprKind::MapHas(_, x)
+        | ExprKind::Unary(_, x) => vec![x],
+        ExprKind::ListGet(x, y) | ExprKind::Binary(_, x, y) => vec![x, y],
+        ExprKind::Cond(c, x, y) => vec![c, x, y],
+        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
+            items.iter().collect()
+        }
+    }
+}
+
+/// One path's final value `lin` of global `g`, in terms of the state before the block.
+fn record(w: &mut Writes, lin: &Lin, g: GlobalId) {
+    if let Some(c) = lin.as_const() {
+        w.constants.push(c);
+        return;
+    }
+    match lin
+        .sub(&Lin::var(Var::Global(g)))
+        .ok()
+        .and_then(|d| d.as_const())
+    {
+        Some(d) => w.step = w.step.max(d.abs()),
+        None => w.unbounded = true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranges(source: &str, events: u64) -> (Program, Ranges) {
+        let program = crate::load(source, &[]).expect("loads");
+        let memory = Memory::initial(&program);
+        let ranges = Ranges::reachable(&program, &memory, events);
+        (program, ranges)
+    }
+
+    #[test]
+    fn counters_constants_and_the_rest() {
+        let (p, r) = ranges(
+            "global int count = 5;
+global int flag = 0;
+global int sum = 0;
+global int twice = 0;
+proc a(int v) {
+    count = count + 1;
+    flag = 7;
+    sum = sum + v;
+    twice = twice - 2;
+    yield;
+    count = count - 3;
+    twice = twice + 1;
+    twice = twice + 1;
+    flag = -1;
+}
+init { spawn a(1); }
+",
+            100,
+        );
+        let g = |name: &str| p.global_by_name(name).expect("global");
+        // Steps of 1 and 3: at most 3 per event.
+        assert_eq!(r.get(g("count")), Some((5 - 300, 5 + 300)));
+        // Constants only: their hull with the initial value.
+        assert_eq!(r.get(g("flag")), Some((-1, 7)));
+        // A step that is a local: no range.
+        assert_eq!(r.get(g("sum")), None);
+        // Steps of 2 (one block adds 1 twice).
+        assert_eq!(r.get(g("twice")), Some((-200, 200)));
+    }
+
+    #[test]
+    fn a_range_past_64_bits_is_none() {
+        let (p, r) = ranges(
+            "global int big = 9223372036854775000;
+proc a() { big = big + 1; }
+init { spawn a(); }
+",
+            10_000,
+        );
+        assert_eq!(r.get(p.global_by_name("big").expect("global")), None);
+    }
+}
