@@ -21,7 +21,7 @@ use crate::csdpor::ContextSensitive;
 use crate::dpor::{virtual_memory, Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
 use crate::footprint::Footprint;
-use crate::independence::Independence;
+use crate::independence::LineNine;
 use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
@@ -33,8 +33,8 @@ pub struct Constrained {
     ics: Arc<ResolvedIcs>,
     /// CSDPOR's additions, used where no constraint decides.
     context: ContextSensitive,
-    /// Line 9's relation: events that commute whatever the state (built on first use).
-    independence: Option<Independence>,
+    /// Line 9's relation: events that commute whatever the state.
+    line9: LineNine,
     /// The `e` of the race line 9 just proved independent (`e R n`).
     proved: Option<usize>,
 }
@@ -42,9 +42,9 @@ pub struct Constrained {
 impl Constrained {
     pub fn new(ics: Arc<ResolvedIcs>, context: ContextSensitive) -> Self {
         Constrained {
+            line9: LineNine::new(ics.clone()),
             ics,
             context,
-            independence: None,
             proved: None,
         }
     }
@@ -153,24 +153,7 @@ impl Reduction for Constrained {
     /// Line 9: reverse the race unless its two events commute whatever the state
     /// (`e R n`, see [`crate::independence`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        self.proved = None;
-        let (e, n) = (&r.events[r.e], &r.events[r.n()]);
-        if e.failed || n.failed {
-            return true;
-        }
-        r.stats.pruning.ic_checks_line9 += 1;
-        let ics = &self.ics;
-        let initial = &r.snapshots[0].mem;
-        let independence = self
-            .independence
-            .get_or_insert_with(|| Independence::new(r.program, ics.clone(), initial, r.max_depth));
-        let independent = independence.commute(
-            r.program,
-            &r.state.mem,
-            (e.block, r.ex.entry_locals(r.e)),
-            (n.block, r.ex.entry_locals(r.n())),
-        );
-        r.stats.pruning.races_pruned_by_ics += u64::from(independent);
+        let independent = self.line9.race(r);
         self.proved = independent.then_some(r.e);
         !independent
     }

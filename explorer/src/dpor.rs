@@ -19,12 +19,13 @@ use crate::footprint::Footprint;
 use crate::happens_before::HappensBefore;
 use crate::race;
 use crate::report::Stats;
-use crate::sleep::{SleepSet, Step};
+use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::wakeup_tree::{weak_initial, Entry, WakeupTree};
-use frontend::ir::Program;
+use frontend::ir::{BlockId, Program};
 use frontend::memory::Memory;
+use frontend::value::Value;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
@@ -215,6 +216,22 @@ pub trait Reduction {
     fn optimal(&self) -> bool {
         false
     }
+
+    /// Whether two events (block, locals at their start) of different processes whose
+    /// footprints conflict commute nevertheless, as a property of the events (cdpor's
+    /// line 9 relation): an optimal reduction uses it for weak initials and sleep sets,
+    /// as it uses the races' `must_reverse`. `initial` is the search's first state
+    /// (kept when [`Reduction::snapshots`]).
+    fn independent(
+        &mut self,
+        _program: &Program,
+        _initial: &State,
+        _max_depth: Option<usize>,
+        _x: (BlockId, &[Value]),
+        _y: (BlockId, &[Value]),
+    ) -> bool {
+        false
+    }
 }
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
@@ -402,9 +419,22 @@ impl<R: Reduction> Dpor<R> {
                             spawns: (events[i].spawned.0..events[i].spawned.1)
                                 .map(|k| procs[k].pid_key)
                                 .collect(),
+                            // A failed event (or a probe) commutes by no constraint.
+                            event: (!events[i].failed)
+                                .then(|| (events[i].block, run.ex.entry_locals(i).to_vec())),
                         }
                     })
                     .collect();
+                let reduction = &mut self.reduction;
+                let (program, max_depth) = (run.ex.program(), run.config.max_depth);
+                let initial = self.snapshots.first();
+                let mut independent = |x: &Entry, y: &Entry| match (&x.event, &y.event, initial) {
+                    (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
+                        reduction.independent(program, initial, max_depth, (*bx, lx), (*by, ly))
+                    }
+                    _ => false,
+                };
+                // A sleeping step's event is not at hand: its footprint decides.
                 let covered = prefix.sleep.entries().any(|(steps, _)| {
                     steps.len() == 1
                         && weak_initial(
@@ -413,12 +443,14 @@ impl<R: Reduction> Dpor<R> {
                                 process: steps[0].process,
                                 footprint: steps[0].footprint.clone(),
                                 spawns: Vec::new(),
+                                event: None,
                             },
+                            &mut independent,
                         )
                         .is_some()
                 });
                 if !covered && !entries.is_empty() {
-                    self.wakeup_steps += prefix.wut.insert(entries);
+                    self.wakeup_steps += prefix.wut.insert(entries, &mut independent);
                     let pruning = &mut race.stats.pruning;
                     pruning.wakeup_inserted += 1;
                     pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
@@ -555,6 +587,7 @@ impl<R: Reduction> Dpor<R> {
                 .map(|b| run.ex.transition(b, &proc.locals))
                 .unwrap_or_default(),
             spawns: Vec::new(),
+            event: proc.next.map(|b| (b, proc.locals.clone())),
         }
     }
 
@@ -715,6 +748,8 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             }
             // Lines 15–17: the sleep set of E.p.
             let reduction = &mut self.reduction;
+            let (initial, max_depth) = (self.snapshots.first(), run.config.max_depth);
+            let n_block = run.ex.events()[d].block;
             let mut around = self.snapshots.get(d).map(|before| Around {
                 program: run.ex.program(),
                 ex: &run.ex,
@@ -726,7 +761,21 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             });
             let mut keep = |x: &Step| {
                 let a = around.as_mut()?;
-                let kept = reduction.keep_asleep(a, x);
+                let kept = if optimal {
+                    // The sleeping step and `n` commute as events (`R`); a failed
+                    // event commutes by no constraint.
+                    if a.ex.events()[d].failed {
+                        return None;
+                    }
+                    let m = a.before.procs.iter().find(|q| q.pid_key == x.process)?;
+                    let x = (m.next?, m.locals.as_slice());
+                    let n = (n_block, a.ex.entry_locals(d));
+                    reduction
+                        .independent(a.program, initial?, max_depth, x, n)
+                        .then_some(Kept::Independent)
+                } else {
+                    reduction.keep_asleep(a, x).map(Kept::Equivalent)
+                };
                 a.stats.pruning.sleep_extensions += u64::from(kept.is_some());
                 kept
             };

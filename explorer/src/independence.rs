@@ -66,6 +66,56 @@ use frontend::write_sets::BlockSets;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// `R`, built on first use: it needs the search's initial state and depth bound.
+pub struct LineNine {
+    ics: Arc<ResolvedIcs>,
+    relation: Option<Independence>,
+}
+
+impl LineNine {
+    pub fn new(ics: Arc<ResolvedIcs>) -> Self {
+        LineNine {
+            ics,
+            relation: None,
+        }
+    }
+
+    /// `x R y` (see [`Independence::commute`]); `initial` is the memory of the
+    /// search's initial state, `max_events` its bound on an execution's events.
+    pub fn commute(
+        &mut self,
+        program: &Program,
+        initial: &Memory,
+        max_events: Option<usize>,
+        x: (BlockId, &[Value]),
+        y: (BlockId, &[Value]),
+    ) -> bool {
+        let ics = &self.ics;
+        self.relation
+            .get_or_insert_with(|| Independence::new(program, ics.clone(), initial, max_events))
+            .commute(program, initial, x, y)
+    }
+
+    /// CDPOR Alg. 1, line 9, for the race `r`: whether its two events commute
+    /// whatever the state, counted in the statistics. Failed events never do.
+    pub fn race(&mut self, r: &mut crate::dpor::Race<'_, '_>) -> bool {
+        let (e, n) = (&r.events[r.e], &r.events[r.n()]);
+        if e.failed || n.failed {
+            return false;
+        }
+        r.stats.pruning.ic_checks_line9 += 1;
+        let independent = self.commute(
+            r.program,
+            &r.snapshots[0].mem,
+            r.max_depth,
+            (e.block, r.ex.entry_locals(r.e)),
+            (n.block, r.ex.entry_locals(r.n())),
+        );
+        r.stats.pruning.races_pruned_by_ics += u64::from(independent);
+        independent
+    }
+}
+
 /// The relation `R` above, for one program and its constraints.
 pub struct Independence {
     ics: Arc<ResolvedIcs>,

@@ -13,6 +13,7 @@ pub mod happens_before;
 pub mod independence;
 pub mod lasso;
 pub mod naive;
+pub mod ocdpor;
 pub mod odpor;
 pub mod pid;
 pub mod race;

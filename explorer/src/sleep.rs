@@ -41,6 +41,16 @@ struct Entry {
     ending: Ending,
 }
 
+/// Why a sleeping step in conflict with the event just run stays asleep.
+#[derive(Clone, Debug)]
+pub enum Kept {
+    /// The two events commute whatever the state: the step sleeps on as it is.
+    Independent,
+    /// They commute in the state where they meet: the step runs, with this footprint,
+    /// and the execution blocks after it.
+    Equivalent(Footprint),
+}
+
 /// What running a process ends, at a node: the executions to block after it.
 #[derive(Debug, Default)]
 pub struct Ends {
@@ -170,14 +180,16 @@ impl SleepSet {
     /// The sleep set of `E.p` from that of `E`, where `p` ran an event with footprint `n`:
     /// - CSDPOR line 15: entries independent of `n` (no step of `p`, no step in conflict);
     /// - CSDPOR line 16: `x` for each entry `p.x`;
-    /// - CDPOR line 17: single steps that `keep` declares independent of `n` in `s[E]`,
-    ///   with the footprint it gives (the step's footprint after `n`); kept by state
-    ///   equality rather than independence, they run and then block (see above).
+    /// - single steps in conflict that `keep` keeps: [`Kept::Independent`] ones (the
+    ///   two events commute as events: ocdpor's `R`) stay asleep as they are; with
+    ///   [`Kept::Equivalent`] (CDPOR line 17: they commute in `s[E]`), with the
+    ///   footprint it gives (the step's after `n`), kept by state equality rather than
+    ///   independence, they run and then block (see above).
     pub fn after(
         &self,
         p: Fingerprint,
         n: &Footprint,
-        mut keep: impl FnMut(&Step) -> Option<Footprint>,
+        mut keep: impl FnMut(&Step) -> Option<Kept>,
         out: &mut SleepSet,
     ) {
         out.clear();
@@ -202,14 +214,16 @@ impl SleepSet {
                 // Kept by state equality, not by independence: it runs, then blocks.
                 // (An entry that blocks only at a given state cannot be carried past a
                 // dependent event: the state it would reach is unknown.)
-                if let Some(footprint) = keep(x) {
-                    out.add(Entry {
+                match keep(x) {
+                    Some(Kept::Independent) => out.add(entry.clone()),
+                    Some(Kept::Equivalent(footprint)) => out.add(Entry {
                         steps: vec![Step {
                             process: x.process,
                             footprint,
                         }],
                         ending: Ending::Blocks,
-                    });
+                    }),
+                    None => {}
                 }
             }
         }

@@ -14,6 +14,8 @@
 
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
+use frontend::ir::BlockId;
+use frontend::value::Value;
 
 /// One step of a sequence to follow: a process, and what its event touches (the
 /// transition footprint of its next block, the same wherever it runs: the process's
@@ -23,15 +25,23 @@ pub struct Entry {
     pub process: Fingerprint,
     pub footprint: Footprint,
     pub spawns: Vec<Fingerprint>,
+    /// Its block and its process's locals at its start, when known: what a finer
+    /// independence than footprints ([`Independent`]) is decided on.
+    pub event: Option<(BlockId, Vec<Value>)>,
 }
+
+/// Whether two events whose footprints conflict commute nevertheless (cdpor's `R`;
+/// never, for plain Optimal-DPOR).
+pub type Independent<'a> = dyn FnMut(&Entry, &Entry) -> bool + 'a;
 
 impl Entry {
     /// Whether `self`, run before `later`, must stay before it in every equivalent
-    /// sequence: program order, creation, or a conflict of footprints.
-    fn orders(&self, later: &Entry) -> bool {
+    /// sequence: program order, creation, or a conflict of footprints that
+    /// `independent` does not lift.
+    fn orders(&self, later: &Entry, independent: &mut Independent<'_>) -> bool {
         self.process == later.process
             || self.spawns.contains(&later.process)
-            || self.footprint.conflicts(&later.footprint)
+            || (self.footprint.conflicts(&later.footprint) && !independent(self, later))
     }
 }
 
@@ -45,10 +55,19 @@ pub enum WeakInitial {
 }
 
 /// Whether the process whose next step is `p` is a weak initial of `v`.
-pub fn weak_initial(v: &[Entry], p: &Entry) -> Option<WeakInitial> {
+pub fn weak_initial(
+    v: &[Entry],
+    p: &Entry,
+    independent: &mut Independent<'_>,
+) -> Option<WeakInitial> {
     match v.iter().position(|x| x.process == p.process) {
-        Some(k) => (!v[..k].iter().any(|x| x.orders(&v[k]))).then_some(WeakInitial::At(k)),
-        None => (!v.iter().any(|x| x.orders(p) || p.orders(x))).then_some(WeakInitial::Beside),
+        Some(k) => {
+            (!v[..k].iter().any(|x| x.orders(&v[k], independent))).then_some(WeakInitial::At(k))
+        }
+        None => (!v
+            .iter()
+            .any(|x| x.orders(p, independent) || p.orders(x, independent)))
+        .then_some(WeakInitial::Beside),
     }
 }
 
@@ -93,7 +112,7 @@ impl WakeupTree {
     /// process's event leaves `v`); reaching a leaf, `v` is covered by the leaf's
     /// sequence and nothing changes; where no child is a weak initial, the rest of `v`
     /// becomes a new rightmost branch. Returns the number of steps added.
-    pub fn insert(&mut self, mut v: Vec<Entry>) -> usize {
+    pub fn insert(&mut self, mut v: Vec<Entry>, independent: &mut Independent<'_>) -> usize {
         let mut node = self;
         loop {
             if v.is_empty() {
@@ -103,7 +122,7 @@ impl WakeupTree {
                 .children
                 .iter()
                 .enumerate()
-                .find_map(|(i, (c, _))| weak_initial(&v, c).map(|w| (i, w)));
+                .find_map(|(i, (c, _))| weak_initial(&v, c, independent).map(|w| (i, w)));
             let Some((i, how)) = found else {
                 let added = v.len();
                 node.children.push((v.remove(0), WakeupTree::chain(v)));
@@ -137,7 +156,12 @@ mod tests {
                 writes: writes.iter().map(loc).collect(),
             },
             spawns: Vec::new(),
+            event: None,
         }
+    }
+
+    fn never(_: &Entry, _: &Entry) -> bool {
+        false
     }
 
     #[test]
@@ -148,15 +172,25 @@ mod tests {
             entry(2, &[0], &[]),
             entry(3, &[], &[1]),
         ];
-        assert_eq!(weak_initial(&v, &v[0]), Some(WeakInitial::At(0)));
-        assert_eq!(weak_initial(&v, &v[1]), None, "b reads what a wrote");
-        assert_eq!(weak_initial(&v, &v[2]), Some(WeakInitial::At(2)));
+        assert_eq!(
+            weak_initial(&v, &v[0], &mut never),
+            Some(WeakInitial::At(0))
+        );
+        assert_eq!(
+            weak_initial(&v, &v[1], &mut never),
+            None,
+            "b reads what a wrote"
+        );
+        assert_eq!(
+            weak_initial(&v, &v[2], &mut never),
+            Some(WeakInitial::At(2))
+        );
         // d, not in v, touching z: beside; e, not in v, reading y: not.
         assert_eq!(
-            weak_initial(&v, &entry(4, &[2], &[2])),
+            weak_initial(&v, &entry(4, &[2], &[2]), &mut never),
             Some(WeakInitial::Beside)
         );
-        assert_eq!(weak_initial(&v, &entry(5, &[1], &[])), None);
+        assert_eq!(weak_initial(&v, &entry(5, &[1], &[]), &mut never), None);
     }
 
     #[test]
@@ -169,14 +203,14 @@ mod tests {
         let mut wut = WakeupTree::chain(vec![c.clone(), a.clone()]);
         // a.b: c commutes with both (beside), then a is an initial, and the leaf
         // after c.a covers what is left (b).
-        assert_eq!(wut.insert(vec![a.clone(), b.clone()]), 0);
+        assert_eq!(wut.insert(vec![a.clone(), b.clone()], &mut never), 0);
         assert_eq!(wut.size(), 2);
         // b.a: c is beside again; a is no weak initial of b.a (b reads what a
         // writes): b.a becomes a new branch under c.
-        assert_eq!(wut.insert(vec![b.clone(), a.clone()]), 2);
+        assert_eq!(wut.insert(vec![b.clone(), a.clone()], &mut never), 2);
         assert_eq!(wut.size(), 4);
         // The same again changes nothing: its branch is a leaf now.
-        assert_eq!(wut.insert(vec![b, a]), 0);
+        assert_eq!(wut.insert(vec![b, a], &mut never), 0);
         assert_eq!(wut.size(), 4);
     }
 }

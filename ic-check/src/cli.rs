@@ -165,6 +165,8 @@ pub enum Algo {
     Csdpor,
     /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.
     Cdpor,
+    /// Optimal DPOR with cdpor's state-independent constraints in its dependency.
+    Ocdpor,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

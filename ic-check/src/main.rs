@@ -11,6 +11,7 @@ use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
+use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
@@ -50,13 +51,14 @@ fn main() -> ExitCode {
         // clap requires the program unless --completions or --man is given.
         return ExitCode::from(BAD_INPUT);
     };
-    if cli.ics.is_some() && cli.algo != Algo::Cdpor {
+    if cli.ics.is_some() && !matches!(cli.algo, Algo::Cdpor | Algo::Ocdpor) {
         let algo = match cli.algo {
             Algo::Naive => "naive",
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
+            Algo::Ocdpor => "ocdpor",
         };
         Cli::command()
             .error(
@@ -342,17 +344,22 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
-        Algo::Cdpor => match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {
-            Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
-            Err((code, message)) => {
-                if code == BAD_INPUT {
-                    say!("error: {message}");
-                } else {
-                    say!("{message}");
+        Algo::Cdpor | Algo::Ocdpor => {
+            match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {
+                Ok(ics) if cli.algo == Algo::Ocdpor => {
+                    Box::new(Dpor::new(OptimalConstrained::new(Arc::new(ics))))
                 }
-                return code;
+                Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
+                Err((code, message)) => {
+                    if code == BAD_INPUT {
+                        say!("error: {message}");
+                    } else {
+                        say!("{message}");
+                    }
+                    return code;
+                }
             }
-        },
+        }
     };
     ctrl_c.phase(Phase::Starting);
     // Created now, so that a path that cannot be written stops us before exploring.
