@@ -534,28 +534,15 @@ mod strategy {
         .boxed()
     }
 
-    /// An index into `a`: mostly in range (a constant, or `abs(e) % 3`).
-    fn index(depth: u32) -> BoxedStrategy<IntExpr> {
+    /// An index into an array of `len` elements (`a`: 3, `c`: 2): mostly in range (a
+    /// constant, or `abs(e) % len`).
+    fn index(len: i64, depth: u32) -> BoxedStrategy<IntExpr> {
         prop_oneof![
-            4 => (0i64..=2).prop_map(IntExpr::Const),
-            3 => int_expr(depth).prop_map(|e| IntExpr::Bin(
+            4 => (0..len).prop_map(IntExpr::Const),
+            3 => int_expr(depth).prop_map(move |e| IntExpr::Bin(
                 Arith::Mod,
                 Box::new(IntExpr::Abs(Box::new(e))),
-                Box::new(IntExpr::Const(3))
-            )),
-            1 => int_expr(depth),
-        ]
-        .boxed()
-    }
-
-    /// An index of the array of lists `c` (2 elements): mostly in range.
-    fn cell_index(depth: u32) -> BoxedStrategy<IntExpr> {
-        prop_oneof![
-            4 => (0i64..=1).prop_map(IntExpr::Const),
-            3 => int_expr(depth).prop_map(|e| IntExpr::Bin(
-                Arith::Mod,
-                Box::new(IntExpr::Abs(Box::new(e))),
-                Box::new(IntExpr::Const(2))
+                Box::new(IntExpr::Const(len))
             )),
             1 => int_expr(depth),
         ]
@@ -571,11 +558,11 @@ mod strategy {
             10 => int_leaf(),
             1 => Just(IntExpr::Len),
             1 => Just(IntExpr::Head),
-            1 => (cell_index(depth - 1), any::<bool>())
+            1 => (index(2, depth - 1), any::<bool>())
                 .prop_map(|(i, h)| IntExpr::Cell(Box::new(i), h)),
-            1 => (index(depth - 1), proptest::bool::weighted(0.8))
+            1 => (index(3, depth - 1), proptest::bool::weighted(0.8))
                 .prop_map(|(i, g)| IntExpr::ListAt(Box::new(i), g)),
-            3 => index(depth - 1).prop_map(|i| IntExpr::Array(Box::new(i))),
+            3 => index(3, depth - 1).prop_map(|i| IntExpr::Array(Box::new(i))),
             1 => sub.clone().prop_map(|k| IntExpr::Map(Box::new(k))),
             5 => (arith(), sub.clone(), sub.clone())
                 .prop_map(|(op, a, b)| IntExpr::Bin(op, Box::new(a), Box::new(b))),
@@ -655,7 +642,7 @@ mod strategy {
             ),
             (
                 2,
-                (index(1), e())
+                (index(3, 1), e())
                     .prop_map(|(i, e)| Stmt::ArrayWrite(i, e))
                     .boxed(),
             ),
@@ -669,14 +656,14 @@ mod strategy {
             (1, any::<bool>().prop_map(Stmt::Tail).boxed()),
             (
                 1,
-                (cell_index(1), e())
+                (index(2, 1), e())
                     .prop_map(|(i, e)| Stmt::CellAppend(i, e))
                     .boxed(),
             ),
-            (1, cell_index(1).prop_map(Stmt::CellTail).boxed()),
+            (1, index(2, 1).prop_map(Stmt::CellTail).boxed()),
             (
                 1,
-                (index(1), e(), proptest::bool::weighted(0.8))
+                (index(3, 1), e(), proptest::bool::weighted(0.8))
                     .prop_map(|(i, e, g)| Stmt::ListSet(i, e, g))
                     .boxed(),
             ),
