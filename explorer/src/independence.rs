@@ -172,7 +172,12 @@ impl Independence {
             if c.globals.is_disjoint(&self.mutable) {
                 c.holds(program, mem, la, lb)
             } else {
-                c.holds_within(program, mem, (la, lb), &self.ranges, &self.mutable)
+                // Only where every mutable global it reads has a range: a cube that
+                // reads one without (an array, a sum of locals) cannot hold throughout.
+                c.globals
+                    .iter()
+                    .all(|g| !self.mutable.contains(g) || self.ranges.get(*g).is_some())
+                    && c.holds_within(program, mem, (la, lb), &self.ranges, &self.mutable)
             }
         })
     }
