@@ -53,6 +53,10 @@ pub struct Config {
 /// The default of [`Config::max_outcomes`].
 pub const MAX_OUTCOMES: usize = 1000;
 
+/// `ic-check`'s default `--max-depth`: no example or benchmark comes near it, and it
+/// bounds what cdpor's line 9 may assume of a counter (`frontend::ranges`).
+pub const MAX_DEPTH: usize = 10_000;
+
 impl Default for Config {
     fn default() -> Self {
         Config {

@@ -27,7 +27,7 @@ pub mod tree;
 pub mod wakeup_tree;
 
 pub use exploration::{
-    explore, explore_with_progress, show_final, Algorithm, Config, Deps, Progress,
+    explore, explore_with_progress, show_final, Algorithm, Config, Deps, Progress, MAX_DEPTH,
 };
 pub use report::{Outcome, Pruning, Report, Stats, Stop, Violation, ViolationKind};
 pub use tree::{Tree, TreeConfig};

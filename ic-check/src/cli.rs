@@ -75,7 +75,7 @@ pub struct Cli {
 
     /// Events one execution may have: an execution that reaches it is reported with
     /// its schedule, and the exploration stops.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = explorer::MAX_DEPTH)]
     pub max_depth: usize,
 
     /// No progress line on stderr (there is none with --json or off a terminal).

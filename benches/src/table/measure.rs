@@ -118,9 +118,11 @@ pub fn run(
         ))),
         (Algo::Cdpor, None) => return Err("cdpor needs constraints".to_string()),
     };
+    // As ic-check runs it: its default --max-depth, which cdpor's ranges rest on.
     let config = Config {
         deps,
         timeout: Some(timeout),
+        max_depth: Some(explorer::MAX_DEPTH),
         ..Config::default()
     };
     let ((report, seconds), mem_mb) = memory::growth_during(|| {
