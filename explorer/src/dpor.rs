@@ -713,6 +713,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                             .position(|q| Some(q.pid_key) == key);
                         child_wut = node.wut.take_first().unwrap_or_default();
                         self.wakeup_steps -= 1;
+                        // The backtrack set of an optimal node is only shown (`--tree`):
+                        // the processes explored from it.
+                        node.backtrack.extend(p);
                         p
                     })
                     .flatten()

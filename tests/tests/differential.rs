@@ -1285,7 +1285,10 @@ fn trees(source: &str) -> Result<(), String> {
         Ok(())
     };
     check("naive", &naive, naive_tree)?;
-    for mode in modes().into_iter().filter(|m| m.algo != Algo::Cdpor) {
+    for mode in modes()
+        .into_iter()
+        .filter(|m| !matches!(m.algo, Algo::Cdpor | Algo::Ocdpor))
+    {
         let name = mode.name();
         let config = Config {
             deps: mode.deps,
