@@ -10,6 +10,9 @@ pub enum Set {
     /// Programs of the classic DPOR literature (Flanagan and Godefroid; Abdulla et al.'s
     /// source sets and optimal DPOR; observers), with their published Mazurkiewicz counts.
     Classic,
+    /// The ISSTA 2019 paper's Table 1 (Optimal Context-Sensitive DPOR with Observers),
+    /// measured by the optimal algorithms too (odpor, ocdpor).
+    Odpor,
 }
 
 /// One benchmark of the tables, run at increasing sizes.
@@ -52,7 +55,8 @@ pub struct PaperRow {
     /// The program's Mazurkiewicz traces at this size, as published: what an optimal DPOR
     /// explores, and what SDPOR explores too once footprints are location-precise.
     pub mazurkiewicz: &'static str,
-    /// Tr, S and T of SDPOR, CSDPOR and CDPOR, in that order.
+    /// Tr, S and T of SDPOR, CSDPOR and CDPOR, in that order (the `odpor` set: E, S and
+    /// T of the ISSTA paper's DPOR_cs, ODPOR^ob and ODPOR_cs^ob).
     pub runs: [[&'static str; 3]; 3],
     /// Shown only in a family's first row, as in the paper (one synthesis per family).
     pub t_smt: &'static str,
@@ -98,6 +102,51 @@ const fn published(n: i64, mazurkiewicz: &'static str) -> PaperRow {
         runs: [["", "", ""], ["", "", ""], ["", "", ""]],
         t_smt: "",
         speedups: ["", "", ""],
+    }
+}
+
+/// Shorthand for the ISSTA 2019 paper's rows: E, S, T of DPOR_cs, ODPOR^ob, ODPOR_cs^ob.
+const fn issta_row(
+    n: i64,
+    dpor_cs: [&'static str; 3],
+    odpor_ob: [&'static str; 3],
+    odpor_cs_ob: [&'static str; 3],
+) -> PaperRow {
+    PaperRow {
+        n,
+        mazurkiewicz: "",
+        runs: [dpor_cs, odpor_ob, odpor_cs_ob],
+        t_smt: "",
+        speedups: ["", "", ""],
+    }
+}
+
+const ISSTA_TABLE_1: &str = "ISSTA 2019 paper (Albert et al., Optimal Context-Sensitive DPOR \
+                             with Observers), Table 1: E executions, S states, T seconds; \
+                             120 s timeout; its thousands are rounded up (BB(7)'s C(14, 7) = \
+                             3432 executions print as 4k)";
+
+/// A family of the ISSTA paper's Table 1 (the `odpor` set).
+const fn issta(
+    name: &'static str,
+    label: &'static str,
+    file: &'static str,
+    sizes: &'static [i64],
+    defines: &'static [(&'static str, i64)],
+    rows: &'static [PaperRow],
+) -> Family {
+    Family {
+        name,
+        label,
+        file,
+        param: "N",
+        sizes,
+        defines,
+        set: Set::Odpor,
+        paper: Paper {
+            source: ISSTA_TABLE_1,
+            rows,
+        },
     }
 }
 
@@ -373,6 +422,65 @@ pub const FAMILIES: &[Family] = &[
     classic("dining", "Dining", "classic/dining.ic", &[4, 8, 10],
         "no published count: 2^N - 2, derived in classic/dining.ic",
         &[published(4, "14"), published(8, "254"), published(10, "1022")]),
+    // The ISSTA 2019 paper's Table 1, its rows in its order; which program models which
+    // row, and how, is in benches/programs/odpor/README.md.
+    issta("fr", "FR", "odpor/fr.ic", &[3, 5, 7, 9], &[], &[
+        issta_row(3, ["17", "36", "0.02"], ["13", "29", "0.03"], ["8", "27", "0.04"]),
+        issta_row(5, ["416", "865", "0.35"], ["81", "247", "0.17"], ["29", "141", "0.14"]),
+        issta_row(7, ["21k", "42k", "34.21"], ["449", "2k", "2.28"], ["68", "456", "0.82"]),
+        issta_row(9, [">51k", ">104k", "120.00"], ["3k", "12k", "29.92"], ["129", "2k", "5.18"]),
+    ]),
+    issta("fr_a", "FR-a", "odpor/fr.ic", &[4, 6, 8, 10], &[("A", 1)], &[
+        issta_row(4, ["24", "107", "0.05"], ["33", "86", "0.05"], ["1", "40", "0.04"]),
+        issta_row(6, ["720", "4k", "2.17"], ["193", "680", "0.88"], ["1", "119", "0.25"]),
+        issta_row(8, [">20k", ">88k", "120.00"], ["2k", "5k", "10.79"], ["1", "270", "1.18"]),
+        issta_row(10, [">18k", ">79k", "120.00"], [">5k", ">26k", "120.00"], ["1", "517", "5.09"]),
+    ]),
+    issta("lw", "LW", "classic/lastwrite.ic", &[3, 5, 7, 10], &[], &[
+        issta_row(3, ["6", "17", "0.01"], ["3", "10", "0.01"], ["1", "10", "0.01"]),
+        issta_row(5, ["120", "327", "0.16"], ["5", "21", "0.02"], ["1", "21", "0.03"]),
+        issta_row(7, ["6k", "14k", "8.96"], ["7", "36", "0.06"], ["1", "36", "0.07"]),
+        issta_row(10, [">32k", ">85k", "120.00"], ["10", "66", "0.32"], ["1", "66", "0.31"]),
+    ]),
+    issta("abs", "abs", "odpor/abs.ic", &[2, 3, 4, 5], &[], &[
+        issta_row(2, ["4", "28", "0.02"], ["2", "15", "0.01"], ["1", "12", "0.01"]),
+        issta_row(3, ["54", "577", "0.30"], ["2", "26", "0.02"], ["1", "23", "0.02"]),
+        issta_row(4, ["2k", "33k", "29.34"], ["2", "44", "0.04"], ["1", "40", "0.05"]),
+        issta_row(5, [">4k", ">109k", "120.00"], ["2", "58", "0.09"], ["1", "54", "0.10"]),
+    ]),
+    issta("lam", "Lam", "odpor/lam.ic", &[2], &[], &[
+        issta_row(2, ["37", "605", "0.30"], ["30", "470", "0.59"], ["26", "456", "0.46"]),
+    ]),
+    issta("fib_issta", "Fib", "fib.ic", &[3, 4, 5, 6], &[], &[
+        issta_row(3, ["1", "18", "0.01"], ["6", "22", "0.01"], ["1", "18", "0.01"]),
+        issta_row(4, ["1", "43", "0.02"], ["90", "250", "0.18"], ["1", "43", "0.03"]),
+        issta_row(5, ["1", "99", "0.04"], ["4k", "11k", "22.36"], ["1", "99", "0.09"]),
+        issta_row(6, ["1", "228", "0.13"], [">2k", ">6k", "120.00"], ["1", "228", "0.63"]),
+    ]),
+    issta("qs_issta", "QS", "qs.ic", &[8, 10, 13, 15], &[], &[
+        issta_row(8, ["1", "763", "0.31"], ["4k", "12k", "23.67"], ["1", "309", "0.19"]),
+        issta_row(10, ["1", "4k", "1.47"], [">6k", ">31k", "120.00"], ["1", "607", "0.50"]),
+        issta_row(13, ["1", "25k", "14.83"], [">2k", ">15k", "120.00"], ["1", "2k", "1.68"]),
+        issta_row(15, ["1", "99k", "72.95"], [">826", ">10k", "120.00"], ["1", "3k", "3.56"]),
+    ]),
+    issta("ms_issta", "MS", "ms.ic", &[7, 9, 11, 14], &[], &[
+        issta_row(7, ["1", "70", "0.03"], ["2k", "4k", "5.12"], ["1", "68", "0.06"]),
+        issta_row(9, ["1", "121", "0.06"], ["14k", "37k", "116.75"], ["1", "107", "0.14"]),
+        issta_row(11, ["1", "172", "0.09"], [">4k", ">13k", "120.00"], ["1", "166", "0.33"]),
+        issta_row(14, ["1", "254", "0.14"], [">2k", ">5k", "120.00"], ["1", "224", "1.08"]),
+    ]),
+    issta("dbp_issta", "DBP", "dbp.ic", &[5, 6, 7, 8], &[], &[
+        issta_row(5, ["361", "5k", "2.89"], ["32", "210", "0.24"], ["4", "65", "0.09"]),
+        issta_row(6, ["2k", "21k", "66.59"], ["64", "451", "0.73"], ["4", "73", "0.14"]),
+        issta_row(7, [">3k", ">26k", "120.00"], ["128", "964", "2.23"], ["5", "109", "0.28"]),
+        issta_row(8, [">3k", ">27k", "120.00"], ["256", "3k", "6.78"], ["5", "117", "0.44"]),
+    ]),
+    issta("bb_issta", "BB", "bb.ic", &[3, 5, 7, 8], &[], &[
+        issta_row(3, ["11", "38", "0.02"], ["20", "49", "0.03"], ["5", "23", "0.02"]),
+        issta_row(5, ["80", "326", "0.13"], ["252", "671", "0.56"], ["17", "103", "0.09"]),
+        issta_row(7, ["580", "3k", "1.18"], ["4k", "10k", "18.02"], ["65", "459", "0.82"]),
+        issta_row(8, ["5k", "21k", "12.49"], [">10k", ">28k", "120.00"], ["257", "3k", "15.87"]),
+    ]),
 ];
 
 /// The families `--only` names (of any set), in table order, or without names every
@@ -414,7 +522,8 @@ mod tests {
             select(Set::Papers, &["fob".to_string()]).unwrap_err(),
             "unknown family `fob`; the families are: fib, qs, ms, pi, ps, dbp, bb, reg, pc, \
              fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, dbp_shared, bb_many, \
-             lastzero, indexer, filesystem, readers, lastwrite, dining"
+             lastzero, indexer, filesystem, readers, lastwrite, dining, fr, fr_a, lw, abs, lam, \
+             fib_issta, qs_issta, ms_issta, dbp_issta, bb_issta"
         );
         let picked = select(Set::Papers, &["PC".to_string(), "lastzero".to_string()]).unwrap();
         let names: Vec<&str> = picked.iter().map(|f| f.name).collect();
@@ -437,6 +546,7 @@ mod tests {
             ]
         );
         assert_eq!(names(Set::Papers).len(), 16);
+        assert_eq!(names(Set::Odpor).len(), 10);
     }
 
     #[test]

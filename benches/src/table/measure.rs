@@ -2,11 +2,14 @@
 //! `ic-check` would run it, with the timeout; and the synthesis CDPOR needs first,
 //! timed apart (the papers' T^smt).
 
+use super::families::Set;
 use super::memory;
 use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
 use explorer::dpor::Dpor;
 use explorer::fingerprint::Fingerprint;
+use explorer::ocdpor::OptimalConstrained;
+use explorer::odpor::OptimalDpor;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Stop};
 use frontend::ics::ResolvedIcs;
@@ -14,23 +17,45 @@ use frontend::ir::Program;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The algorithms the papers compare, in their tables' order.
+/// The algorithms the tables compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algo {
     Sdpor,
+    Odpor,
     Csdpor,
     Cdpor,
+    Ocdpor,
 }
 
 impl Algo {
+    /// The CDPOR paper's Table 1, in its order: the `papers` and `classic` sets.
     pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
+
+    /// The `odpor` set's: the optimal algorithms beside the source-set ones.
+    pub const OPTIMAL: [Algo; 5] = [
+        Algo::Sdpor,
+        Algo::Odpor,
+        Algo::Csdpor,
+        Algo::Cdpor,
+        Algo::Ocdpor,
+    ];
+
+    /// The algorithms a set's table measures, in its columns' order.
+    pub fn of_set(set: Set) -> &'static [Algo] {
+        match set {
+            Set::Papers | Set::Classic => &Algo::ALL,
+            Set::Odpor => &Algo::OPTIMAL,
+        }
+    }
 
     /// The name `ic-check --algo` takes.
     pub fn name(self) -> &'static str {
         match self {
             Algo::Sdpor => "sdpor",
+            Algo::Odpor => "odpor",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
+            Algo::Ocdpor => "ocdpor",
         }
     }
 
@@ -38,9 +63,16 @@ impl Algo {
     pub fn title(self) -> &'static str {
         match self {
             Algo::Sdpor => "SDPOR",
+            Algo::Odpor => "ODPOR",
             Algo::Csdpor => "CSDPOR",
             Algo::Cdpor => "CDPOR",
+            Algo::Ocdpor => "OCDPOR",
         }
+    }
+
+    /// Whether it needs the synthesised constraints.
+    pub fn uses_ics(self) -> bool {
+        matches!(self, Algo::Cdpor | Algo::Ocdpor)
     }
 }
 
@@ -101,7 +133,7 @@ impl Run {
     }
 }
 
-/// Explores `program` with `algo`; cdpor needs the constraints `ics`.
+/// Explores `program` with `algo`; cdpor and ocdpor need the constraints `ics`.
 pub fn run(
     program: &Program,
     algo: Algo,
@@ -111,12 +143,16 @@ pub fn run(
 ) -> Result<Run, String> {
     let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
         (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
+        (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),
             ContextSensitive::new(),
         ))),
-        (Algo::Cdpor, None) => return Err("cdpor needs constraints".to_string()),
+        (Algo::Ocdpor, Some(ics)) => Box::new(Dpor::new(OptimalConstrained::new(ics.clone()))),
+        (Algo::Cdpor | Algo::Ocdpor, None) => {
+            return Err(format!("{} needs constraints", algo.name()))
+        }
     };
     // As ic-check runs it: its default --max-depth, which cdpor's ranges rest on.
     let config = Config {

@@ -1,7 +1,7 @@
 //! The document the harness prints: our measurements in the shape of CDPOR Table 1,
 //! with notes that explain every mark in them, and the papers' own numbers beside.
 
-use super::families::Family;
+use super::families::{Family, Set};
 use super::markdown::{self, Table};
 use super::measure::{deps_name, Algo, Run};
 use super::speedup::{Bound, Value};
@@ -23,8 +23,10 @@ pub struct Row {
     pub family: &'static Family,
     pub n: i64,
     pub deps: Deps,
-    /// SDPOR, CSDPOR, CDPOR.
-    pub cells: [Cell; 3],
+    /// The algorithms measured (`Algo::of_set`), in the table's order.
+    pub algos: &'static [Algo],
+    /// One per algorithm of `algos`.
+    pub cells: Vec<Cell>,
     /// Seconds of the synthesis at this size; `None` when it was not run or failed.
     pub smt: Option<f64>,
 }
@@ -74,15 +76,33 @@ impl Row {
         }
     }
 
+    /// The cell of `algo`'s column, if the row measures it.
+    fn index(&self, algo: Algo) -> Option<usize> {
+        self.algos.iter().position(|a| *a == algo)
+    }
+
+    /// The time of `algo`'s cell, as `time`.
+    fn time_of(&self, algo: Algo) -> Option<Value> {
+        self.index(algo).and_then(|i| self.time(i))
+    }
+
     /// G^s, G^cs and G^smt; `None` where a run is missing.
     fn speedups(&self) -> [Option<Value>; 3] {
-        let cdpor = self.time(2);
+        let cdpor = self.time_of(Algo::Cdpor);
         let with_smt = cdpor.zip(self.smt).map(|(t, s)| t.plus(Value::exact(s)));
+        let sdpor = self.time_of(Algo::Sdpor);
+        let csdpor = self.time_of(Algo::Csdpor);
         [
-            self.time(0).zip(cdpor).map(|(a, b)| a.over(b)),
-            self.time(1).zip(cdpor).map(|(a, b)| a.over(b)),
-            self.time(1).zip(with_smt).map(|(a, b)| a.over(b)),
+            sdpor.zip(cdpor).map(|(a, b)| a.over(b)),
+            csdpor.zip(cdpor).map(|(a, b)| a.over(b)),
+            csdpor.zip(with_smt).map(|(a, b)| a.over(b)),
         ]
+    }
+
+    /// The CDPOR paper's layout (memory and speed-up columns), or the `odpor` set's
+    /// (Tr, S, T of each algorithm, then T^smt).
+    fn papers_layout(&self) -> bool {
+        self.algos == Algo::ALL
     }
 
     /// The complete runs disagree on the final states: a bug of some algorithm.
@@ -130,13 +150,54 @@ fn header(published: bool) -> Vec<&'static str> {
     header
 }
 
+/// The `odpor` set's columns: Tr, S and T of each algorithm of `algos`, then T^smt.
+fn optimal_header(algos: &[Algo], published: bool) -> Vec<String> {
+    let mut header = vec!["Bench".to_string()];
+    if published {
+        header.push(MAZURKIEWICZ.to_string());
+    }
+    for algo in algos {
+        header.extend([format!("{} Tr", algo.title()), "S".into(), "T".into()]);
+    }
+    header.push("T^smt".to_string());
+    header
+}
+
+/// The ISSTA 2019 paper's columns, for the `odpor` set's papers' numbers.
+const ISSTA_HEADER: [&str; 15] = [
+    "Bench",
+    MAZURKIEWICZ,
+    "DPOR_cs E",
+    "S",
+    "T",
+    "ODPOR^ob E",
+    "S",
+    "T",
+    "ODPOR_cs^ob E",
+    "S",
+    "T",
+    "T^smt",
+    "G^s",
+    "G^cs",
+    "G^smt",
+];
+
 /// Our table for one deps mode, then its notes. `problems` are things that kept rows
 /// out of the table (a program that is missing or does not load), already phrased.
 /// Also says whether anything was flagged as a bug. Rows of families with published
 /// Mazurkiewicz counts show them beside ours.
+/// All `rows` measure the same algorithms; the `odpor` set's (five algorithms) print
+/// without the memory and speed-up columns.
 pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
     let published = rows.iter().any(|r| r.mazurkiewicz().is_some());
-    let mut table = Table::new(&header(published));
+    let papers_layout = rows.first().is_none_or(|r| r.papers_layout());
+    let optimal: Vec<String>;
+    let mut table = if papers_layout {
+        Table::new(&header(published))
+    } else {
+        optimal = optimal_header(rows[0].algos, published);
+        Table::new(&optimal.iter().map(String::as_str).collect::<Vec<_>>())
+    };
     let mut notes = Notes::default();
     if published {
         notes.lines.push(format!(
@@ -155,14 +216,16 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
         if published {
             cells.push(row.mazurkiewicz().unwrap_or_default().to_string());
         }
-        for (i, algo) in Algo::ALL.into_iter().enumerate() {
-            cells.extend(algorithm_cells(row, i, algo, differ, &mut notes));
+        for (i, algo) in row.algos.iter().copied().enumerate() {
+            let group = algorithm_cells(row, i, algo, differ, &mut notes);
+            let keep = if papers_layout { 4 } else { 3 };
+            cells.extend(group.into_iter().take(keep));
         }
         if differ {
             let counts: Vec<String> = row
                 .cells
                 .iter()
-                .zip(Algo::ALL)
+                .zip(row.algos.iter().copied())
                 .filter_map(|(c, algo)| match c {
                     Cell::Ran(run) if run.complete() => {
                         Some(format!("{} {}", algo.title(), run.finals.len()))
@@ -177,11 +240,17 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
                 counts.join(", ")
             ));
         }
-        cells.push(match (row.smt, &row.cells[2]) {
+        // The synthesis runs for the first algorithm that uses constraints.
+        let with_ics = row.algos.iter().position(|a| a.uses_ics());
+        cells.push(match (row.smt, with_ics.map(|i| &row.cells[i])) {
             (Some(smt), _) => markdown::seconds(Value::exact(smt)),
-            (None, Cell::Skipped) => "–".to_string(),
+            (None, Some(Cell::Skipped) | None) => "–".to_string(),
             (None, _) => "err".to_string(),
         });
+        if !papers_layout {
+            table.push(cells);
+            continue;
+        }
         for g in row.speedups() {
             notes.unknown |= g.is_some_and(|g| g.bound == Bound::Unknown);
             cells.push(g.map_or_else(|| "–".to_string(), markdown::speedup));
@@ -298,7 +367,12 @@ pub fn paper(families: &[&Family]) -> String {
         .copied()
         .filter(|f| !f.paper.rows.is_empty())
         .collect();
-    let header: Vec<&str> = header(true).into_iter().filter(|h| *h != "Mem").collect();
+    // The ISSTA paper's families have its three algorithms' columns instead.
+    let header: Vec<&str> = if families.first().is_some_and(|f| f.set == Set::Odpor) {
+        ISSTA_HEADER.to_vec()
+    } else {
+        header(true).into_iter().filter(|h| *h != "Mem").collect()
+    };
     let mut rows: Vec<Vec<String>> = Vec::new();
     for family in &families {
         for row in family.paper.rows {
@@ -365,7 +439,8 @@ mod tests {
             family: readers,
             n: 4,
             deps: Deps::Dynamic,
-            cells: [
+            algos: &Algo::ALL,
+            cells: vec![
                 run(16, 94, 0.001, Stop::Complete, &[1]),
                 run(1, 55, 0.001, Stop::Complete, &[1]),
                 run(1, 10, 0.001, Stop::Complete, &[1]),
@@ -407,7 +482,8 @@ mod tests {
                 family: pc,
                 n: 9,
                 deps: Deps::Static,
-                cells: [
+                algos: &Algo::ALL,
+                cells: vec![
                     run(642_831, 3_130_778, 10.0004, Stop::Timeout, &[]),
                     run(512, 20_659, 0.0213, Stop::Complete, &[1, 2]),
                     run(512, 20_659, 0.0101, Stop::Complete, &[1, 2]),
@@ -418,7 +494,8 @@ mod tests {
                 family: pc,
                 n: 11,
                 deps: Deps::Static,
-                cells: [
+                algos: &Algo::ALL,
+                cells: vec![
                     Cell::Skipped,
                     run(2048, 90_000, 12.5, Stop::Complete, &[1, 2]),
                     run(2048, 90_000, 0.5, Stop::Complete, &[1]),
@@ -429,7 +506,8 @@ mod tests {
                 family: pc,
                 n: 13,
                 deps: Deps::Static,
-                cells: [
+                algos: &Algo::ALL,
+                cells: vec![
                     Cell::Skipped,
                     violated,
                     Cell::Failed("no constraints".to_string()),
@@ -440,7 +518,8 @@ mod tests {
                 family: pc,
                 n: 15,
                 deps: Deps::Static,
-                cells: [Cell::Skipped, Cell::Skipped, Cell::Skipped],
+                algos: &Algo::ALL,
+                cells: vec![Cell::Skipped, Cell::Skipped, Cell::Skipped],
                 smt: None,
             },
         ];
