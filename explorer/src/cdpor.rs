@@ -26,6 +26,7 @@ use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
+use frontend::value::Value;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -153,7 +154,7 @@ impl Reduction for Constrained {
     /// Line 9: reverse the race unless its two events commute whatever the state
     /// (`e R n`, see [`crate::independence`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        let independent = self.line9.race(r);
+        let independent = self.line9.race(r, true);
         self.proved = independent.then_some(r.e);
         !independent
     }
@@ -227,5 +228,18 @@ impl Reduction for Constrained {
 
     fn guided(&self) -> bool {
         true
+    }
+
+    /// Line 9's relation, also for sleep sets: a sleeping step that commutes with `n`
+    /// as an event sleeps on (Source-DPOR with the finer dependency).
+    fn independent(
+        &mut self,
+        program: &Program,
+        initial: &State,
+        max_depth: Option<usize>,
+        x: (BlockId, &[Value]),
+        y: (BlockId, &[Value]),
+    ) -> bool {
+        self.line9.commute(program, &initial.mem, max_depth, x, y)
     }
 }

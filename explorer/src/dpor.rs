@@ -434,8 +434,13 @@ impl<R: Reduction> Dpor<R> {
                     }
                     _ => false,
                 };
-                // A sleeping step's event is not at hand: its footprint decides.
+                // A sleeping step is its process's next event in `s[E']` (kept when
+                // the reduction keeps snapshots).
+                let at_prefix = self.snapshots.get(e);
                 let covered = prefix.sleep.entries().any(|(steps, _)| {
+                    let event = at_prefix
+                        .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
+                        .and_then(|q| Some((q.next?, q.locals.clone())));
                     steps.len() == 1
                         && weak_initial(
                             &entries,
@@ -443,7 +448,7 @@ impl<R: Reduction> Dpor<R> {
                                 process: steps[0].process,
                                 footprint: steps[0].footprint.clone(),
                                 spawns: Vec::new(),
-                                event: None,
+                                event,
                             },
                             &mut independent,
                         )
@@ -764,18 +769,24 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             });
             let mut keep = |x: &Step| {
                 let a = around.as_mut()?;
-                let kept = if optimal {
-                    // The sleeping step and `n` commute as events (`R`); a failed
-                    // event commutes by no constraint.
-                    if a.ex.events()[d].failed {
-                        return None;
-                    }
-                    let m = a.before.procs.iter().find(|q| q.pid_key == x.process)?;
-                    let x = (m.next?, m.locals.as_slice());
-                    let n = (n_block, a.ex.entry_locals(d));
-                    reduction
-                        .independent(a.program, initial?, max_depth, x, n)
-                        .then_some(Kept::Independent)
+                // The sleeping step and `n` commute as events (`R`: it sleeps on), or
+                // in `s[E]` (CDPOR line 17: it runs, then blocks). A failed event
+                // commutes by no constraint.
+                let independent = !a.ex.events()[d].failed
+                    && a.before
+                        .procs
+                        .iter()
+                        .find(|q| q.pid_key == x.process)
+                        .and_then(|m| Some((m.next?, m.locals.as_slice())))
+                        .zip(initial)
+                        .is_some_and(|(x, initial)| {
+                            let n = (n_block, a.ex.entry_locals(d));
+                            reduction.independent(a.program, initial, max_depth, x, n)
+                        });
+                let kept = if independent {
+                    Some(Kept::Independent)
+                } else if optimal {
+                    None
                 } else {
                     reduction.keep_asleep(a, x).map(Kept::Equivalent)
                 };

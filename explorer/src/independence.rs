@@ -53,12 +53,27 @@
 //! synthesis's 64-bit conditions need (`count <= 9223372036854775806` for
 //! `count = count + 1`): a counter stays far from `i64::MAX` in 10,000 events.
 //!
+//! # Globals private to the pair
+//!
+//! At line 9 (not for sleep sets or weak initials, which see no race), a constraint
+//! may also read a global `g` that only `e`'s and `n`'s processes write: every block
+//! writing `g` belongs to their two procs, each of which has one process in any
+//! execution (spawned once, by `init`, outside its loops). Wherever `e` and `n` meet,
+//! in any linearization, the events before them that wrote `g` are those of the two
+//! processes before `e` and `n` — in program order, and in the order of their own
+//! conflicts, which every linearization keeps (or, if a constraint made two of them
+//! independent, ends in the same state either way). So `g` has the same value
+//! wherever they meet: its value in `s[E']`, the state before `e`, when no event
+//! between `e` and `n` wrote it (else the rule is not used). The constraint is
+//! evaluated there. This is CDPOR Ex. 5's pruning of `(q, r)` after `p`: `z <= -2`,
+//! and only `q` and `r` write `z`.
+//!
 //! A constraint that does read a mutable global otherwise still serves lines 11–12
 //! and 17, where it only proves `s[E'.û.e.n] = s[E'.û.n.e]` for the state it is
 //! evaluated in.
 
 use frontend::ics::ResolvedIcs;
-use frontend::ir::{BlockId, GlobalId, Program};
+use frontend::ir::{BlockId, GlobalId, InstrKind, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::ranges::Ranges;
 use frontend::value::Value;
@@ -98,19 +113,38 @@ impl LineNine {
 
     /// CDPOR Alg. 1, line 9, for the race `r`: whether its two events commute
     /// whatever the state, counted in the statistics. Failed events never do.
-    pub fn race(&mut self, r: &mut crate::dpor::Race<'_, '_>) -> bool {
+    ///
+    /// `private`: also with globals private to the pair (see the module's doc). An
+    /// optimal search must not: its weak initials and sleep sets, which see no race,
+    /// could not use them, and the races' relation would be finer than theirs (its
+    /// explorations would end blocked).
+    pub fn race(&mut self, r: &mut crate::dpor::Race<'_, '_>, private: bool) -> bool {
         let (e, n) = (&r.events[r.e], &r.events[r.n()]);
         if e.failed || n.failed {
             return false;
         }
         r.stats.pruning.ic_checks_line9 += 1;
-        let independent = self.commute(
-            r.program,
-            &r.snapshots[0].mem,
-            r.max_depth,
-            (e.block, r.ex.entry_locals(r.e)),
-            (n.block, r.ex.entry_locals(r.n())),
-        );
+        let ics = &self.ics;
+        let relation = self.relation.get_or_insert_with(|| {
+            Independence::new(r.program, ics.clone(), &r.snapshots[0].mem, r.max_depth)
+        });
+        let x = (e.block, r.ex.entry_locals(r.e));
+        let y = (n.block, r.ex.entry_locals(r.n()));
+        let independent = if private {
+            let written_between: BTreeSet<GlobalId> = r.events[r.e + 1..r.n()]
+                .iter()
+                .flat_map(|m| m.footprint.writes.iter().map(|l| l.global))
+                .collect();
+            relation.commute_where_they_meet(
+                r.program,
+                &r.snapshots[r.e].mem,
+                x,
+                y,
+                &written_between,
+            )
+        } else {
+            relation.commute(r.program, &r.snapshots[0].mem, x, y)
+        };
         r.stats.pruning.races_pruned_by_ics += u64::from(independent);
         independent
     }
@@ -125,6 +159,10 @@ pub struct Independence {
     sets: Vec<BlockSets>,
     /// The ranges of the mutable globals in the states the search may visit.
     ranges: Ranges,
+    /// Per global: the procs with a block that writes it.
+    writers: Vec<BTreeSet<ProcId>>,
+    /// Per proc: at most one process in any execution.
+    singleton: Vec<bool>,
 }
 
 impl Independence {
@@ -141,11 +179,19 @@ impl Independence {
         let ranges = max_events
             .map(|n| Ranges::reachable(program, initial, n as u64))
             .unwrap_or_default();
+        let mut writers = vec![BTreeSet::new(); program.globals.len()];
+        for (set, block) in sets.iter().zip(&program.blocks) {
+            for &g in &set.writes {
+                writers[g as usize].insert(block.proc);
+            }
+        }
         Independence {
             ics,
             mutable,
             sets,
             ranges,
+            writers,
+            singleton: singletons(program),
         }
     }
 
@@ -153,12 +199,44 @@ impl Independence {
     /// `y` started with `ly` (of two different processes) are independent whatever
     /// the state: `x R y` above. `mem` is any state's memory: only globals that never
     /// change are read from it.
-    pub fn commute(
+    pub fn commute(&self, program: &Program, mem: &Memory, x: Event<'_>, y: Event<'_>) -> bool {
+        self.holds(program, mem, x, y, &|_| false)
+    }
+
+    /// [`Independence::commute`], or a constraint that also reads globals *private to
+    /// the pair* (see the module's doc), read in `before`: the state before the
+    /// earlier event, when none of the events between the two wrote them
+    /// (`written_between`).
+    pub fn commute_where_they_meet(
+        &self,
+        program: &Program,
+        before: &Memory,
+        x: Event<'_>,
+        y: Event<'_>,
+        written_between: &BTreeSet<GlobalId>,
+    ) -> bool {
+        let proc = |b: BlockId| program.blocks[b as usize].proc;
+        let (px, py) = (proc(x.0), proc(y.0));
+        let pair_of_singletons =
+            px != py && self.singleton[px as usize] && self.singleton[py as usize];
+        let private = |g: GlobalId| {
+            pair_of_singletons
+                && !written_between.contains(&g)
+                && self.writers[g as usize].iter().all(|&p| p == px || p == py)
+        };
+        self.holds(program, before, x, y, &private)
+    }
+
+    /// Some constraint of the pair holds in `mem` and keeps its value wherever the two
+    /// events meet: the globals it reads are constant, `fixed` (their value in `mem`
+    /// is the one where they meet), or bounded, and it holds throughout the bounds.
+    fn holds(
         &self,
         program: &Program,
         mem: &Memory,
-        (x, lx): (BlockId, &[Value]),
-        (y, ly): (BlockId, &[Value]),
+        (x, lx): Event<'_>,
+        (y, ly): Event<'_>,
+        fixed: &dyn Fn(GlobalId) -> bool,
     ) -> bool {
         let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
         if !sx.guard_reads.is_disjoint(&sy.writes) || !sy.guard_reads.is_disjoint(&sx.writes) {
@@ -168,17 +246,43 @@ impl Independence {
             return false;
         };
         let (la, lb) = if swapped { (ly, lx) } else { (lx, ly) };
+        let varies = |g: &GlobalId| self.mutable.contains(g) && !fixed(*g);
         pair.constraints.iter().any(|c| {
-            if c.globals.is_disjoint(&self.mutable) {
-                c.holds(program, mem, la, lb)
-            } else {
-                // Only where every mutable global it reads has a range: a cube that
-                // reads one without (an array, a sum of locals) cannot hold throughout.
-                c.globals
-                    .iter()
-                    .all(|g| !self.mutable.contains(g) || self.ranges.get(*g).is_some())
-                    && c.holds_within(program, mem, (la, lb), &self.ranges, &self.mutable)
+            if !c.globals.iter().any(varies) {
+                return c.holds(program, mem, la, lb);
             }
+            // Only where every global that may vary has a range: a cube that reads one
+            // without (an array, a sum of locals) cannot hold throughout.
+            let varying: BTreeSet<GlobalId> = c.globals.iter().copied().filter(varies).collect();
+            varying.iter().all(|g| self.ranges.get(*g).is_some())
+                && c.holds_within(program, mem, (la, lb), &self.ranges, &varying)
         })
     }
+}
+
+/// An event as `R` sees it: its block, and its process's locals at its start.
+pub type Event<'a> = (BlockId, &'a [Value]);
+
+/// Procs of which every execution has at most one process: spawned at exactly one
+/// place, in `init`, outside its loops.
+fn singletons(program: &Program) -> Vec<bool> {
+    let mut sites = vec![0u32; program.procs.len()];
+    let mut once = vec![false; program.procs.len()];
+    let codes = program.procs.iter().map(|p| (&p.code, false));
+    for (code, init) in codes.chain([(&program.init, true)]) {
+        for (pc, instr) in code.instrs.iter().enumerate() {
+            if let InstrKind::Spawn(p, _) = instr.kind {
+                sites[p as usize] += 1;
+                let in_loop = code.instrs[pc..].iter().any(|i| {
+                    matches!(i.kind, InstrKind::Jump(t) | InstrKind::JumpUnless(_, t) if (t as usize) <= pc)
+                });
+                once[p as usize] = init && !in_loop;
+            }
+        }
+    }
+    sites
+        .iter()
+        .zip(once)
+        .map(|(&n, once)| n == 1 && once)
+        .collect()
 }

@@ -42,7 +42,7 @@ impl Reduction for OptimalConstrained {
     }
 
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        !self.line9.race(r)
+        !self.line9.race(r, false)
     }
 
     fn independent(

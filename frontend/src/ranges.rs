@@ -9,11 +9,14 @@
 //!
 //! Each block is run symbolically once (`crate::transition`): on every path, a global
 //! it writes ends as its old value plus a constant (`count = count + 1`: a step of 1),
-//! as a constant (`x = 0`), or as something else (then the global has no range). A
-//! global whose every write is a step of at most `d` or one of the constants `c_k`
-//! lies, after at most `n` events from a state where it held `v0`, within
-//! `[min(v0, c_k) - n·d, max(v0, c_k) + n·d]`: each event runs one block, and a
-//! block that fails changes nothing. The explorer stops every execution at
+//! as a constant (`x = 0`), as another global plus a constant (`z = x`: a copy), or
+//! as something else (then the global has no range). A global whose every write is a
+//! step of at most `d`, one of the constants `c_k` or a copy of globals `h_j` (with
+//! ranges) lies, after at most `n` events from a state where it held `v0`, within
+//! `[lo - n·d, hi + n·d]`, `[lo, hi]` the hull of `v0`, the `c_k` and the ranges of
+//! the `h_j` shifted by their constants: its value is the last one assigned (or
+//! `v0`) plus at most `n` steps; each event runs one block, and a block that fails
+//! changes nothing. The explorer stops every execution at
 //! `--max-depth` events, so with `n` that bound, the range holds in every state it
 //! visits.
 
@@ -21,7 +24,7 @@ use crate::ast::{BinOp, UnOp};
 use crate::ics::{Constraint, Eval};
 use crate::ir::{Builtin, Expr, ExprKind, GlobalId, GlobalKind, Program};
 use crate::memory::Memory;
-use crate::transition::{Exec, GVal, Lin, Val, Var};
+use crate::transition::{Exec, GVal, IAtom, Lin, Val, Var};
 use crate::value::{Ty, Value};
 use std::collections::BTreeSet;
 
@@ -40,6 +43,8 @@ struct Writes {
     step: i128,
     /// The constants written.
     constants: Vec<i128>,
+    /// Writes `g = h + c` of another global `h`.
+    copies: Vec<(GlobalId, i128)>,
 }
 
 impl Ranges {
@@ -77,25 +82,20 @@ impl Ranges {
                 }
             }
         }
-        let bounds = writes
-            .iter()
-            .enumerate()
-            .map(|(g, w)| {
-                if !scalar_int(g) || w.unbounded {
-                    return None;
+        // A global that copies another gets that one's range: computed in rounds,
+        // each settling the globals whose sources are settled (a cycle stays `None`).
+        let mut bounds: Vec<Option<(i64, i64)>> = vec![None; writes.len()];
+        let mut settled = vec![false; writes.len()];
+        for _ in 0..=writes.len() {
+            for (g, w) in writes.iter().enumerate() {
+                if settled[g] || !w.copies.iter().all(|(h, _)| settled[*h as usize]) {
+                    continue;
                 }
-                let Value::Int(v0) = initial.scalar(g as GlobalId) else {
-                    return None;
-                };
-                let values = w.constants.iter().copied().chain([i128::from(*v0)]);
-                let (lo, hi) =
-                    values.fold((i128::MAX, i128::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
-                let reach = w.step.checked_mul(i128::from(events))?;
-                let lo = i64::try_from(lo.checked_sub(reach)?).ok()?;
-                let hi = i64::try_from(hi.checked_add(reach)?).ok()?;
-                Some((lo, hi))
-            })
-            .collect();
+                settled[g] = true;
+                bounds[g] = range(w, initial.scalar(g as GlobalId), &bounds, events)
+                    .filter(|_| scalar_int(g));
+            }
+        }
         Ranges { bounds }
     }
 
@@ -153,7 +153,7 @@ impl Within<'_> {
             | ExprKind::MapHas(g, _) => !self.mutable.contains(g),
             _ => true,
         };
-        here && children(e).iter().all(|c| self.fixed(c))
+        here && e.operands().iter().all(|c| self.fixed(c))
     }
 
     /// The values `e` takes, each evaluated without failure; `None` when unknown.
@@ -242,36 +242,49 @@ impl Within<'_> {
     }
 }
 
-/// The direct sub-expressions of `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => Vec::new(),
-        ExprKind::ArrayGet(_, x)
-        | ExprKind::MapGet(_, x)
-        | ExprKind::MapHas(_, x)
-        | ExprKind::Unary(_, x) => vec![x],
-        ExprKind::ListGet(x, y) | ExprKind::Binary(_, x, y) => vec![x, y],
-        ExprKind::Cond(c, x, y) => vec![c, x, y],
-        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
-            items.iter().collect()
-        }
-    }
-}
-
 /// One path's final value `lin` of global `g`, in terms of the state before the block.
 fn record(w: &mut Writes, lin: &Lin, g: GlobalId) {
     if let Some(c) = lin.as_const() {
         w.constants.push(c);
         return;
     }
-    match lin
+    if let Some(d) = lin
         .sub(&Lin::var(Var::Global(g)))
         .ok()
         .and_then(|d| d.as_const())
     {
-        Some(d) => w.step = w.step.max(d.abs()),
-        None => w.unbounded = true,
+        w.step = w.step.max(d.abs());
+        return;
     }
+    // `g = h + c`: one term, a scalar global with coefficient 1.
+    match lin.terms.as_slice() {
+        [(IAtom::Var(Var::Global(h)), 1)] => w.copies.push((*h, lin.k)),
+        _ => w.unbounded = true,
+    }
+}
+
+/// The range of a global initially `v0` whose writes are `w`, the ranges of the
+/// globals it copies being in `bounds`.
+fn range(w: &Writes, v0: &Value, bounds: &[Option<(i64, i64)>], events: u64) -> Option<(i64, i64)> {
+    let Value::Int(v0) = v0 else {
+        return None;
+    };
+    if w.unbounded {
+        return None;
+    }
+    let mut hull = (i128::from(*v0), i128::from(*v0));
+    let mut widen = |(lo, hi): (i128, i128)| hull = (hull.0.min(lo), hull.1.max(hi));
+    for &c in &w.constants {
+        widen((c, c));
+    }
+    for &(h, c) in &w.copies {
+        let (lo, hi) = bounds[h as usize]?;
+        widen((i128::from(lo) + c, i128::from(hi) + c));
+    }
+    let reach = w.step.checked_mul(i128::from(events))?;
+    let lo = i64::try_from(hull.0.checked_sub(reach)?).ok()?;
+    let hi = i64::try_from(hull.1.checked_add(reach)?).ok()?;
+    Some((lo, hi))
 }
 
 #[cfg(test)]
@@ -292,7 +305,12 @@ mod tests {
 global int flag = 0;
 global int sum = 0;
 global int twice = 0;
+global int copy = 0;
 proc a(int v) {
+    copy = count + 1;
+    copy = copy + 1;
+    yield;
+    copy = copy - 1;
     count = count + 1;
     flag = 7;
     sum = sum + v;
@@ -316,6 +334,12 @@ init { spawn a(1); }
         assert_eq!(r.get(g("sum")), None);
         // Steps of 2 (one block adds 1 twice).
         assert_eq!(r.get(g("twice")), Some((-200, 200)));
+        // `copy = count + 1; copy = copy + 1` in one block: a copy of `count` plus 2;
+        // then steps of 1.
+        assert_eq!(
+            r.get(g("copy")),
+            Some((5 - 300 + 2 - 100, 5 + 300 + 2 + 100))
+        );
     }
 
     #[test]

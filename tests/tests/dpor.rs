@@ -299,13 +299,24 @@ init { spawn inc(); spawn inc(); spawn inc(); }
 }
 
 /// CDPOR Ex. 5. The paper explores one complete sequence, p.q.r, and 6 states: its
-/// line 9 keeps r out of back(p) because I(q,r) ∋ z <= -2 holds uniformly in s[p].
-/// Ours applies line 9 only with constraints that hold whatever the global state
-/// (`explorer/src/independence.rs`: the paper's `U⇒` lost a final state on the
-/// `a, a, b` program of issue 11), so (q, r) is reversed and the IC sleep additions
-/// (lines 11–12) block what follows. One complete trace, as in the paper; 5 blocked
-/// executions whose last steps run before blocking (see `sleep.rs`): 13 states, the
-/// nodes of the tree (p.q.r, p.r.q, q.p, q.r.p, r.p, r.q).
+/// line 9 keeps r out of back(p) because I(q,r) ∋ z <= -2 holds uniformly in s[p],
+/// and p out of back(ε) after r (`true ∈ I(p,r)`).
+///
+/// Without a bound on executions (no `max_depth`), the 64-bit conditions of those
+/// constraints (`x <= 9223372036854775806`, `z <= …`) read globals other processes
+/// write, so line 9 may not use them (`explorer/src/independence.rs`: the paper's
+/// `U⇒` lost a final state on the `a, a, b` program of issue 11): (q, r) and (p, r)
+/// are reversed and the IC sleep additions (lines 11–12) block what follows. One
+/// complete trace, as in the paper; 5 blocked executions whose last steps run before
+/// blocking (see `sleep.rs`): 13 states, the nodes of the tree (p.q.r, p.r.q, q.p,
+/// q.r.p, r.p, r.q).
+///
+/// With ic-check's default `--max-depth`, `x` and `z` have ranges (`x` steps by 1, `z`
+/// copies `x` and steps by 1), and `z` is private to q and r (only they write it, each
+/// spawned once): `z <= -2` holds wherever they meet. Line 9 then prunes (q, r) after
+/// p and (p, r), as the paper's does; p sleeps on after r (`R`). 7 states: p.q.r, q,
+/// q.p (its last step runs, then the state is covered: one more than the paper, whose
+/// sleep sequence blocks before it), q.r (all asleep).
 #[test]
 fn cdpor_example_5() {
     let src = example("fig1.ic");
@@ -319,6 +330,17 @@ fn cdpor_example_5() {
         let r = cdpor(&src, &[], ContextSensitive::new(), deps);
         assert_eq!((r.stats.traces, r.stats.states), (1, 13), "{deps:?}");
     }
+    let program = load(&src, &[]);
+    let ics = constraints(&src, &program);
+    let mut algorithm = Dpor::new(Constrained::new(ics, ContextSensitive::new()));
+    let config = explorer::Config {
+        all_violations: true,
+        max_depth: Some(explorer::MAX_DEPTH),
+        ..Default::default()
+    };
+    let r = explorer::explore(&program, &mut algorithm, config);
+    assert_eq!((r.stats.traces, r.stats.states, r.stats.blocked), (1, 7, 2));
+    assert_eq!(r.finals, naive(&src, &[]).finals);
 }
 
 /// CDPOR Ex. 4 (z = -1): conditional independence without uniformity would explore
