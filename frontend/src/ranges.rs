@@ -92,8 +92,9 @@ impl Ranges {
                     continue;
                 }
                 settled[g] = true;
-                bounds[g] = range(w, initial.scalar(g as GlobalId), &bounds, events)
-                    .filter(|_| scalar_int(g));
+                if scalar_int(g) {
+                    bounds[g] = range(w, initial.scalar(g as GlobalId), &bounds, events);
+                }
             }
         }
         Ranges { bounds }
@@ -340,6 +341,23 @@ init { spawn a(1); }
             r.get(g("copy")),
             Some((5 - 300 + 2 - 100, 5 + 300 + 2 + 100))
         );
+    }
+
+    #[test]
+    fn only_scalar_ints_have_ranges() {
+        let (p, r) = ranges(
+            "global map m;
+global int[2] a;
+global list l = [];
+global int n = 0;
+proc w() { m[0] = m[0] + 1; a[1] = 3; l = append(l, 1); n = n + 1; }
+init { spawn w(); }
+",
+            10,
+        );
+        let g = |name: &str| p.global_by_name(name).expect("global");
+        assert_eq!([g("m"), g("a"), g("l")].map(|x| r.get(x)), [None; 3]);
+        assert_eq!(r.get(g("n")), Some((-10, 10)));
     }
 
     #[test]
