@@ -404,26 +404,10 @@ impl<R: Reduction> Dpor<R> {
                 // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
                 let mut v = race::notdep(events, &self.hb, e);
                 v.push(n);
+                let whole_n = !real || await_race == AwaitRace::Climb;
                 let entries: Vec<Entry> = v
                     .iter()
-                    .map(|&i| {
-                        let footprint = if i == n && (!real || await_race == AwaitRace::Climb) {
-                            run.ex.event_transition(n)
-                        } else {
-                            events[i].footprint.clone()
-                        };
-                        let procs = &run.ex.state.procs;
-                        Entry {
-                            process: procs[events[i].proc].pid_key,
-                            footprint,
-                            spawns: (events[i].spawned.0..events[i].spawned.1)
-                                .map(|k| procs[k].pid_key)
-                                .collect(),
-                            // A failed event (or a probe) commutes by no constraint.
-                            event: (!events[i].failed)
-                                .then(|| (events[i].block, run.ex.entry_locals(i).to_vec())),
-                        }
-                    })
+                    .map(|&i| entry(&run.ex, i, whole_n && i == n))
                     .collect();
                 let reduction = &mut self.reduction;
                 let (program, max_depth) = (run.ex.program(), run.config.max_depth);
@@ -629,6 +613,27 @@ impl<R: Reduction> Dpor<R> {
             }
             run.ex.back();
         }
+    }
+}
+
+/// Event `i` of the current execution as a wakeup-tree entry; `whole`: with its
+/// block's transition footprint (a probe, or an `await` that cannot run where the
+/// sequence puts it), not what it touched.
+fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
+    let event = &ex.events()[i];
+    let procs = &ex.state.procs;
+    Entry {
+        process: procs[event.proc].pid_key,
+        footprint: if whole {
+            ex.event_transition(i)
+        } else {
+            event.footprint.clone()
+        },
+        spawns: (event.spawned.0..event.spawned.1)
+            .map(|k| procs[k].pid_key)
+            .collect(),
+        // A failed event (or a probe) commutes by no constraint.
+        event: (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec())),
     }
 }
 

@@ -131,10 +131,12 @@ impl LineNine {
         let x = (e.block, r.ex.entry_locals(r.e));
         let y = (n.block, r.ex.entry_locals(r.n()));
         let independent = if private {
-            let written_between: BTreeSet<GlobalId> = r.events[r.e + 1..r.n()]
-                .iter()
-                .flat_map(|m| m.footprint.writes.iter().map(|l| l.global))
-                .collect();
+            let between = &r.events[r.e + 1..r.n()];
+            let written_between = |g: GlobalId| {
+                between
+                    .iter()
+                    .any(|m| m.footprint.writes.iter().any(|l| l.global == g))
+            };
             relation.commute_where_they_meet(
                 r.program,
                 &r.snapshots[r.e].mem,
@@ -206,14 +208,14 @@ impl Independence {
     /// [`Independence::commute`], or a constraint that also reads globals *private to
     /// the pair* (see the module's doc), read in `before`: the state before the
     /// earlier event, when none of the events between the two wrote them
-    /// (`written_between`).
+    /// (`written_between`, asked only of globals that could be private).
     pub fn commute_where_they_meet(
         &self,
         program: &Program,
         before: &Memory,
         x: Event<'_>,
         y: Event<'_>,
-        written_between: &BTreeSet<GlobalId>,
+        written_between: &dyn Fn(GlobalId) -> bool,
     ) -> bool {
         let proc = |b: BlockId| program.blocks[b as usize].proc;
         let (px, py) = (proc(x.0), proc(y.0));
@@ -221,8 +223,8 @@ impl Independence {
             px != py && self.singleton[px as usize] && self.singleton[py as usize];
         let private = |g: GlobalId| {
             pair_of_singletons
-                && !written_between.contains(&g)
                 && self.writers[g as usize].iter().all(|&p| p == px || p == py)
+                && !written_between(g)
         };
         self.holds(program, before, x, y, &private)
     }
