@@ -5,7 +5,7 @@
 //! are sequences, consumed step by step (line 16, in
 //! [`crate::sleep::SleepSet::after`]).
 
-use crate::dpor::{run_from, Around, Equivalent, Race, Reduction};
+use crate::dpor::{run_in, Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
 use crate::footprint::Footprint;
 use crate::future::Futures;
@@ -22,6 +22,8 @@ pub struct ContextSensitive {
     pub commute: bool,
     /// What processes may still do, for anticipating cuts (built on first use).
     futures: Option<Futures>,
+    /// Buffers for the two orders [`Reduction::keep_asleep`] runs.
+    scratch: [State; 2],
 }
 
 impl ContextSensitive {
@@ -30,6 +32,7 @@ impl ContextSensitive {
         ContextSensitive {
             commute: true,
             futures: None,
+            scratch: Default::default(),
         }
     }
 
@@ -38,6 +41,7 @@ impl ContextSensitive {
         ContextSensitive {
             commute: false,
             futures: None,
+            scratch: Default::default(),
         }
     }
 }
@@ -84,10 +88,7 @@ impl Reduction for ContextSensitive {
             .zip(sequence)
             .map(|(footprint, process)| Step { process, footprint })
             .collect();
-        Some(Equivalent::IfReaching(
-            steps,
-            r.state.fingerprint_with_identities(r.program),
-        ))
+        Some(Equivalent::IfReaching(steps, r.reached()))
     }
 
     /// Keeps `x` asleep after `n` when `x` and `n` commute in `s[E]`: `s[E.x.n] =
@@ -105,10 +106,12 @@ impl Reduction for ContextSensitive {
         }
         // Computing states to compare them is not exploring them: not counted as states.
         let states = &mut a.stats.pruning.replayed_events;
-        let (n_then_x, steps) = run_from(a.ex, a.after, &[x.process], states)?;
-        let (x_then_n, _) = run_from(a.ex, a.before, &[x.process, a.p], states)?;
-        let same = n_then_x.fingerprint_with_identities(a.program)
-            == x_then_n.fingerprint_with_identities(a.program);
+        let [n_then_x, x_then_n] = &mut self.scratch;
+        n_then_x.clone_from(a.after);
+        let steps = run_in(a.ex, n_then_x, &[x.process], states)?;
+        x_then_n.clone_from(a.before);
+        run_in(a.ex, x_then_n, &[x.process, a.p], states)?;
+        let same = n_then_x.same_with_identities(x_then_n, a.program);
         same.then(|| {
             steps
                 .into_iter()

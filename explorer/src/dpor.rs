@@ -49,6 +49,9 @@ pub struct Race<'a, 'p> {
     pub stats: &'a mut Stats,
     /// The most events an execution may have (`--max-depth`).
     pub max_depth: Option<usize>,
+    /// [`State::fingerprint_with_identities`] of `state`, computed once for all the
+    /// races of `n`.
+    pub reached: &'a std::cell::OnceCell<Fingerprint>,
 }
 
 impl Race<'_, '_> {
@@ -77,6 +80,13 @@ impl Race<'_, '_> {
         self.ex.event_transition(i)
     }
 
+    /// The identity fingerprint of `s[E.p]`.
+    pub fn reached(&self) -> Fingerprint {
+        *self
+            .reached
+            .get_or_init(|| self.state.fingerprint_with_identities(self.program))
+    }
+
     /// Runs `processes` from `s[E']` on a copy (see [`run_from`]) to evaluate
     /// something in the state reached: its events are counted apart, not as states.
     pub fn replay_from_prefix(&mut self, processes: &[Fingerprint]) -> Option<(State, Vec<Step>)> {
@@ -94,13 +104,34 @@ pub fn run_from(
     processes: &[Fingerprint],
     counter: &mut u64,
 ) -> Option<(State, Vec<Step>)> {
-    let mut ex = base.fork(state.clone());
+    let mut scratch = state.clone();
+    let steps = run_in(base, &mut scratch, processes, counter)?;
+    Some((scratch, steps))
+}
+
+/// [`run_from`] on `scratch`, a copy of the state to run from that the caller keeps
+/// to reuse its buffers; it holds the state reached when the result is `Some`.
+pub fn run_in(
+    base: &Executor<'_>,
+    scratch: &mut State,
+    processes: &[Fingerprint],
+    counter: &mut u64,
+) -> Option<Vec<Step>> {
+    let mut ex = base.fork(std::mem::take(scratch));
+    let steps = run_steps(&mut ex, processes, counter);
+    *scratch = ex.state;
+    steps
+}
+
+fn run_steps(
+    ex: &mut Executor<'_>,
+    processes: &[Fingerprint],
+    counter: &mut u64,
+) -> Option<Vec<Step>> {
     let mut steps = Vec::with_capacity(processes.len());
-    let mut enabled = Vec::new();
     for &key in processes {
         let i = ex.state.procs.iter().position(|q| q.pid_key == key)?;
-        ex.enabled(&mut enabled);
-        if !enabled.contains(&i) {
+        if !ex.is_enabled(i) {
             return None;
         }
         let event = ex.step(i).ok()?;
@@ -110,7 +141,7 @@ pub fn run_from(
             footprint: event.footprint.clone(),
         });
     }
-    Some((ex.state, steps))
+    Some(steps)
 }
 
 /// The memory of `s[E'.w]`, where `E'` is the prefix before event `e` and `w` the
@@ -368,6 +399,7 @@ impl<R: Reduction> Dpor<R> {
     ) -> Vec<usize> {
         let mut independent = Vec::new();
         let n = run.ex.events().len() - 1;
+        let reached = std::cell::OnceCell::new();
         for &e in races {
             run.stats.pruning.races += 1;
             let await_race = self.await_race(run, e);
@@ -390,6 +422,7 @@ impl<R: Reduction> Dpor<R> {
                 prefix_enabled: &prefix.enabled,
                 stats: &mut run.stats,
                 max_depth: run.config.max_depth,
+                reached: &reached,
             };
             if !self.reduction.must_reverse(&mut race) {
                 independent.push(e);

@@ -161,13 +161,14 @@ impl<'p> Executor<'p> {
     /// it reports the error.
     pub fn enabled(&self, out: &mut Vec<usize>) {
         out.clear();
-        for (i, p) in self.state.procs.iter().enumerate() {
-            if let Some(b) = p.next {
-                if self.machine.enabled(b, &self.state.mem, &p.locals) != Ok(false) {
-                    out.push(i);
-                }
-            }
-        }
+        out.extend((0..self.state.procs.len()).filter(|&i| self.is_enabled(i)));
+    }
+
+    /// Whether process `i` may run now (see [`Executor::enabled`]).
+    pub fn is_enabled(&self, i: usize) -> bool {
+        let p = &self.state.procs[i];
+        p.next
+            .is_some_and(|b| self.machine.enabled(b, &self.state.mem, &p.locals) != Ok(false))
     }
 
     /// Runs the next block of process `proc`. On a fault the memory is left unchanged,

@@ -72,12 +72,14 @@
 //! and 17, where it only proves `s[E'.û.e.n] = s[E'.û.n.e]` for the state it is
 //! evaluated in.
 
+use crate::fingerprint::{fingerprint, Fingerprint};
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, InstrKind, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::ranges::Ranges;
 use frontend::value::Value;
 use frontend::write_sets::BlockSets;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -165,7 +167,14 @@ pub struct Independence {
     writers: Vec<BTreeSet<ProcId>>,
     /// Per proc: at most one process in any execution.
     singleton: Vec<bool>,
+    /// [`Independence::commute`]'s answers by the two events' fingerprint: it depends
+    /// on the events alone, and the searches ask it again for every race and every
+    /// sleeping step of the same two events (up to [`MEMO_LIMIT`] answers).
+    memo: FxHashMap<Fingerprint, bool>,
 }
+
+/// Answers [`Independence::commute`] remembers at most.
+const MEMO_LIMIT: usize = 1 << 20;
 
 impl Independence {
     /// `initial`: the memory of the search's initial state; `max_events`: the most
@@ -194,6 +203,7 @@ impl Independence {
             ranges,
             writers,
             singleton: singletons(program),
+            memo: FxHashMap::default(),
         }
     }
 
@@ -201,8 +211,16 @@ impl Independence {
     /// `y` started with `ly` (of two different processes) are independent whatever
     /// the state: `x R y` above. `mem` is any state's memory: only globals that never
     /// change are read from it.
-    pub fn commute(&self, program: &Program, mem: &Memory, x: Event<'_>, y: Event<'_>) -> bool {
-        self.holds(program, mem, x, y, &|_| false)
+    pub fn commute(&mut self, program: &Program, mem: &Memory, x: Event<'_>, y: Event<'_>) -> bool {
+        let key = fingerprint(&(x, y));
+        if let Some(&known) = self.memo.get(&key) {
+            return known;
+        }
+        let answer = self.holds(program, mem, x, y, &|_| false);
+        if self.memo.len() < MEMO_LIMIT {
+            self.memo.insert(key, answer);
+        }
+        answer
     }
 
     /// [`Independence::commute`], or a constraint that also reads globals *private to
@@ -210,7 +228,7 @@ impl Independence {
     /// earlier event, when none of the events between the two wrote them
     /// (`written_between`, asked only of globals that could be private).
     pub fn commute_where_they_meet(
-        &self,
+        &mut self,
         program: &Program,
         before: &Memory,
         x: Event<'_>,
@@ -221,10 +239,12 @@ impl Independence {
         let (px, py) = (proc(x.0), proc(y.0));
         let pair_of_singletons =
             px != py && self.singleton[px as usize] && self.singleton[py as usize];
+        if !pair_of_singletons {
+            // No global is private to the pair.
+            return self.commute(program, before, x, y);
+        }
         let private = |g: GlobalId| {
-            pair_of_singletons
-                && self.writers[g as usize].iter().all(|&p| p == px || p == py)
-                && !written_between(g)
+            self.writers[g as usize].iter().all(|&p| p == px || p == py) && !written_between(g)
         };
         self.holds(program, before, x, y, &private)
     }

@@ -15,6 +15,9 @@
 
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
+use rustc_hash::{FxHashSet, FxHasher};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct Step {
@@ -24,7 +27,7 @@ pub struct Step {
 }
 
 /// What happens at the last step of an entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ending {
     /// It is asleep (Source-DPOR's sleep sets: Mazurkiewicz-equivalent).
     Asleep,
@@ -35,10 +38,64 @@ pub enum Ending {
     BlocksAt(Fingerprint),
 }
 
+/// A sequence of the set: a suffix (`from` on) of a shared list of steps, so that
+/// handing an entry down, whole or without its head (line 16), copies no step. Sleep
+/// sets grow to thousands of entries (DBP(12) under cdpor: 3,082) and are handed
+/// down at every node.
 #[derive(Clone, Debug)]
 struct Entry {
-    steps: Vec<Step>,
+    shared: Arc<[Step]>,
+    from: usize,
     ending: Ending,
+    /// [`Entry::key`], kept for the duplicate check.
+    key: u64,
+    /// The first step's process and the length, kept here for the scans that look
+    /// for entries of one process without reading the shared steps.
+    head: Fingerprint,
+    len: usize,
+}
+
+impl Entry {
+    fn new(steps: Vec<Step>, ending: Ending) -> Entry {
+        Entry::suffix(steps.into(), 0, ending)
+    }
+
+    fn suffix(shared: Arc<[Step]>, from: usize, ending: Ending) -> Entry {
+        let key = Entry::key(&shared[from..], ending);
+        Entry {
+            head: shared[from].process,
+            len: shared.len() - from,
+            shared,
+            from,
+            ending,
+            key,
+        }
+    }
+
+    fn steps(&self) -> &[Step] {
+        &self.shared[self.from..]
+    }
+
+    /// What two entries must share to be the same: their processes and ending.
+    fn key(steps: &[Step], ending: Ending) -> u64 {
+        let mut h = FxHasher::default();
+        ending.hash(&mut h);
+        for s in steps {
+            s.process.hash(&mut h);
+        }
+        h.finish()
+    }
+
+    fn same(&self, other: &Entry) -> bool {
+        self.key == other.key
+            && self.ending == other.ending
+            && self.len == other.len
+            && self
+                .steps()
+                .iter()
+                .zip(other.steps())
+                .all(|(a, b)| a.process == b.process)
+    }
 }
 
 /// Why a sleeping step in conflict with the event just run stays asleep.
@@ -63,11 +120,15 @@ pub struct Ends {
 #[derive(Clone, Debug, Default)]
 pub struct SleepSet {
     entries: Vec<Entry>,
+    /// The entries' keys: a new entry is compared with the others only when its key
+    /// is among them.
+    keys: FxHashSet<u64>,
 }
 
 impl SleepSet {
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.keys.clear();
     }
 
     pub fn len(&self) -> usize {
@@ -81,7 +142,7 @@ impl SleepSet {
     /// The sequences and their endings, oldest first (for pictures of the exploration,
     /// [`crate::tree`]).
     pub fn entries(&self) -> impl Iterator<Item = (&[Step], Ending)> {
-        self.entries.iter().map(|e| (e.steps.as_slice(), e.ending))
+        self.entries.iter().map(|e| (e.steps(), e.ending))
     }
 
     /// The process is asleep: a single-step entry names it.
@@ -93,10 +154,8 @@ impl SleepSet {
     pub fn single(&self, process: Fingerprint) -> Option<&Step> {
         self.entries
             .iter()
-            .find(|e| {
-                e.ending == Ending::Asleep && e.steps.len() == 1 && e.steps[0].process == process
-            })
-            .map(|e| &e.steps[0])
+            .find(|e| e.ending == Ending::Asleep && e.len == 1 && e.head == process)
+            .map(|e| &e.steps()[0])
     }
 
     /// What running the process ends: sequences justified by state equality whose last
@@ -104,7 +163,7 @@ impl SleepSet {
     pub fn ends(&self, process: Fingerprint) -> Ends {
         let mut ends = Ends::default();
         for e in &self.entries {
-            if e.steps.len() == 1 && e.steps[0].process == process {
+            if e.len == 1 && e.head == process {
                 match e.ending {
                     Ending::Asleep => {}
                     Ending::Blocks => ends.always = true,
@@ -117,41 +176,24 @@ impl SleepSet {
 
     /// Puts steps to sleep (line 19 of Alg. 1, and what propagates from it).
     pub fn insert(&mut self, steps: Vec<Step>) {
-        self.add(Entry {
-            steps,
-            ending: Ending::Asleep,
-        });
+        self.add(Entry::new(steps, Ending::Asleep));
     }
 
     /// Adds a sequence proved to reach a state already reached (CDPOR line 12): its
     /// last step runs, then blocks.
     pub fn insert_equivalent(&mut self, steps: Vec<Step>) {
-        self.add(Entry {
-            steps,
-            ending: Ending::Blocks,
-        });
+        self.add(Entry::new(steps, Ending::Blocks));
     }
 
     /// Adds a sequence that may reach `state`, already reached (CSDPOR lines 13–14,
     /// checked lazily): its last step runs, then blocks if it did.
     pub fn insert_if_reaching(&mut self, steps: Vec<Step>, state: Fingerprint) {
-        self.add(Entry {
-            steps,
-            ending: Ending::BlocksAt(state),
-        });
+        self.add(Entry::new(steps, Ending::BlocksAt(state)));
     }
 
     fn add(&mut self, entry: Entry) {
-        debug_assert!(!entry.steps.is_empty());
-        let same = |e: &Entry| {
-            e.ending == entry.ending
-                && e.steps.len() == entry.steps.len()
-                && e.steps
-                    .iter()
-                    .zip(&entry.steps)
-                    .all(|(a, b)| a.process == b.process)
-        };
-        if !self.entries.iter().any(same) {
+        debug_assert!(!entry.steps().is_empty());
+        if self.keys.insert(entry.key) || !self.entries.iter().any(|e| e.same(&entry)) {
             self.entries.push(entry);
         }
     }
@@ -161,9 +203,10 @@ impl SleepSet {
         // Only entries certain to block count: one that blocks only if it reaches a
         // state may not, and would hide the sequence the race asks for.
         self.entries.iter().any(|w| {
-            !matches!(w.ending, Ending::BlocksAt(_))
-                && w.steps.len() <= seq.len()
-                && w.steps.iter().zip(seq).all(|(s, p)| s.process == *p)
+            seq.first() == Some(&w.head)
+                && w.len <= seq.len()
+                && !matches!(w.ending, Ending::BlocksAt(_))
+                && w.steps().iter().zip(seq).all(|(s, p)| s.process == *p)
         })
     }
 
@@ -172,8 +215,8 @@ impl SleepSet {
     pub fn shortest_headed_by(&self, process: Fingerprint) -> Option<usize> {
         self.entries
             .iter()
-            .filter(|e| e.steps[0].process == process)
-            .map(|e| e.steps.len())
+            .filter(|e| e.head == process)
+            .map(|e| e.len)
             .min()
     }
 
@@ -194,35 +237,33 @@ impl SleepSet {
     ) {
         out.clear();
         for entry in &self.entries {
-            let steps = &entry.steps;
+            let steps = entry.steps();
             if steps[0].process == p {
                 if steps.len() > 1 {
-                    out.add(Entry {
-                        steps: steps[1..].to_vec(),
-                        ending: entry.ending,
-                    });
+                    out.add(Entry::suffix(
+                        entry.shared.clone(),
+                        entry.from + 1,
+                        entry.ending,
+                    ));
                 }
             } else if steps
                 .iter()
                 .all(|s| s.process != p && !s.footprint.conflicts(n))
             {
                 out.add(entry.clone());
-            } else if let ([x], false) = (
-                steps.as_slice(),
-                matches!(entry.ending, Ending::BlocksAt(_)),
-            ) {
+            } else if let ([x], false) = (steps, matches!(entry.ending, Ending::BlocksAt(_))) {
                 // Kept by state equality, not by independence: it runs, then blocks.
                 // (An entry that blocks only at a given state cannot be carried past a
                 // dependent event: the state it would reach is unknown.)
                 match keep(x) {
                     Some(Kept::Independent) => out.add(entry.clone()),
-                    Some(Kept::Equivalent(footprint)) => out.add(Entry {
-                        steps: vec![Step {
+                    Some(Kept::Equivalent(footprint)) => out.add(Entry::new(
+                        vec![Step {
                             process: x.process,
                             footprint,
                         }],
-                        ending: Ending::Blocks,
-                    }),
+                        Ending::Blocks,
+                    )),
                     None => {}
                 }
             }

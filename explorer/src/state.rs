@@ -9,7 +9,7 @@ use frontend::value::Value;
 use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Process {
     pub pid: Pid,
     pub proc: ProcId,
@@ -23,6 +23,32 @@ pub struct Process {
     pub failed: bool,
     /// A fingerprint of `pid`, computed once at spawn.
     pub pid_key: Fingerprint,
+}
+
+/// `clone_from` reuses the locals' buffer: the explorers copy states into snapshots
+/// and scratch states at almost every step.
+impl Clone for Process {
+    fn clone(&self) -> Self {
+        Process {
+            pid: self.pid.clone(),
+            proc: self.proc,
+            next: self.next,
+            locals: self.locals.clone(),
+            spawned: self.spawned,
+            failed: self.failed,
+            pid_key: self.pid_key,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.pid.clone_from(&source.pid);
+        self.proc = source.proc;
+        self.next = source.next;
+        self.locals.clone_from(&source.locals);
+        self.spawned = source.spawned;
+        self.failed = source.failed;
+        self.pid_key = source.pid_key;
+    }
 }
 
 /// A process as state equality sees it: procedure, next block, live locals.
@@ -81,10 +107,26 @@ impl Process {
 }
 
 /// The processes in creation order along the current execution, and the memory.
-#[derive(Clone, Debug)]
+/// (The default state, with no globals and no process, is only a placeholder.)
+#[derive(Debug, Default)]
 pub struct State {
     pub mem: Memory,
     pub procs: Vec<Process>,
+}
+
+/// `clone_from` reuses the buffers of the memory and of every process.
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            mem: self.mem.clone(),
+            procs: self.procs.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.mem.clone_from(&source.mem);
+        self.procs.clone_from(&source.procs);
+    }
 }
 
 impl State {
@@ -134,6 +176,33 @@ impl State {
             })
             .fold(0u128, u128::wrapping_add);
         fingerprint(&(&self.mem, procs))
+    }
+
+    /// The equality [`State::fingerprint_with_identities`] stands for, decided exactly
+    /// and without hashing everything: for two states run from a common one, whose
+    /// untouched maps are shared and whose processes are mostly in the same order.
+    pub fn same_with_identities(&self, other: &State, program: &Program) -> bool {
+        let live_eq = |p: &Process, q: &Process| match (p.next, q.next) {
+            (None, None) => p.failed == q.failed,
+            (Some(b), Some(c)) => {
+                b == c
+                    && p.proc == q.proc
+                    && program.blocks[b as usize]
+                        .live
+                        .iter()
+                        .all(|&l| p.locals[l as usize] == q.locals[l as usize])
+            }
+            _ => false,
+        };
+        self.procs.len() == other.procs.len()
+            && self.mem == other.mem
+            && self.procs.iter().enumerate().all(|(i, p)| {
+                let q = match other.procs.get(i) {
+                    Some(q) if q.pid_key == p.pid_key => Some(q),
+                    _ => other.procs.iter().find(|q| q.pid_key == p.pid_key),
+                };
+                q.is_some_and(|q| live_eq(p, q))
+            })
     }
 
     /// The state as a user reads it: globals, then each process.

@@ -10,6 +10,7 @@ use crate::value::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// One location of global memory: `elem` is the array index or map key (0 for a scalar or a list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,12 +34,32 @@ impl Loc {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug, Default)]
 pub struct Memory {
     slots: Vec<Value>,
-    maps: Vec<BTreeMap<i64, i64>>,
+    /// Shared until written (`Arc::make_mut`): the explorers copy states for
+    /// snapshots and alternative runs far more often than they write a map, and a
+    /// map of futures or results grows with the program's size.
+    maps: Vec<Arc<BTreeMap<i64, i64>>>,
     /// For each global, its first slot (scalars, arrays) or its map index.
-    base: std::sync::Arc<[usize]>,
+    base: Arc<[usize]>,
+}
+
+/// `clone_from` reuses the slots' buffer (explorers copy memories at almost every step).
+impl Clone for Memory {
+    fn clone(&self) -> Self {
+        Memory {
+            slots: self.slots.clone(),
+            maps: self.maps.clone(),
+            base: self.base.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
+        self.maps.clone_from(&source.maps);
+        self.base.clone_from(&source.base);
+    }
 }
 
 /// Two memories are equal when their contents are (the layout is the program's).
@@ -106,7 +127,7 @@ impl Memory {
             match g.kind {
                 GlobalKind::Map => {
                     base.push(maps.len());
-                    maps.push(BTreeMap::new());
+                    maps.push(Arc::new(BTreeMap::new()));
                 }
                 GlobalKind::Scalar(_) | GlobalKind::Array { .. } => {
                     base.push(slots.len());
@@ -150,7 +171,7 @@ impl Memory {
 
     pub fn set_map(&mut self, g: GlobalId, key: i64, v: i64, log: &mut UndoLog) {
         let m = self.base[g as usize];
-        let old = self.maps[m].insert(key, v);
+        let old = Arc::make_mut(&mut self.maps[m]).insert(key, v);
         log.entries.push(Old::Map(m, key, old));
     }
 
@@ -180,10 +201,10 @@ impl Memory {
             match old {
                 Old::Slot(slot, v) => self.slots[*slot] = v.clone(),
                 Old::Map(m, key, Some(v)) => {
-                    self.maps[*m].insert(*key, *v);
+                    Arc::make_mut(&mut self.maps[*m]).insert(*key, *v);
                 }
                 Old::Map(m, key, None) => {
-                    self.maps[*m].remove(key);
+                    Arc::make_mut(&mut self.maps[*m]).remove(key);
                 }
             }
         }
@@ -195,10 +216,10 @@ impl Memory {
             match log.entries.pop() {
                 Some(Old::Slot(slot, v)) => self.slots[slot] = v,
                 Some(Old::Map(m, key, Some(v))) => {
-                    self.maps[m].insert(key, v);
+                    Arc::make_mut(&mut self.maps[m]).insert(key, v);
                 }
                 Some(Old::Map(m, key, None)) => {
-                    self.maps[m].remove(&key);
+                    Arc::make_mut(&mut self.maps[m]).remove(&key);
                 }
                 None => break,
             }
