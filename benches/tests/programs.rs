@@ -174,3 +174,37 @@ fn pc() {
     // CSDPOR Sec. 4: C(6, 3) = 20 executions for Source-DPOR, 2^3 final states.
     check("pc.ic", 3, 8, [20, 20, 8, 8]);
 }
+
+/// cdpor's traces and states on `file` at size `n`, with the constraints synthesised
+/// for it.
+fn cdpor(file: &str, n: i64) -> (u64, u64) {
+    let path = format!("{}/{file}", benches::PROGRAMS);
+    let source = std::fs::read_to_string(path).expect("the program is in the repository");
+    let program = benches::program(file, &[("N", n)]);
+    let ics = benches::table::measure::synthesise(&program, &source, file)
+        .expect("synthesised constraints fit")
+        .ics;
+    // As ic-check and the table run it: the depth bound gives the counters ranges.
+    let config = Config {
+        max_depth: Some(explorer::MAX_DEPTH),
+        ..Config::default()
+    };
+    let mut cdpor = Dpor::new(Constrained::new(ics, ContextSensitive::new()));
+    let report = explorer::explore(&program, &mut cdpor, config);
+    assert!(report.complete() && report.violations.is_empty());
+    (report.stats.traces, report.stats.states)
+}
+
+#[test]
+fn pi_and_ps_meet_the_papers_cdpor_rows() {
+    // CDPOR Table 1: one execution and nothing else, 3N + 1 events for Pi (23 and 62
+    // states at N = 7 and 20) and N(N+1)/2 + N + 1 for PS (16 and 79 at N = 4 and
+    // 11). Every two tasks that may race commute under line 9: the constraints of
+    // `addResult`/`addResult` need `acc` not to overflow, which its range (steps of
+    // at most one partial sum, `frontend::ranges`) guarantees; PS's tasks at one cell
+    // commute when both carry a value.
+    assert_eq!(cdpor("pi.ic", 7), (1, 23));
+    assert_eq!(cdpor("pi.ic", 20), (1, 62));
+    assert_eq!(cdpor("ps.ic", 4), (1, 16));
+    assert_eq!(cdpor("ps.ic", 11), (1, 79));
+}

@@ -240,6 +240,6 @@ impl Reduction for Constrained {
         x: (BlockId, &[Value]),
         y: (BlockId, &[Value]),
     ) -> bool {
-        self.line9.commute(program, &initial.mem, max_depth, x, y)
+        self.line9.commute(program, initial, max_depth, x, y)
     }
 }

@@ -73,6 +73,7 @@
 //! evaluated in.
 
 use crate::fingerprint::{fingerprint, Fingerprint};
+use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, InstrKind, ProcId, Program};
 use frontend::memory::Memory;
@@ -97,12 +98,12 @@ impl LineNine {
         }
     }
 
-    /// `x R y` (see [`Independence::commute`]); `initial` is the memory of the
-    /// search's initial state, `max_events` its bound on an execution's events.
+    /// `x R y` (see [`Independence::commute`]); `initial` is the search's initial
+    /// state, `max_events` its bound on an execution's events.
     pub fn commute(
         &mut self,
         program: &Program,
-        initial: &Memory,
+        initial: &State,
         max_events: Option<usize>,
         x: (BlockId, &[Value]),
         y: (BlockId, &[Value]),
@@ -110,7 +111,7 @@ impl LineNine {
         let ics = &self.ics;
         self.relation
             .get_or_insert_with(|| Independence::new(program, ics.clone(), initial, max_events))
-            .commute(program, initial, x, y)
+            .commute(program, &initial.mem, x, y)
     }
 
     /// CDPOR Alg. 1, line 9, for the race `r`: whether its two events commute
@@ -128,7 +129,7 @@ impl LineNine {
         r.stats.pruning.ic_checks_line9 += 1;
         let ics = &self.ics;
         let relation = self.relation.get_or_insert_with(|| {
-            Independence::new(r.program, ics.clone(), &r.snapshots[0].mem, r.max_depth)
+            Independence::new(r.program, ics.clone(), &r.snapshots[0], r.max_depth)
         });
         let x = (e.block, r.ex.entry_locals(r.e));
         let y = (n.block, r.ex.entry_locals(r.n()));
@@ -177,18 +178,23 @@ pub struct Independence {
 const MEMO_LIMIT: usize = 1 << 20;
 
 impl Independence {
-    /// `initial`: the memory of the search's initial state; `max_events`: the most
+    /// `initial`: the search's initial state; `max_events`: the most
     /// events an execution may have (`None`: no bound, and no ranges).
     pub fn new(
         program: &Program,
         ics: Arc<ResolvedIcs>,
-        initial: &Memory,
+        initial: &State,
         max_events: Option<usize>,
     ) -> Self {
         let sets = frontend::write_sets::write_sets(program);
         let mutable = sets.iter().flat_map(|s| s.writes.iter().copied()).collect();
+        let processes: Vec<(BlockId, Vec<Value>)> = initial
+            .procs
+            .iter()
+            .filter_map(|p| Some((p.next?, p.locals.clone())))
+            .collect();
         let ranges = max_events
-            .map(|n| Ranges::reachable(program, initial, n as u64))
+            .map(|n| Ranges::reachable(program, &initial.mem, &processes, n as u64))
             .unwrap_or_default();
         let mut writers = vec![BTreeSet::new(); program.globals.len()];
         for (set, block) in sets.iter().zip(&program.blocks) {

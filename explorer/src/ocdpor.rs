@@ -53,7 +53,7 @@ impl Reduction for OptimalConstrained {
         x: (BlockId, &[Value]),
         y: (BlockId, &[Value]),
     ) -> bool {
-        self.line9.commute(program, &initial.mem, max_depth, x, y)
+        self.line9.commute(program, initial, max_depth, x, y)
     }
 
     fn optimal(&self) -> bool {

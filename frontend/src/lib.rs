@@ -11,6 +11,7 @@ pub mod ics;
 pub mod interp;
 pub mod ir;
 pub mod liveness;
+pub mod local_states;
 pub mod locality;
 pub mod may_touch;
 pub mod memory;

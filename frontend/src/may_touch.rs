@@ -33,7 +33,7 @@
 
 use crate::ast::BinOp;
 use crate::interp::{with_element, Machine};
-use crate::ir::{Code, Expr, ExprKind, InstrKind, Place, Program};
+use crate::ir::{BlockId, Code, Expr, ExprKind, InstrKind, Place, ProcId, Program};
 use crate::memory::{Loc, Memory};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
@@ -66,6 +66,38 @@ pub struct Touched {
 /// exceed [`BUDGET`]. `mem` is never read (only expressions that read no global are
 /// evaluated); any memory of the program will do.
 pub fn block(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) -> Option<Touched> {
+    Some(analyse(machine, mem, block, locals)?.touched())
+}
+
+/// Where a block may lead from a local state, whatever the global state: every path's
+/// end (see [`successors`]). A value is `None` where the global state decides it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Successors {
+    /// The blocks the process may go on to (`await`, `yield`), with its locals there.
+    pub next: Vec<(BlockId, Vec<Option<Value>>)>,
+    /// The processes it may spawn: procedure and arguments.
+    pub spawns: Vec<(ProcId, Vec<Option<Value>>)>,
+}
+
+/// The [`Successors`] of `block` run with `locals`, or `None` when its paths exceed
+/// [`BUDGET`]: a superset of where it leads in any global state, as [`block`] is of
+/// what it touches (the same paths).
+pub fn successors(
+    machine: &Machine<'_>,
+    mem: &Memory,
+    block: u32,
+    locals: &[Value],
+) -> Option<Successors> {
+    Some(analyse(machine, mem, block, locals)?.exits)
+}
+
+/// Runs the analysis of `block` from `locals` (see the module's doc).
+fn analyse<'a, 'p>(
+    machine: &'a Machine<'p>,
+    mem: &'a Memory,
+    block: u32,
+    locals: &[Value],
+) -> Option<Abstract<'a, 'p>> {
     let program = machine.program;
     let b = &program.blocks[block as usize];
     let code = &program.procs[b.proc as usize].code;
@@ -82,7 +114,7 @@ pub fn block(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) 
     } else {
         run.explore(start)?;
     }
-    Some(run.touched())
+    Some(run)
 }
 
 /// The locations `block`'s `await` guard may read with `locals` (empty without one):
@@ -151,6 +183,7 @@ struct Abstract<'a, 'p> {
     code: &'a Code,
     reads: Vec<Loc>,
     writes: Vec<Loc>,
+    exits: Successors,
     budget: u32,
 }
 
@@ -162,6 +195,7 @@ impl<'a, 'p> Abstract<'a, 'p> {
             code,
             reads: Vec::new(),
             writes: Vec::new(),
+            exits: Successors::default(),
             budget: BUDGET,
         }
     }
@@ -245,11 +279,22 @@ impl<'a, 'p> Abstract<'a, 'p> {
                             Err(Fault) => false,
                         }
                     }
-                    InstrKind::Spawn(_, args) => args.iter().all(|a| self.eval(a, &s).is_ok()),
+                    InstrKind::Spawn(proc, args) => {
+                        let args: Result<Vec<_>, Fault> =
+                            args.iter().map(|a| self.eval(a, &s)).collect();
+                        args.map(|args| self.exits.spawns.push((*proc, args)))
+                            .is_ok()
+                    }
                     InstrKind::Assert(c, _) => {
                         !matches!(self.eval(c, &s), Ok(Some(Value::Bool(false))) | Err(Fault))
                     }
-                    InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => false,
+                    InstrKind::Await(next) | InstrKind::Yield(next) => {
+                        let locals = s.locals.iter().zip(&s.known);
+                        let locals = locals.map(|(v, &k)| k.then(|| v.clone())).collect();
+                        self.exits.next.push((*next, locals));
+                        false
+                    }
+                    InstrKind::Return(_) => false,
                 };
                 if !go_on {
                     break;

@@ -19,13 +19,21 @@
 //! changes nothing. The explorer stops every execution at
 //! `--max-depth` events, so with `n` that bound, the range holds in every state it
 //! visits.
+//!
+//! A step may also be a sum of the block's locals and params (`acc = acc + p`, `p` a
+//! task's argument): its size `d` is then the largest over the local states the block
+//! may start with ([`LocalStates`]), when they are known. The same argument holds:
+//! every event changes the global by at most `d`.
 
 use crate::ast::{BinOp, UnOp};
 use crate::ics::{Constraint, Eval};
-use crate::ir::{Builtin, Expr, ExprKind, GlobalId, GlobalKind, Program};
+use crate::interp::{Limits, Machine};
+use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, Param, Program};
+use crate::local_states::LocalStates;
 use crate::memory::Memory;
 use crate::transition::{Exec, GVal, IAtom, Lin, Val, Var};
 use crate::value::{Ty, Value};
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 /// The range of each global, or `None` (not a scalar `int`, or not bounded).
@@ -48,9 +56,26 @@ struct Writes {
 }
 
 impl Ranges {
-    /// The ranges of the scalar `int` globals in every state reached from `initial`
-    /// by at most `events` events.
-    pub fn reachable(program: &Program, initial: &Memory, events: u64) -> Ranges {
+    /// The ranges of the scalar `int` globals in every state reached by at most
+    /// `events` events from the state with memory `initial` and processes at the
+    /// blocks and local states `processes`.
+    pub fn reachable(
+        program: &Program,
+        initial: &Memory,
+        processes: &[(BlockId, Vec<Value>)],
+        events: u64,
+    ) -> Ranges {
+        // Computed on first need: only a step that is not a constant asks for them.
+        let starts: OnceCell<Option<LocalStates>> = OnceCell::new();
+        let starts_of = |b: BlockId| {
+            starts
+                .get_or_init(|| {
+                    let machine = Machine::new(program, Limits::default());
+                    LocalStates::reachable(&machine, initial, processes, MAX_LOCAL_STATES)
+                })
+                .as_ref()
+                .map(|s| s.of(b))
+        };
         let scalar_int = |g: usize| matches!(program.globals[g].kind, GlobalKind::Scalar(Ty::Int));
         let mut writes = vec![Writes::default(); program.globals.len()];
         let sets = crate::write_sets::write_sets(program);
@@ -74,9 +99,10 @@ impl Ranges {
                     w.unbounded = true;
                     continue;
                 };
+                let starts = || starts_of(b as BlockId);
                 for o in outcomes {
                     match &o.state.globals[g as usize] {
-                        GVal::Scalar(Val::Int(lin)) => record(w, lin, g),
+                        GVal::Scalar(Val::Int(lin)) => record(w, lin, g, &starts, &program.params),
                         _ => w.unbounded = true,
                     }
                 }
@@ -243,25 +269,72 @@ impl Within<'_> {
     }
 }
 
-/// One path's final value `lin` of global `g`, in terms of the state before the block.
-fn record(w: &mut Writes, lin: &Lin, g: GlobalId) {
+/// Local states analysed at most, for the steps that are locals.
+const MAX_LOCAL_STATES: usize = 10_000;
+
+/// One path's final value `lin` of global `g`, in terms of the state before the block
+/// (run by the process in slot 0), which starts in one of the local states `starts`
+/// (`None`: unknown).
+fn record<'a>(
+    w: &mut Writes,
+    lin: &Lin,
+    g: GlobalId,
+    starts: &dyn Fn() -> Option<&'a [Vec<Value>]>,
+    params: &[Param],
+) {
     if let Some(c) = lin.as_const() {
         w.constants.push(c);
         return;
     }
-    if let Some(d) = lin
-        .sub(&Lin::var(Var::Global(g)))
-        .ok()
-        .and_then(|d| d.as_const())
-    {
-        w.step = w.step.max(d.abs());
-        return;
+    if let Ok(d) = lin.sub(&Lin::var(Var::Global(g))) {
+        if let Some(step) = largest(&d, starts, params) {
+            w.step = w.step.max(step);
+            return;
+        }
     }
     // `g = h + c`: one term, a scalar global with coefficient 1.
     match lin.terms.as_slice() {
         [(IAtom::Var(Var::Global(h)), 1)] => w.copies.push((*h, lin.k)),
         _ => w.unbounded = true,
     }
+}
+
+/// The largest `|d|` of a step `d` over the block's locals and the params, over the
+/// local states `starts` the block may start with (a constant needs none of them).
+fn largest<'a>(
+    d: &Lin,
+    starts: &dyn Fn() -> Option<&'a [Vec<Value>]>,
+    params: &[Param],
+) -> Option<i128> {
+    if let Some(c) = d.as_const() {
+        return Some(c.abs());
+    }
+    let over_locals = d.terms.iter().all(|(atom, _)| {
+        matches!(
+            atom,
+            IAtom::Var(Var::Local(0, _)) | IAtom::Var(Var::Param(_))
+        )
+    });
+    if !over_locals {
+        return None;
+    }
+    let mut largest = 0i128;
+    for locals in starts()? {
+        let mut v = d.k;
+        for (atom, coef) in &d.terms {
+            let x = match atom {
+                IAtom::Var(Var::Local(0, l)) => match locals.get(*l as usize)? {
+                    Value::Int(x) => i128::from(*x),
+                    _ => return None,
+                },
+                IAtom::Var(Var::Param(p)) => i128::from(params.get(*p as usize)?.value),
+                _ => return None,
+            };
+            v = v.checked_add(coef.checked_mul(x)?)?;
+        }
+        largest = largest.max(v.checked_abs()?);
+    }
+    Some(largest)
 }
 
 /// The range of a global initially `v0` whose writes are `w`, the ranges of the
@@ -294,8 +367,17 @@ mod tests {
 
     fn ranges(source: &str, events: u64) -> (Program, Ranges) {
         let program = crate::load(source, &[]).expect("loads");
-        let memory = Memory::initial(&program);
-        let ranges = Ranges::reachable(&program, &memory, events);
+        let machine = Machine::new(&program, Limits::default());
+        let mut memory = Memory::initial(&program);
+        let spawned = machine.run_init(&mut memory).expect("init runs");
+        let processes: Vec<(BlockId, Vec<Value>)> = spawned
+            .into_iter()
+            .map(|(proc, args)| {
+                let entry = program.procs[proc as usize].entry;
+                (entry, machine.spawn_frame(proc, args))
+            })
+            .collect();
+        let ranges = Ranges::reachable(&program, &memory, &processes, events);
         (program, ranges)
     }
 
@@ -331,8 +413,8 @@ init { spawn a(1); }
         assert_eq!(r.get(g("count")), Some((5 - 300, 5 + 300)));
         // Constants only: their hull with the initial value.
         assert_eq!(r.get(g("flag")), Some((-1, 7)));
-        // A step that is a local: no range.
-        assert_eq!(r.get(g("sum")), None);
+        // A step that is a local, 1 in every local state `a` starts with.
+        assert_eq!(r.get(g("sum")), Some((-100, 100)));
         // Steps of 2 (one block adds 1 twice).
         assert_eq!(r.get(g("twice")), Some((-200, 200)));
         // `copy = count + 1; copy = copy + 1` in one block: a copy of `count` plus 2;
@@ -341,6 +423,39 @@ init { spawn a(1); }
             r.get(g("copy")),
             Some((5 - 300 + 2 - 100, 5 + 300 + 2 + 100))
         );
+    }
+
+    #[test]
+    fn steps_that_are_arguments() {
+        // `p` takes the values 0, 3, 6, 9 (computed by the spawner from its locals);
+        // `q` is read from a global: no local states, no range.
+        let (p, r) = ranges(
+            "param N = 4;
+global int acc = 10;
+global int other = 0;
+global int src = 0;
+fun triple(int i) -> int { return 3 * i; }
+proc start() { for i in 0..N { spawn add(triple(i), -i); } }
+proc add(int p, int m) { acc = acc + p; acc = acc + m - 1; }
+proc read() { int q = src; yield; other = other + q; }
+init { spawn start(); }
+",
+            10,
+        );
+        let g = |name: &str| p.global_by_name(name).expect("global");
+        // One block adds p + m - 1 = 2i - 1: at most 5 (i = 3).
+        assert_eq!(r.get(g("acc")), Some((10 - 50, 10 + 50)));
+        // `read` is never spawned: no step.
+        assert_eq!(r.get(g("other")), Some((0, 0)));
+        let (p, r) = ranges(
+            "global int src = 0;
+global int other = 0;
+proc read() { int q = src; yield; other = other + q; }
+init { spawn read(); }
+",
+            10,
+        );
+        assert_eq!(r.get(p.global_by_name("other").expect("global")), None);
     }
 
     #[test]

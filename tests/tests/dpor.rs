@@ -264,6 +264,56 @@ init { spawn inc(); spawn inc(); spawn inc(); }
     }
 }
 
+/// Line 9 over a sum of task arguments (`acc = acc + p`, Pi's master): the step of
+/// `acc` is the largest argument its tasks may get, known from the local states they
+/// start with (`frontend::local_states`), so `acc` has a range within the depth bound
+/// and the overflow conditions of `add`/`add` hold throughout it. Three adds of 1, 2
+/// and 3: 1 execution of 4 states, no race reversed. Started 1,000 below `i64::MAX`,
+/// with 10,000 events the range passes 2^63 (no pruning, the 3! orders reversed then
+/// merged by state, as without a depth bound); with 100 it does not. With an argument
+/// read from a global (a live local the analysis cannot know), no range: the two
+/// orders of the adds are reversed, then merged by state (8 states, 1 blocked).
+#[test]
+fn line_9_with_a_sum_of_task_arguments() {
+    let sum = "param START = 0;
+global int acc = START;
+proc start() { for i in 1..4 { spawn add(i); } }
+proc add(int p) { acc = acc + p; }
+init { spawn start(); }
+";
+    let read = "global int acc = 0;
+global int src = 2;
+proc add(int p) { int q = src; yield; acc = acc + q; }
+init { spawn add(1); spawn add(2); }
+";
+    let near = 9_223_372_036_854_774_807;
+    for (src, start, depth, expected) in [
+        (sum, 0, Some(10_000), (1, 0, 5, 3)),
+        (sum, near, Some(10_000), (1, 5, 14, 0)),
+        (sum, near, Some(100), (1, 0, 5, 3)),
+        (sum, 0, None, (1, 5, 14, 0)),
+        (read, 0, Some(10_000), (1, 1, 8, 0)),
+    ] {
+        let defines: &[(&str, i64)] = if src == sum { &[("START", start)] } else { &[] };
+        let program = load(src, defines);
+        let ics = constraints(src, &program);
+        let mut algorithm = Dpor::new(Constrained::new(ics, ContextSensitive::new()));
+        let config = explorer::Config {
+            all_violations: true,
+            max_depth: depth,
+            ..Default::default()
+        };
+        let r = explorer::explore(&program, &mut algorithm, config);
+        let s = &r.stats;
+        assert_eq!(
+            (s.traces, s.blocked, s.states, s.pruning.races_pruned_by_ics),
+            expected,
+            "START = {start}, max depth {depth:?}"
+        );
+        assert_eq!(r.finals, naive(src, defines).finals);
+    }
+}
+
 /// ocdpor on DBP (the CDPOR paper's database backup): with the counter `count`
 /// bounded (as above), the writes of different records commute by their constraint
 /// (`i != i'`), so the only dependency left is each write with the dump: 2^N
