@@ -9,6 +9,9 @@ use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report};
+use frontend::ics::ResolvedIcs;
+use frontend::ir::Program;
+use std::sync::Arc;
 
 fn run(file: &str, n: i64, algorithm: &mut dyn Algorithm) -> Report {
     let program = benches::program(file, &[("N", n)]);
@@ -22,15 +25,21 @@ fn run(file: &str, n: i64, algorithm: &mut dyn Algorithm) -> Report {
     report
 }
 
-/// Runs naive, sdpor, csdpor and cdpor (dynamic dependencies) on `file` at size `n`
-/// and checks (final states, [traces of each algorithm]).
-fn check(file: &str, n: i64, finals: u64, traces: [u64; 4]) {
+/// The program `file` at size `n`, and the constraints synthesised for it.
+fn synthesised(file: &str, n: i64) -> (Program, Arc<ResolvedIcs>) {
     let path = format!("{}/{file}", benches::PROGRAMS);
     let source = std::fs::read_to_string(path).expect("the program is in the repository");
     let program = benches::program(file, &[("N", n)]);
     let ics = benches::table::measure::synthesise(&program, &source, file)
         .expect("synthesised constraints fit")
         .ics;
+    (program, ics)
+}
+
+/// Runs naive, sdpor, csdpor and cdpor (dynamic dependencies) on `file` at size `n`
+/// and checks (final states, [traces of each algorithm]).
+fn check(file: &str, n: i64, finals: u64, traces: [u64; 4]) {
+    let (_, ics) = synthesised(file, n);
     let mut algorithms: [Box<dyn Algorithm>; 4] = [
         Box::new(Naive::default()),
         Box::new(Dpor::new(SourceDpor)),
@@ -161,7 +170,9 @@ fn dbp_shared() {
 
 #[test]
 fn bb_many() {
-    check("bb_many.ic", 3, 1, [144, 144, 4, 4]);
+    // One final state; csdpor and cdpor complete one execution: every other one is
+    // proved to reach a state already covered before its end.
+    check("bb_many.ic", 3, 1, [144, 144, 1, 1]);
 }
 
 #[test]
@@ -178,12 +189,7 @@ fn pc() {
 /// cdpor's traces and states on `file` at size `n`, with the constraints synthesised
 /// for it.
 fn cdpor(file: &str, n: i64) -> (u64, u64) {
-    let path = format!("{}/{file}", benches::PROGRAMS);
-    let source = std::fs::read_to_string(path).expect("the program is in the repository");
-    let program = benches::program(file, &[("N", n)]);
-    let ics = benches::table::measure::synthesise(&program, &source, file)
-        .expect("synthesised constraints fit")
-        .ics;
+    let (program, ics) = synthesised(file, n);
     // As ic-check and the table run it: the depth bound gives the counters ranges.
     let config = Config {
         max_depth: Some(explorer::MAX_DEPTH),

@@ -701,6 +701,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     }
                     continue;
                 }
+                if !optimal {
+                    self.settle_covered(run, d);
+                }
                 // Optimal-DPOR: an inherited branch is followed (what cannot run of it
                 // is dropped first); only an empty tree needs the choice of line 3.
                 if optimal && self.runnable_branch(run, d) {
@@ -788,7 +791,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
             let reached = || run.ex.state.fingerprint_with_identities(run.ex.program());
-            if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
+            // (A step proved to end in a covered state was settled without running,
+            // `settle_covered`; one that may, runs and is compared.)
+            if !ends.at.is_empty() && ends.at.contains(&reached()) {
                 self.block_after_equivalent(run, d, p);
                 continue;
             }
@@ -808,7 +813,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let mut keep = |x: &Step| {
                 let a = around.as_mut()?;
                 // The sleeping step and `n` commute as events (`R`: it sleeps on), or
-                // in `s[E]` (CDPOR line 17: it runs, then blocks). A failed event
+                // in `s[E]` (CDPOR line 17: it ends as proved sequences do). A failed event
                 // commutes by no constraint.
                 let independent = !a.ex.events()[d].failed
                     && a.before
@@ -846,6 +851,78 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// CDPOR line 12 (and the sleeping steps kept by state equality, line 17): a
+    /// sequence proved to reach a state already covered ends, at node `d`, with the
+    /// step of a process `x` ([`crate::sleep::Ending::Blocks`]). As in the paper, `x`
+    /// is asleep here: it is not run. What running it would add is its races with the
+    /// execution so far — which the covered state's exploration need not show (the
+    /// differential test found a final state lost without them; see
+    /// [`crate::sleep`]) — so they are analysed without running it: an event with its
+    /// transition footprint (all it may touch from its local state) and no effect,
+    /// then a probe for each other enabled process whose `await` reads what it may
+    /// write (it may disable them; their races with it are a probe's). Only the
+    /// backtrack sets take the races (as for a probe: there is no state after it);
+    /// the step then sleeps (line 19). Nothing is run, so no state is counted: the
+    /// paper's Ex. 5 explores 6 states, as here.
+    ///
+    /// Sound as running it was: the execution would be blocked right after `x`, so
+    /// nothing else depends on the step; its races are found with a footprint that
+    /// contains what it would touch, so a superset of them; and the step cannot fail
+    /// there (a constraint or a state comparison proved it runs normally).
+    fn settle_covered(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
+        let node = &self.nodes[d];
+        let covered: Vec<usize> = node
+            .enabled
+            .iter()
+            .copied()
+            .filter(|&x| {
+                let key = run.ex.state.procs[x].pid_key;
+                node.sleep.ends(key).always && !node.sleep.asleep(key)
+            })
+            .collect();
+        for x in covered {
+            run.stats.pruning.covered_unrun += 1;
+            let writes = run.ex.unrun(x).footprint.clone();
+            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            self.analyse_races(run, false);
+            let disabled: Vec<usize> = self.nodes[d]
+                .enabled
+                .iter()
+                .copied()
+                .filter(|&r| r != x)
+                .collect();
+            for r in disabled {
+                let guard = run.ex.state.procs[r].next.and_then(|b| {
+                    run.program().blocks[b as usize].guard.as_ref()?;
+                    Some(b)
+                });
+                if guard.is_none() {
+                    continue;
+                }
+                let probe = run.ex.probe(r).footprint.clone();
+                let reads_written = Footprint {
+                    reads: Vec::new(),
+                    writes: writes.writes.clone(),
+                }
+                .conflicts(&probe);
+                if reads_written {
+                    run.stats.pruning.probes += 1;
+                    self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+                    self.analyse_races(run, false);
+                    self.hb.pop();
+                }
+                run.ex.back();
+            }
+            self.hb.pop();
+            run.ex.back();
+            let process = run.ex.state.procs[x].pid_key;
+            self.nodes[d].sleep.insert(vec![Step {
+                process,
+                footprint: writes,
+            }]);
+        }
+    }
+
     /// `p` ran the last step of a sequence that reaches a state already reached (its
     /// races are analysed): the execution is blocked there. As when the step is
     /// asleep, the node goes on with another enabled process (Sec. 6.2).

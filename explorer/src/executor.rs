@@ -248,12 +248,39 @@ impl<'p> Executor<'p> {
     /// guard reads now and changes nothing, so that DPOR can find the races of the
     /// event that disabled it. Stepped back with [`Executor::back`] like any event.
     pub fn probe(&mut self, proc: usize) -> &Event {
+        let p = &self.state.procs[proc];
+        let block = p.next.expect("only a process with a next block is probed");
+        let footprint = Footprint {
+            reads: self
+                .policy
+                .guard(&self.machine, &self.state.mem, block, &p.locals),
+            writes: Vec::new(),
+        };
+        self.record_unrun(proc, footprint)
+    }
+
+    /// Records process `proc`'s next block as an event that has not run: with the
+    /// block's transition footprint (what it may touch from its local state, in any
+    /// global state) and no effect, so that DPOR can find the races it would have
+    /// where it is known to lead to a state already covered. Stepped back with
+    /// [`Executor::back`] like any event.
+    pub fn unrun(&mut self, proc: usize) -> &Event {
+        let p = &self.state.procs[proc];
+        let block = p
+            .next
+            .expect("only a process with a next block is recorded");
+        let footprint = self.transition(block, &p.locals);
+        self.record_unrun(proc, footprint)
+    }
+
+    /// A probe or an unrun event: no effect, counted as failed (a failed event's
+    /// transition footprint is computed again from its locals wherever it is asked).
+    fn record_unrun(&mut self, proc: usize, footprint: Footprint) -> &Event {
         if self.saved.len() == self.depth {
             self.saved.push(Saved::default());
             self.events.push(Event::default());
         }
         let p = &self.state.procs[proc];
-        let block = p.next.expect("only a process with a next block is probed");
         let saved = &mut self.saved[self.depth];
         saved.undo_mark = self.undo.len();
         saved.next = p.next;
@@ -261,11 +288,10 @@ impl<'p> Executor<'p> {
         saved.spawned = p.spawned;
         let event = &mut self.events[self.depth];
         event.proc = proc;
-        event.block = block;
-        event.footprint.reads = self
-            .policy
-            .guard(&self.machine, &self.state.mem, block, &p.locals);
-        event.footprint.writes.clear();
+        event.block = p
+            .next
+            .expect("only a process with a next block is recorded");
+        event.footprint = footprint;
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;
         self.depth += 1;

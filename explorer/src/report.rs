@@ -80,6 +80,9 @@ pub struct Pruning {
     pub cuts: u64,
     /// Guards of disabled processes analysed for races.
     pub probes: u64,
+    /// Last steps of sequences proved to reach a covered state, whose races were
+    /// analysed without running them (CDPOR line 12; see `Dpor::settle_covered`).
+    pub covered_unrun: u64,
     /// The longest execution.
     pub max_depth: u64,
     /// The largest sleep set of a node.

@@ -5,13 +5,15 @@
 //! the entry travels down through independent events.
 //!
 //! A sequence added because it reaches a state already reached (CSDPOR line 14, CDPOR
-//! line 12) does not put its last step to sleep: that step runs — its races are
-//! analysed like any event's — and the execution is blocked right after it, as in the
-//! paper's implementation (Sec. 6.2). Putting it to sleep instead loses the races only
-//! that step would show: the differential test found csdpor missing a final state
-//! that way (`x = 2 + z` racing with `z = -2` on a path it never ran). csdpor's
-//! entries carry the state they must reach (Sec. 6.2: the reversed sequence is never
-//! run just to compare states); the execution is blocked only if it does.
+//! line 12) puts its last step to sleep only once that step's races are analysed:
+//! putting it to sleep without them loses the races only that step would show (the
+//! differential test found csdpor missing a final state that way: `x = 2 + z` racing
+//! with `z = -2` on a path it never ran). A sequence *proved* to reach the state (by a
+//! constraint, or by comparing states: [`Ending::Blocks`]) needs no run of its last
+//! step: its races are analysed with its transition footprint, without running it
+//! (`Dpor::settle_covered`), and it sleeps. csdpor's entries carry the state they
+//! must reach (Sec. 6.2: the reversed sequence is never run just to compare states):
+//! the last step runs, and the execution is blocked if it reached that state.
 
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
@@ -31,7 +33,8 @@ pub struct Step {
 pub enum Ending {
     /// It is asleep (Source-DPOR's sleep sets: Mazurkiewicz-equivalent).
     Asleep,
-    /// It runs, then the execution is blocked (equivalence proved).
+    /// Its races are analysed without running it, then it sleeps (equivalence
+    /// proved).
     Blocks,
     /// It runs, then the execution is blocked if it reached this state
     /// ([`crate::state::State::fingerprint_with_identities`]).
@@ -108,10 +111,10 @@ pub enum Kept {
     Equivalent(Footprint),
 }
 
-/// What running a process ends, at a node: the executions to block after it.
+/// What a process's next step ends, at a node: sequences reaching a covered state.
 #[derive(Debug, Default)]
 pub struct Ends {
-    /// Always blocked after it.
+    /// Proved to reach one: the step is settled without running.
     pub always: bool,
     /// Blocked after it if it reaches one of these states.
     pub at: Vec<Fingerprint>,
@@ -180,7 +183,7 @@ impl SleepSet {
     }
 
     /// Adds a sequence proved to reach a state already reached (CDPOR line 12): its
-    /// last step runs, then blocks.
+    /// last step is settled without running ([`Ending::Blocks`]).
     pub fn insert_equivalent(&mut self, steps: Vec<Step>) {
         self.add(Entry::new(steps, Ending::Blocks));
     }
@@ -227,7 +230,7 @@ impl SleepSet {
     ///   two events commute as events: ocdpor's `R`) stay asleep as they are; with
     ///   [`Kept::Equivalent`] (CDPOR line 17: they commute in `s[E]`), with the
     ///   footprint it gives (the step's after `n`), kept by state equality rather than
-    ///   independence, they run and then block (see above).
+    ///   independence, they end as proved sequences do ([`Ending::Blocks`]).
     pub fn after(
         &self,
         p: Fingerprint,
@@ -252,7 +255,7 @@ impl SleepSet {
             {
                 out.add(entry.clone());
             } else if let ([x], false) = (steps, matches!(entry.ending, Ending::BlocksAt(_))) {
-                // Kept by state equality, not by independence: it runs, then blocks.
+                // Kept by state equality, not by independence: it ends as proved.
                 // (An entry that blocks only at a given state cannot be carried past a
                 // dependent event: the state it would reach is unknown.)
                 match keep(x) {

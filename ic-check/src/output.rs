@@ -280,6 +280,7 @@ fn pruning(p: &Pruning) -> String {
         ("sleep extensions", p.sleep_extensions),
         ("cuts", p.cuts),
         ("disabled probes", p.probes),
+        ("covered steps not run", p.covered_unrun),
         ("replayed events", p.replayed_events),
         ("max depth", p.max_depth),
         ("max sleep set", p.max_sleep),
