@@ -695,6 +695,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             if !self.nodes[d].started {
                 self.nodes[d].started = true;
                 if self.nodes[d].enabled.is_empty() {
+                    self.measure_path(run);
                     run.complete_execution();
                     if !self.close(run) {
                         break;
@@ -732,6 +733,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     }
                     Some(p) if !cut => self.nodes[d].backtrack.push(p),
                     chosen => {
+                        self.measure_path(run);
                         run.blocked(match chosen {
                             Some(_) => Blocked::Cut,
                             None => Blocked::Asleep,
@@ -851,6 +853,17 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// At the end of an execution: the sleep entries of its nodes, counted together
+    /// (ISSTA'19's M_D, the memory of the don't-do sets along one execution).
+    fn measure_path(&self, run: &mut Exploration<'_, '_>) {
+        let entries: usize = self.nodes[..=self.depth]
+            .iter()
+            .map(|n| n.sleep.len())
+            .sum();
+        let pruning = &mut run.stats.pruning;
+        pruning.max_sleep_path = pruning.max_sleep_path.max(entries as u64);
+    }
+
     /// CDPOR line 12 (and the sleeping steps kept by state equality, line 17): a
     /// sequence proved to reach a state already covered ends, at node `d`, with the
     /// step of a process `x` ([`crate::sleep::Ending::Blocks`]). As in the paper, `x`
@@ -927,6 +940,7 @@ impl<R: Reduction> Dpor<R> {
     /// races are analysed): the execution is blocked there. As when the step is
     /// asleep, the node goes on with another enabled process (Sec. 6.2).
     fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
+        self.measure_path(run);
         run.blocked(Blocked::Covered);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();

@@ -87,6 +87,9 @@ pub struct Pruning {
     pub max_depth: u64,
     /// The largest sleep set of a node.
     pub max_sleep: u64,
+    /// The most sleep entries the nodes of one execution held together, at its end
+    /// (ISSTA'19's M_D; its M_S is `max_depth`).
+    pub max_sleep_path: u64,
     /// Sequences inserted into wakeup trees (`odpor`, in place of line 10).
     pub wakeup_inserted: u64,
     /// The most steps the wakeup trees of the current path held at once (`odpor`).

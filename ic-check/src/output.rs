@@ -284,6 +284,7 @@ fn pruning(p: &Pruning) -> String {
         ("replayed events", p.replayed_events),
         ("max depth", p.max_depth),
         ("max sleep set", p.max_sleep),
+        ("sleep entries on a path", p.max_sleep_path),
         ("wakeup sequences", p.wakeup_inserted),
         ("max wakeup tree", p.max_wakeup),
         ("wakeup steps dropped", p.wakeup_dropped),

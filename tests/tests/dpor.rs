@@ -388,6 +388,12 @@ fn cdpor_example_5() {
     let r = explorer::explore(&program, &mut algorithm, config);
     assert_eq!((r.stats.traces, r.stats.states, r.stats.blocked), (1, 6, 1));
     assert_eq!(r.finals, naive(&src, &[]).finals);
+    // ISSTA'19's memory measures. M_S: the longest execution, 3 events. M_D: the
+    // sleep entries along one execution at its end, at most 8, at q.r: the root's
+    // q.p≡, r.p≡ (races of p.q.r), p (explored) and r.q≡ (race of q.r); q's p≡ (from
+    // q.p≡) and p (settled: it is not run); q.r's p≡ and p, handed down past r.
+    let p = &r.stats.pruning;
+    assert_eq!((p.max_depth, p.max_sleep_path), (3, 8));
 }
 
 /// CDPOR Ex. 4 (z = -1): conditional independence without uniformity would explore
