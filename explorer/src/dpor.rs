@@ -217,6 +217,13 @@ pub trait Reduction {
         false
     }
 
+    /// An optimal reduction's sequence `v` for a race `e ⋖ n`: the events that run
+    /// before `n`, and after it. Optimal-DPOR's (JACM Alg. 2, line 10):
+    /// `notdep(e, E)`, then `n`.
+    fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
+        (race::notdep(r.events, r.hb, r.e), Vec::new())
+    }
+
     /// Whether two events (block, locals at their start) of different processes whose
     /// footprints conflict commute nevertheless, as a property of the events (cdpor's
     /// line 9 relation): an optimal reduction uses it for weak initials and sleep sets,
@@ -409,8 +416,8 @@ impl<R: Reduction> Dpor<R> {
                 // races with the earlier write); without it, a branch that runs a
                 // write the guard reads before `notdep(e, E)` would seem to cover
                 // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
-                let mut v = race::notdep(events, &self.hb, e);
-                v.push(n);
+                let (before, after) = self.reduction.wakeup_sequence(&race);
+                let v: Vec<usize> = before.into_iter().chain([n]).chain(after).collect();
                 let whole_n = !real || await_race == AwaitRace::Climb;
                 let entries: Vec<Entry> = v
                     .iter()

@@ -26,30 +26,34 @@
 //!
 //! 1. **Races are detected per event**, when `e' = n` has just run, not on the whole
 //!    maximal execution (the paper's Problem I, Sec. 3.1, solved by not delaying).
-//!    `E` then ends at `e'`: no event follows it, `pre⁺(E, e') = E` and
-//!    `s[pre⁺(E, e')]` is the current state, with nothing to store or recompute.
-//!    Sec. 3.2 redefines `notdep*(e, e', E)` as `ance(e, e', E)` (the events after `e`
-//!    that happen before `e'`) and appends the future initials `I_fut(E', v, E)`, to
-//!    keep the events *after* `e'` out of `v` (Problem II): per event there are none,
-//!    so the problem does not arise. We keep `odpor`'s `v = notdep(e, E).e'`: it is
-//!    `ance(e, e', E).e'` with the other events between `e` and `e'` (none of which
-//!    happens before `e'`, so each commutes with `e'`) left where they ran — the same
-//!    Mazurkiewicz trace as `ance.e'.(notdep \ ance)`, which is `v.I_fut` closed under
-//!    the events of `E` that follow the initials.
+//!    `E` then ends at `e'`: `pre⁺(E, e') = E` and `s[pre⁺(E, e')]` is the current
+//!    state, with nothing to store or recompute. Line 37's `v` is Sec. 3.2's
+//!    `ance(e, e', E).e'.I_fut(E', v, E)` ([`race::ance_split`]), with `I_fut` taken
+//!    among the events up to `e'`, the only ones known: the first events of
+//!    `notdep(e, E)` that do not happen before `e'`. This is Optimal-DPOR's sequence
+//!    `notdep(e, E).e'` with `e'` moved before the events it does not depend on
+//!    (they commute with it: earlier, and not happening before it) and the
+//!    non-initial ones left out; leaving them out is what Sec. 3.2 does to the
+//!    events after `e'`. `E'.v` is still a sequence (whatever happens before an event
+//!    of `v` is in `E'` or earlier in `v`) that runs `e'` before `e`, as
+//!    Optimal-DPOR's needs; the shorter sequence is covered by more of the tree
+//!    (line 41's `insert`) and leaves the order of the rest to the guided choice.
 //! 2. **The check of line 38 is lazy**, as csdpor's (CSDPOR Sec. 6.2), and the
-//!    don't-do sequence is the whole reversal `(v.suc(e, E))_{≤e'}` rather than
+//!    don't-do sequence is the whole reversal `(v.suc(e, E))_{≤e'}` with the other
+//!    events of `notdep(e, E)` after `v` — `ance.e'.I_fut.rest.dep(e, E)` — rather than
 //!    `v.ê`. With `E` ending at `e'`, `suc(e, E)_{≤e'}` is `dep(e, E)` (`e` and the
 //!    events after it that happen after it), so the sequence runs exactly the events
-//!    of `pre⁺(E, e')` with the race reversed, and it carries the state
-//!    `s[pre⁺(E, e')]` of line 38's left-hand side. An execution that follows it is
-//!    blocked after its last step only if it reaches that very state (processes
-//!    compared with their identities): then every continuation is one of that state,
-//!    explored from the node where it was reached — Lemma 3.3's argument, with the
-//!    equality observed rather than computed ahead. Where the state differs, the
-//!    paper's check fails, it adds nothing, and the execution goes on: the same
-//!    exploration. Nothing is run only to compare states. Stopping at `E'.v.ê`, as
-//!    the paper's entry `v.ê` does, would also cut continuations that run other
-//!    processes before the rest of `dep(e, E)`; ours cuts only the state proved equal.
+//!    of `pre⁺(E, e')` with the race reversed (the rest commute with `e'`, and happen
+//!    after none of `dep(e, E)`), and it carries the state `s[pre⁺(E, e')]` of line
+//!    38's left-hand side. An execution that follows it is blocked after its last step
+//!    only if it reaches that very state (processes compared with their identities):
+//!    then every continuation is one of that state, explored from the node where it
+//!    was reached — Lemma 3.3's argument, with the equality observed rather than
+//!    computed ahead. Where the state differs, the paper's check fails, it adds
+//!    nothing, and the execution goes on: the same exploration. Nothing is run only to
+//!    compare states. Stopping at `E'.v.ê`, as the paper's entry `v.ê` does, would also
+//!    cut continuations that run other processes before the rest of `dep(e, E)`; ours
+//!    cuts only the state seen equal, at the cost of running `dep(e, E)` first.
 //! 3. **A step that blocked stays in `dnd(E)`**, confirmed (`Ending::Blocks`): it
 //!    blocks again whenever it runs at `E`, and `E.q` inherits it for every `q`
 //!    independent of it (lines 29–30, as the paper inherits `dnd`). As in the paper
@@ -66,13 +70,16 @@
 //!    don't-do sequences (CSDPOR Sec. 5.3, opt. 2), which follows them as soon as
 //!    possible (the aim of Sec. 3.2), and chooses again when its choice blocks.
 //!
-//! Only the line-38 state check is added to `odpor`, which explores one complete
-//! execution per Mazurkiewicz trace: `odpor-cs` explores a subset of those (the
-//! differential test checks it never explores more), plus the blocked prefixes of
-//! the ones it cuts. Not included: the observers of Sec. 4 (`ODPOR_cs^ob`).
+//! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
+//! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every
+//! program), plus the blocked prefixes of the ones it cuts. Not included: the
+//! observers of Sec. 4 (`ODPOR_cs^ob`), and csdpor's commutation of sleeping steps
+//! (not in the paper's Alg. 1: the producer–consumer takes 10, 62, 408 executions
+//! for N = 3, 5, 7, as csdpor `--literal`, where csdpor takes 2^N).
 
 use crate::csdpor::reversal_if_reaching;
 use crate::dpor::{Equivalent, Race, Reduction};
+use crate::race;
 
 #[derive(Default)]
 pub struct OptimalContextSensitive;
@@ -85,7 +92,15 @@ impl Reduction for OptimalContextSensitive {
     /// Alg. 1, lines 36–39 and 42: `dont = v.suc(e, E)_{≤e'}` with the state
     /// `s[pre⁺(E, e')]` it must reach (see the module's note 2).
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
-        reversal_if_reaching(r)
+        let [ance, initials, rest] = race::ance_split(r.events, r.hb, r.e);
+        let after: Vec<usize> = initials.into_iter().chain(rest).collect();
+        reversal_if_reaching(r, &ance, &after)
+    }
+
+    /// Alg. 1, line 37: `v = ance(e, n, E).n.I_fut(E', v, E)` (Sec. 3.2).
+    fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
+        let [ance, initials, _] = race::ance_split(r.events, r.hb, r.e);
+        (ance, initials)
     }
 
     /// Line 21 guided by the don't-do sequences (the module's note 4).

@@ -28,9 +28,9 @@
 //!   sooner, for a probe, may end blocked, as in sdpor); `ocdpor` too blocks none
 //!   there, and explores no more than sdpor (its dependency is finer);
 //! - (g) `odpor-cs` explores no more complete executions than `odpor` with the same
-//!   dependencies: it is odpor with executions cut where a reversed race reaches a
-//!   state already reached (ISSTA'19 Sec. 3.3: "ODPOR_cs never explores more traces
-//!   than ODPOR").
+//!   dependencies (ISSTA'19 Sec. 3.3: "ODPOR_cs never explores more traces than
+//!   ODPOR"): its state checks only cut executions, and its shorter wakeup sequences
+//!   must not cost any.
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. The generator is steered towards the
@@ -48,7 +48,7 @@
 //!   long campaign: `IC_DIFF_CASES=20000 cargo test --release -p tests --test
 //!   differential every_algorithm`.
 //! - `IC_DIFF_TREE_CASES`: programs whose execution trees are checked against the
-//!   counters (default 200; naive, sdpor, csdpor).
+//!   counters (default 200; naive and every mode that needs no constraints).
 //!
 //! A failure prints the seed, the shrunk program, every disagreeing algorithm and mode,
 //! and the final states or violations it misses or adds. Failing cases are persisted in
@@ -445,7 +445,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
         } else if let Some(o) =
             odpor_traces.filter(|&o| mode.algo == Algo::OdporCs && report.stats.traces > o)
         {
-            // (g) odpor-cs cuts odpor's exploration.
+            // (g) odpor-cs explores no more than odpor.
             errors.push(format!(
                 "{name}: {} traces, more than odpor's {o}",
                 report.stats.traces

@@ -561,7 +561,7 @@ fn odpor_cs_producer_consumer() {
 fn odpor_cs_on_every_example() {
     let expected = [
         ("bank.ic", (3, 6, 25)),
-        ("buffer.ic", (6, 16, 79)),
+        ("buffer.ic", (7, 17, 88)),
         ("fib.ic", (12, 0, 51)),
         ("fig1.ic", (2, 4, 13)),
         ("kvstore.ic", (2, 5, 27)),
