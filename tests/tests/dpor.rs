@@ -504,6 +504,28 @@ fn odpor_cs_issta_figure_2() {
     assert!(cs.violations.is_empty());
 }
 
+/// The example of ISSTA'19 Sec. 3.2 (Problem II): t and t' write y = 1, p and q write
+/// x as in Fig. 2 (p.q gives 2, q.p gives 3). 4 Mazurkiewicz traces, 2 final states;
+/// the paper's point is that ODPOR_cs with `v = notdep.e'` explores t'.t.q.p, which
+/// repeats t.t'.q.p. odpor-cs: t.t'.p.q and t.t'.q.p complete (the race of p and q
+/// records q.p at t.t' with x = 2, which q.p misses: x = 3). From ε, t' (the race of
+/// t and t' put it in `wut(ε)`, and t'.t in `dnd(ε)` with s[t.t']): t'.t reaches it and
+/// blocks, and t stays in dnd(t'), inherited past p and q (independent of it). Line 21
+/// chooses again, preferring processes not in dnd: t'.p.q, where only t is left, runs
+/// it for its races and blocks (lines 17–19); so does t'.q.p. No execution repeats a
+/// trace: 2 complete, 3 blocked, 15 states (1 + the 14 events).
+#[test]
+fn odpor_cs_issta_problem_2() {
+    let src = "global int x = 0; global int y = 0;
+        proc t() { y = 1; } proc p() { x = x + 1; } proc q() { x = 2; }
+        init { spawn t(); spawn t(); spawn p(); spawn q(); }";
+    let reference = naive(src, &[]);
+    assert_eq!(reference.stats.mazurkiewicz, Some(4));
+    let cs = odpor_cs(src, &[]);
+    assert_eq!(explored(&cs), (2, 3, 15));
+    assert_eq!(cs.finals, reference.finals);
+}
+
 /// odpor-cs on CSDPOR Sec. 3 (p, q: x = 5; r: y = x): the explorations of csdpor's
 /// walk-through (`--literal`), 3 complete and 3 blocked. p.q.r completes (y = 5), p.r.q
 /// reaches its state and blocks. From ε, q: q.p reaches s[p.q] and blocks; the choice
