@@ -8,8 +8,8 @@
 //! - `dnd(E)` are sleep entries of [`crate::sleep`] beside the sleeping processes of
 //!   `done` (Def. 3.2 derives `Sleep(E)` from both): a reversed race's sequence with
 //!   the ending [`Ending::BlocksAt`](crate::sleep::Ending::BlocksAt) (line 38's state
-//!   not yet seen), a step seen to reach it with [`Ending::Blocks`](crate::sleep::Ending::Blocks)
-//!   (see note 3). Lines 29–30 (what
+//!   not yet seen), a step seen to reach it with
+//!   [`Ending::Blocks`](crate::sleep::Ending::Blocks) (see note 3). Lines 29–30 (what
 //!   `Explore(E.p, …)` inherits: the entries independent of `p`, and `v` for each
 //!   `p.v`) are [`SleepSet::after`](crate::sleep::SleepSet::after).
 //! - Lines 25–26 (`p ∈ dnd(E)`: run `p` for its races, do not explore below it) and 33
