@@ -264,10 +264,6 @@ struct Node {
     sleep: SleepSet,
     /// The process explored from this node now (its event is at this depth).
     current: Option<usize>,
-    /// The process an optimal reduction chose for an empty wakeup tree (Alg. 2 of
-    /// Optimal-DPOR, line 3; ODPOR_cs Alg. 1, line 21), while it is the only branch
-    /// taken: see [`Dpor::block_after_equivalent`].
-    fresh: Option<Fingerprint>,
     started: bool,
 }
 
@@ -307,7 +303,6 @@ impl<R: Reduction> Dpor<R> {
         node.backtrack.clear();
         node.wut = wut;
         node.current = None;
-        node.fresh = None;
         node.started = false;
         match sleep {
             Some(s) => node.sleep = s,
@@ -845,10 +840,16 @@ impl<R: Reduction> Dpor<R> {
     /// when the step is asleep, the node goes on with another enabled process if it
     /// has no other (Sec. 6.2). An optimal reduction records `p` in `dnd(E)` and goes
     /// on with the rest of its wakeup tree (ODPOR_cs Alg. 1, lines 25–26 and 33: `p ∈
-    /// dnd(E)` is run for its races and its branch removed); only when `p` was the
-    /// node's own choice of line 21 — which the paper makes among `enabled(s[E]) \
-    /// dnd(E)`, knowing `dnd(E)` checked, where ours learns only now that `p` was in
-    /// it — does it choose again (lines 17–21, see [`Dpor::awake`]).
+    /// dnd(E)` is run for its races and its branch removed) and, when none is left,
+    /// with another enabled process, as Source-DPOR does (see [`Dpor::awake`]).
+    ///
+    /// The paper ends a node whose wakeup tree is spent, and chooses again only for
+    /// its own choice of line 21 (lines 17–21). That loses final states
+    /// (`regressions::state_dependent_block_extent_loses_a_final_state`): r's first
+    /// step, then p, reached the state of p.r and blocked, and r's node, reached by
+    /// the branch r.p, ended there — but r.r.q.p, which never passes through that
+    /// state, was to be found from the races of executions below r.p, and no other
+    /// race asked for it. Going on with another process finds those races.
     fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
         run.blocked(Blocked::Covered);
         let footprint = run.ex.events()[d].footprint.clone();
@@ -865,7 +866,7 @@ impl<R: Reduction> Dpor<R> {
             // for were never seen (`regressions::odpor_cs_blocked_step_covers_no_race`).
             self.nodes[d].sleep.insert_equivalent(vec![step]);
             let node = &self.nodes[d];
-            if node.fresh == Some(process) {
+            if node.wut.is_empty() {
                 if let Some(q) = self.choose(run, node, &self.awake(run, node)) {
                     self.choose_fresh(run, d, q);
                 }
@@ -907,9 +908,7 @@ impl<R: Reduction> Dpor<R> {
     /// line 3; ODPOR_cs Alg. 1, lines 21–22): `wut(E)` becomes the single step of `p`.
     fn choose_fresh(&mut self, run: &Exploration<'_, '_>, d: usize, p: usize) {
         let entry = self.next_step(run, p);
-        let node = &mut self.nodes[d];
-        node.fresh = Some(entry.process);
-        node.wut = WakeupTree::chain(vec![entry]);
+        self.nodes[d].wut = WakeupTree::chain(vec![entry]);
         self.wakeup_steps += 1;
     }
 

@@ -15,8 +15,8 @@
 //! - Lines 25–26 (`p ∈ dnd(E)`: run `p` for its races, do not explore below it) and 33
 //!   (its branch leaves `wut(E)`): the last step of an entry runs, its races are
 //!   analysed, and the execution is blocked after it
-//!   ([`Dpor`](crate::dpor::Dpor)`::block_after_equivalent`, which also covers lines
-//!   17–21).
+//!   ([`Dpor`](crate::dpor::Dpor)`::block_after_equivalent`; lines 17–21 and note
+//!   5).
 //! - Lines 35–42 (race detection): a race `e ⋖ n` inserts `v` into `wut(E')` as in
 //!   `odpor`; when `v` is not redundant (line 40: no process of `done(E')` is a weak
 //!   initial of it), [`Reduction::sleep_after_race`] adds the don't-do sequence
@@ -65,10 +65,18 @@
 //!    step again at line 26): the run would repeat the same events and their races,
 //!    analysed the first time. That also bounds the search: without it, the race of
 //!    an execution below `E` could insert the branch again each time it blocked.
-//! 4. **Line 21 chooses blindly**: it cannot avoid `dnd(E)`, whose entries are not
-//!    checked yet; the choice is guided to the heads of the shortest sleep and
-//!    don't-do sequences (CSDPOR Sec. 5.3, opt. 2), which follows them as soon as
-//!    possible (the aim of Sec. 3.2), and chooses again when its choice blocks.
+//! 4. **Line 21 chooses blindly**: it avoids the confirmed entries of `dnd(E)` but
+//!    cannot avoid those not checked yet; the choice is guided to the heads of the
+//!    shortest sleep and don't-do sequences (CSDPOR Sec. 5.3, opt. 2), which follows
+//!    them as soon as possible (the aim of Sec. 3.2).
+//! 5. **A node goes on after a blocked step** with another enabled process when its
+//!    wakeup tree is spent, as csdpor's Source-DPOR does (CSDPOR Sec. 6.2), where
+//!    the paper ends the node (lines 23–33; it chooses again only instead of its own
+//!    line-21 choice, lines 17–21). Ending it lost a final state of an existing
+//!    regression program (`regressions::state_dependent_block_extent_loses_a_final_state`):
+//!    the executions below the blocked step would have shown races that put other
+//!    processes first at that node, and those executions do not all pass through the
+//!    state that covers the step (see `Dpor::block_after_equivalent`).
 //!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every
