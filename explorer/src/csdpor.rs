@@ -62,33 +62,9 @@ impl Reduction for ContextSensitive {
     }
 
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
-        // Line 11: u = dep(e, E); v = notdep(e, E).p.
+        // Line 11: v = notdep(e, E).p.
         let v = race::notdep(r.events, r.hb, r.e);
-        let u = race::dep_after(r.events, r.hb, r.e);
-        let mut sequence = r.processes(&v);
-        sequence.push(r.state.procs[r.events[r.n()].proc].pid_key);
-        sequence.extend(r.processes(&u));
-        // Line 12: nothing to do when sleep(E') already blocks a prefix of v.u.
-        if r.sleep.has_prefix_of(&sequence) {
-            return None;
-        }
-        // Lines 13–14, lazily (Sec. 6.2): v.u joins sleep(E') with the state s[E.p];
-        // an execution that follows it is blocked if it reaches that state. Processes
-        // are compared with their identities: the soundness argument (Lemma 1)
-        // continues both states with the same steps. The steps of v keep their order
-        // and footprints; n keeps its local state (what happens before it is in v):
-        // its transition footprint; u runs without e, with locals that may differ:
-        // its blocks' syntactic footprints.
-        r.stats.pruning.sleep_added_by_states += 1;
-        let steps = v
-            .iter()
-            .map(|&i| r.events[i].footprint.clone())
-            .chain(std::iter::once(r.transition_footprint(r.n())))
-            .chain(u.iter().map(|&i| r.block_footprint(i)))
-            .zip(sequence)
-            .map(|(footprint, process)| Step { process, footprint })
-            .collect();
-        Some(Equivalent::IfReaching(steps, r.reached()))
+        reversal_if_reaching(r, &v, &[])
     }
 
     /// Keeps `x` asleep after `n` when `x` and `n` commute in `s[E]`: `s[E.x.n] =
@@ -142,4 +118,49 @@ impl Reduction for ContextSensitive {
     fn guided(&self) -> bool {
         true
     }
+}
+
+/// CSDPOR lines 11–14 for a race `e ⋖ n`: the reversed sequence `v.u`, `v` being the
+/// events `before` (`notdep(e, E)`), `n` and the events `after` it (none: odpor-cs
+/// moves some of `notdep(e, E)` there), `u = dep(e, E)`, with the state `s[E.p]` it must
+/// reach (checked lazily, Sec. 6.2), unless `sleep(E')` already blocks a prefix of it.
+/// `before` and `after` together must be `notdep(e, E)`, each in order, and none of
+/// `after` may happen before `n`: then `v.u` runs the events of `E.p` from `E'`, with
+/// `n` before `e`. `odpor-cs` adds the sequence to its don't-do sets
+/// ([`crate::odpor_cs`]).
+pub fn reversal_if_reaching(
+    r: &mut Race<'_, '_>,
+    before: &[usize],
+    after: &[usize],
+) -> Option<Equivalent> {
+    // Line 11: u = dep(e, E); v = notdep(e, E).p.
+    let u = race::dep_after(r.events, r.hb, r.e);
+    let mut sequence = r.processes(before);
+    sequence.push(r.state.procs[r.events[r.n()].proc].pid_key);
+    sequence.extend(r.processes(after));
+    sequence.extend(r.processes(&u));
+    // Line 12: nothing to do when sleep(E') already blocks a prefix of v.u.
+    if r.sleep.has_prefix_of(&sequence) {
+        return None;
+    }
+    // Lines 13–14, lazily (Sec. 6.2): v.u joins sleep(E') with the state s[E.p];
+    // an execution that follows it is blocked if it reaches that state. Processes
+    // are compared with their identities: the soundness argument (Lemma 1)
+    // continues both states with the same steps. The steps of notdep(e, E) keep
+    // their footprints (what they read is written by none of e, n and u); n keeps
+    // its local state (what happens before it is in v): its transition footprint;
+    // u runs without e, with locals that may differ: its blocks' syntactic
+    // footprints.
+    r.stats.pruning.sleep_added_by_states += 1;
+    let own = |i: &usize| r.events[*i].footprint.clone();
+    let steps = before
+        .iter()
+        .map(own)
+        .chain(std::iter::once(r.transition_footprint(r.n())))
+        .chain(after.iter().map(own))
+        .chain(u.iter().map(|&i| r.block_footprint(i)))
+        .zip(sequence)
+        .map(|(footprint, process)| Step { process, footprint })
+        .collect();
+    Some(Equivalent::IfReaching(steps, r.reached()))
 }

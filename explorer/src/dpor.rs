@@ -19,7 +19,7 @@ use crate::footprint::Footprint;
 use crate::happens_before::HappensBefore;
 use crate::race;
 use crate::report::Stats;
-use crate::sleep::{Kept, SleepSet, Step};
+use crate::sleep::{Ending, Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::wakeup_tree::{weak_initial, Entry, WakeupTree};
@@ -248,6 +248,13 @@ pub trait Reduction {
         false
     }
 
+    /// An optimal reduction's sequence `v` for a race `e ⋖ n`: the events that run
+    /// before `n`, and after it. Optimal-DPOR's (JACM Alg. 2, line 10):
+    /// `notdep(e, E)`, then `n`.
+    fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
+        (race::notdep(r.events, r.hb, r.e), Vec::new())
+    }
+
     /// Whether two events (block, locals at their start) of different processes whose
     /// footprints conflict commute nevertheless, as a property of the events (cdpor's
     /// line 9 relation): an optimal reduction uses it for weak initials and sleep sets,
@@ -424,6 +431,8 @@ impl<R: Reduction> Dpor<R> {
                 max_depth: run.config.max_depth,
                 reached: &reached,
             };
+            // ODPOR_cs Alg. 1, line 40: `v ∈ redundant(E', done)`.
+            let mut redundant = false;
             if !self.reduction.must_reverse(&mut race) {
                 independent.push(e);
             } else if self.reduction.optimal() {
@@ -435,8 +444,8 @@ impl<R: Reduction> Dpor<R> {
                 // races with the earlier write); without it, a branch that runs a
                 // write the guard reads before `notdep(e, E)` would seem to cover
                 // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
-                let mut v = race::notdep(events, &self.hb, e);
-                v.push(n);
+                let (before, after) = self.reduction.wakeup_sequence(&race);
+                let v: Vec<usize> = before.into_iter().chain([n]).chain(after).collect();
                 let whole_n = !real || await_race == AwaitRace::Climb;
                 let entries: Vec<Entry> = v
                     .iter()
@@ -452,13 +461,17 @@ impl<R: Reduction> Dpor<R> {
                     _ => false,
                 };
                 // A sleeping step is its process's next event in `s[E']` (kept when
-                // the reduction keeps snapshots).
+                // the reduction keeps snapshots). Only processes explored from `E'`
+                // (`done(E')`) and steps passed down to it make `v` redundant (ODPOR_cs
+                // Alg. 1, line 40): not odpor-cs's don't-do sequences, whose
+                // executions stop after their last step (see `block_after_equivalent`).
                 let at_prefix = self.snapshots.get(e);
-                let covered = prefix.sleep.entries().any(|(steps, _)| {
+                let covered = prefix.sleep.entries().any(|(steps, ending)| {
                     let event = at_prefix
                         .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
                         .and_then(|q| Some((q.next?, q.locals.clone())));
                     steps.len() == 1
+                        && ending == Ending::Asleep
                         && weak_initial(
                             &entries,
                             &Entry {
@@ -471,7 +484,18 @@ impl<R: Reduction> Dpor<R> {
                         )
                         .is_some()
                 });
-                if !covered && !entries.is_empty() {
+                // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races
+                // whenever a branch starts with it. A new branch that starts with a
+                // step already run and blocked at E' (`Ending::Blocks`) would only
+                // repeat that run — the same events, whose races were analysed then —
+                // so it is redundant too, and so is its don't-do sequence (it starts
+                // with that step).
+                let repeats = entries.first().is_some_and(|first| {
+                    prefix.sleep.ends(first.process).always
+                        && prefix.wut.branches_at_root(&entries, &mut independent)
+                });
+                redundant = covered || repeats;
+                if !redundant && !entries.is_empty() {
                     self.wakeup_steps += prefix.wut.insert(entries, &mut independent);
                     let pruning = &mut race.stats.pruning;
                     pruning.wakeup_inserted += 1;
@@ -504,7 +528,9 @@ impl<R: Reduction> Dpor<R> {
                     }
                 }
             }
-            if !real {
+            // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
+            // with a wakeup sequence that is not redundant.
+            if !real || redundant {
                 continue;
             }
             match self.reduction.sleep_after_race(&mut race) {
@@ -712,12 +738,14 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 }
                 let node = &self.nodes[d];
                 // Alg. 1, lines 1–3: an enabled process not asleep starts backtrack(E).
-                let awake: Vec<usize> = node
-                    .enabled
+                // The probes of `settle_covered` may have put one there already (a
+                // race with the covered step): that one is the choice.
+                let awake = self.awake(run, node);
+                let chosen = node
+                    .backtrack
                     .iter()
                     .copied()
-                    .filter(|&i| !self.asleep(run, node, i))
-                    .collect();
+                    .find(|&i| node.enabled.contains(&i) && !self.asleep(run, node, i));
                 let cut = self.reduction.cut(
                     run.program(),
                     &run.ex.state,
@@ -725,13 +753,13 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     &node.sleep,
                     run.ex.events(),
                 );
-                match self.choose(run, node, &awake) {
-                    Some(p) if !cut && optimal => {
-                        let entry = self.next_step(run, p);
-                        self.nodes[d].wut = WakeupTree::chain(vec![entry]);
-                        self.wakeup_steps += 1;
+                match chosen.or_else(|| self.choose(run, node, &awake)) {
+                    Some(p) if !cut && optimal => self.choose_fresh(run, d, p),
+                    Some(p) if !cut => {
+                        if !self.nodes[d].backtrack.contains(&p) {
+                            self.nodes[d].backtrack.push(p);
+                        }
                     }
-                    Some(p) if !cut => self.nodes[d].backtrack.push(p),
                     chosen => {
                         self.measure_path(run);
                         run.blocked(match chosen {
@@ -793,9 +821,13 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
             let reached = || run.ex.state.fingerprint_with_identities(run.ex.program());
-            // (A step proved to end in a covered state was settled without running,
-            // `settle_covered`; one that may, runs and is compared.)
-            if !ends.at.is_empty() && ends.at.contains(&reached()) {
+            // A step proved to end in a covered state was settled without running
+            // (`settle_covered`), except in an optimal search: odpor-cs blocks it here.
+            if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
+                // ODPOR_cs Alg. 1, lines 26 and 33: the subtree of wut(E) below p is
+                // not followed.
+                self.wakeup_steps -= child_wut.size();
+                child_wut = WakeupTree::default();
                 self.block_after_equivalent(run, d, p);
                 continue;
             }
@@ -937,35 +969,82 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// `p` ran the last step of a sequence that reaches a state already reached (its
-    /// races are analysed): the execution is blocked there. As when the step is
-    /// asleep, the node goes on with another enabled process (Sec. 6.2).
+    /// races are analysed): the execution is blocked there (everything after `E.p` is
+    /// covered by the state reached). Source-DPOR: `p` sleeps at the node and, as
+    /// when the step is asleep, the node goes on with another enabled process if it
+    /// has no other (Sec. 6.2). An optimal reduction records `p` in `dnd(E)` and goes
+    /// on with the rest of its wakeup tree (ODPOR_cs Alg. 1, lines 25–26 and 33: `p ∈
+    /// dnd(E)` is run for its races and its branch removed) and, when none is left,
+    /// with another enabled process, as Source-DPOR does (see [`Dpor::awake`]).
+    ///
+    /// The paper ends a node whose wakeup tree is spent, and chooses again only for
+    /// its own choice of line 21 (lines 17–21). That loses final states
+    /// (`regressions::state_dependent_block_extent_loses_a_final_state`): r's first
+    /// step, then p, reached the state of p.r and blocked, and r's node, reached by
+    /// the branch r.p, ended there — but r.r.q.p, which never passes through that
+    /// state, was to be found from the races of executions below r.p, and no other
+    /// race asked for it. Going on with another process finds those races.
     fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();
+        let process = run.ex.state.procs[p].pid_key;
+        let step = Step { process, footprint };
+        self.nodes[d].current = None;
+        if self.reduction.optimal() {
+            // `p ∈ dnd(E)`, confirmed: it blocks whenever it runs here, and E.q
+            // inherits it for each q independent of it (lines 29–30). It is not
+            // `done(E)`: nothing below `E.p` was explored, so it must not make a
+            // sequence redundant at line 40 — the races of the executions it stands
+            // for were never seen (`regressions::odpor_cs_blocked_step_covers_no_race`).
+            self.nodes[d].sleep.insert_equivalent(vec![step]);
+            let node = &self.nodes[d];
+            if node.wut.is_empty() {
+                if let Some(q) = self.choose(run, node, &self.awake(run, node)) {
+                    self.choose_fresh(run, d, q);
+                }
+            }
+            return;
+        }
+        self.nodes[d].sleep.insert(vec![step]);
         let node = &self.nodes[d];
-        let others: Vec<usize> = node
-            .enabled
-            .iter()
-            .copied()
-            .filter(|&i| i != p && !node.backtrack.contains(&i) && !self.asleep(run, node, i))
-            .collect();
         let pending = node
             .backtrack
             .iter()
             .any(|&i| i != p && node.enabled.contains(&i) && !self.asleep(run, node, i));
-        let extra = if pending {
-            None
-        } else {
-            self.choose(run, node, &others)
-        };
-        let node = &mut self.nodes[d];
-        node.current = None;
-        node.backtrack.extend(extra);
-        let process = run.ex.state.procs[p].pid_key;
-        node.sleep.insert(vec![Step { process, footprint }]);
+        if !pending {
+            let extra = self.choose(run, node, &self.awake(run, node));
+            self.nodes[d].backtrack.extend(extra);
+        }
+    }
+
+    /// The candidates of Alg. 1, line 3 (CSDPOR, CDPOR): enabled processes not asleep
+    /// nor explored from the node yet. An optimal reduction prefers those not in
+    /// `dnd(E)` (ODPOR_cs Alg. 1, line 21: a process that blocks when it runs here);
+    /// when every one is, they are all candidates, each run for its races in turn
+    /// (lines 17–19).
+    fn awake(&self, run: &Exploration<'_, '_>, node: &Node) -> Vec<usize> {
+        let awake: Vec<usize> = node
+            .enabled
+            .iter()
+            .copied()
+            .filter(|&i| !node.backtrack.contains(&i) && !self.asleep(run, node, i))
+            .collect();
+        let dont = |i: &usize| node.sleep.ends(run.ex.state.procs[*i].pid_key).always;
+        if !self.reduction.optimal() || awake.iter().all(dont) {
+            return awake;
+        }
+        awake.into_iter().filter(|i| !dont(i)).collect()
+    }
+
+    /// Optimal-DPOR's choice for a node whose wakeup tree is empty (JACM Alg. 2,
+    /// line 3; ODPOR_cs Alg. 1, lines 21–22): `wut(E)` becomes the single step of `p`.
+    fn choose_fresh(&mut self, run: &Exploration<'_, '_>, d: usize, p: usize) {
+        let entry = self.next_step(run, p);
+        self.nodes[d].wut = WakeupTree::chain(vec![entry]);
+        self.wakeup_steps += 1;
     }
 
     /// Leaves the top node: steps back to its parent and puts the process explored

@@ -15,6 +15,7 @@ pub mod lasso;
 pub mod naive;
 pub mod ocdpor;
 pub mod odpor;
+pub mod odpor_cs;
 pub mod pid;
 pub mod race;
 pub mod replay;

@@ -31,6 +31,21 @@ pub fn notdep(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
     (e + 1..d).filter(|&j| !hb.before(events, e, j)).collect()
 }
 
+/// `notdep(e, E)` split as ODPOR_cs redefines the sequence of a race `e ⋖ n` (ISSTA'19
+/// Sec. 3.2, Alg. 1 line 37): `ance(e, n, E)`, the events after `e` that happen before
+/// `n`; the future initials `I_fut`, the other events of `notdep(e, E)` that none of
+/// those others happens before; and the rest. Each in order.
+pub fn ance_split(events: &[Event], hb: &HappensBefore, e: usize) -> [Vec<usize>; 3] {
+    let d = events.len() - 1;
+    let (ance, others): (Vec<usize>, Vec<usize>) = notdep(events, hb, e)
+        .into_iter()
+        .partition(|&j| hb.before(events, j, d));
+    let (initials, rest) = others
+        .iter()
+        .partition(|&&j| !others.iter().any(|&k| hb.before(events, k, j)));
+    [ance, initials, rest]
+}
+
 /// `dep(e, E)` of CSDPOR (Alg. 1, line 11): `e` and the events after it in `E` that
 /// happen after `e`, in order (`n` excluded).
 pub fn dep_after(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {

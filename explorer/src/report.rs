@@ -72,7 +72,8 @@ pub struct Pruning {
     pub ic_checks_line17: u64,
     /// Sleep sequences added because a constraint holds (CDPOR lines 11–12).
     pub sleep_added_by_ics: u64,
-    /// Sleep sequences added because the reversed race reaches the same state (CSDPOR line 14).
+    /// Sleep sequences added because the reversed race may reach the same state (CSDPOR
+    /// line 14; odpor-cs's don't-do sequences, ODPOR_cs line 42), checked lazily.
     pub sleep_added_by_states: u64,
     /// Sleeping steps kept asleep though dependent (CDPOR line 17, csdpor's commutation check).
     pub sleep_extensions: u64,

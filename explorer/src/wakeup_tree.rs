@@ -107,6 +107,24 @@ impl WakeupTree {
         (!self.children.is_empty()).then(|| self.children.remove(0).1)
     }
 
+    /// The leftmost child whose process is a weak initial of `v`, and how.
+    fn child_for(
+        &self,
+        v: &[Entry],
+        independent: &mut Independent<'_>,
+    ) -> Option<(usize, WeakInitial)> {
+        self.children
+            .iter()
+            .enumerate()
+            .find_map(|(i, (c, _))| weak_initial(v, c, independent).map(|w| (i, w)))
+    }
+
+    /// Whether inserting `v` makes a new branch at the root, which starts with `v`'s
+    /// first step: no child's process is a weak initial of `v`.
+    pub fn branches_at_root(&self, v: &[Entry], independent: &mut Independent<'_>) -> bool {
+        self.child_for(v, independent).is_none()
+    }
+
     /// `insert_[E](v, wut)` (JACM Sec. 6.2): walks down from the root, into the
     /// leftmost child whose process is a weak initial of what remains of `v` (that
     /// process's event leaves `v`); reaching a leaf, `v` is covered by the leaf's
@@ -118,12 +136,7 @@ impl WakeupTree {
             if v.is_empty() {
                 return 0;
             }
-            let found = node
-                .children
-                .iter()
-                .enumerate()
-                .find_map(|(i, (c, _))| weak_initial(&v, c, independent).map(|w| (i, w)));
-            let Some((i, how)) = found else {
+            let Some((i, how)) = node.child_for(&v, independent) else {
                 let added = v.len();
                 node.children.push((v.remove(0), WakeupTree::chain(v)));
                 return added;

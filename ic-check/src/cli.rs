@@ -161,6 +161,9 @@ pub enum Algo {
     Sdpor,
     /// Optimal DPOR: Source-DPOR with wakeup trees, no execution blocked in a sleep set.
     Odpor,
+    /// Optimal context-sensitive DPOR: odpor plus csdpor's state-equality checks of
+    /// reversed races (don't-do sequences).
+    OdporCs,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
     /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.

@@ -31,7 +31,7 @@ fn finds(o: &std::process::Output, finding: &str) {
 #[test]
 fn a_recurring_state_is_a_non_terminating_execution_in_every_algorithm() {
     let spin = file("endless", "spin.ic", SPIN);
-    for algo in ["naive", "sdpor", "csdpor", "cdpor"] {
+    for algo in ["naive", "sdpor", "odpor-cs", "csdpor", "cdpor"] {
         let o = ic_check(&["--algo", algo, spin.to_str().unwrap()]);
         finds(
             &o,

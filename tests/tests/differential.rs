@@ -3,8 +3,9 @@
 //! tool promises"). `naive` is the reference semantics; a disagreement is a soundness
 //! bug of the reduced algorithm (or of the constraints cdpor was given).
 //!
-//! The modes ([`modes`]): sdpor, csdpor and cdpor, each with `--deps dynamic` and
-//! `--deps static`, csdpor and cdpor also with `--literal`: ten runs per program.
+//! The modes ([`modes`]): sdpor, odpor, odpor-cs, ocdpor, csdpor and cdpor, each with
+//! `--deps dynamic` and `--deps static`, csdpor and cdpor also with `--literal`:
+//! sixteen runs per program.
 //! cdpor's constraints are synthesised once per program (z3, [`ics`]) and shared by its
 //! four modes.
 //!
@@ -25,7 +26,11 @@
 //!   and, in programs without `await`, no execution blocked in a sleep set, in both
 //!   `--deps` modes (with `await`s, an exploration that brings a process to its guard
 //!   sooner, for a probe, may end blocked, as in sdpor); `ocdpor` too blocks none
-//!   there, and explores no more than sdpor (its dependency is finer).
+//!   there, and explores no more than sdpor (its dependency is finer);
+//! - (g) `odpor-cs` explores no more complete executions than `odpor` with the same
+//!   dependencies (ISSTA'19 Sec. 3.3: "ODPOR_cs never explores more traces than
+//!   ODPOR"): its state checks only cut executions, and its shorter wakeup sequences
+//!   must not cost any.
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. The generator is steered towards the
@@ -43,7 +48,7 @@
 //!   long campaign: `IC_DIFF_CASES=20000 cargo test --release -p tests --test
 //!   differential every_algorithm`.
 //! - `IC_DIFF_TREE_CASES`: programs whose execution trees are checked against the
-//!   counters (default 200; naive, sdpor, csdpor).
+//!   counters (default 200; naive and every mode that needs no constraints).
 //!
 //! A failure prints the seed, the shrunk program, every disagreeing algorithm and mode,
 //! and the final states or violations it misses or adds. Failing cases are persisted in
@@ -58,6 +63,7 @@ use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
+use explorer::odpor_cs::OptimalContextSensitive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
 use proptest::prelude::*;
@@ -73,6 +79,7 @@ use tests::generator::*;
 pub enum Algo {
     Sdpor,
     Odpor,
+    OdporCs,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -93,6 +100,7 @@ impl Mode {
         let mut name = match self.algo {
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
+            Algo::OdporCs => "odpor-cs",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -117,6 +125,7 @@ impl Mode {
         match self.algo {
             Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
             Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
+            Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive)),
             Algo::Csdpor => Box::new(Dpor::new(context)),
             Algo::Cdpor => {
                 let ics = ics.expect("cdpor needs constraints").clone();
@@ -131,11 +140,12 @@ impl Mode {
 }
 
 /// Every mode compared with `naive`: sdpor first in each dependency mode (it is the
-/// baseline of (c) and (d)). Adding one is one line.
+/// baseline of (c) and (d)), odpor before odpor-cs (the baseline of (g)). Adding one
+/// is one line.
 pub fn modes() -> Vec<Mode> {
     let mut all = Vec::new();
     for deps in [Deps::Dynamic, Deps::Static] {
-        for algo in [Algo::Sdpor, Algo::Odpor, Algo::Ocdpor] {
+        for algo in [Algo::Sdpor, Algo::Odpor, Algo::OdporCs, Algo::Ocdpor] {
             all.push(Mode {
                 algo,
                 deps,
@@ -369,6 +379,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
         reduced: Vec::new(),
     };
     let mut sdpor_traces = None;
+    let mut odpor_traces = None;
     let awaits = program.blocks.iter().any(|b| b.guard.is_some());
     for mode in modes {
         let config = Config {
@@ -414,6 +425,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 ));
             }
         } else if mode.algo == Algo::Odpor {
+            odpor_traces = Some(report.stats.traces);
             // (f) Optimality: one execution per Mazurkiewicz trace, none blocked (with
             // `await`s, climbing to a probe may still end blocked: see `await_race`).
             if Some(report.stats.traces) != naive.stats.mazurkiewicz
@@ -429,6 +441,14 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
             errors.push(format!(
                 "{name}: {} executions blocked in a sleep set",
                 report.stats.blocked
+            ));
+        } else if let Some(o) =
+            odpor_traces.filter(|&o| mode.algo == Algo::OdporCs && report.stats.traces > o)
+        {
+            // (g) odpor-cs explores no more than odpor.
+            errors.push(format!(
+                "{name}: {} traces, more than odpor's {o}",
+                report.stats.traces
             ));
         } else if let Some(s) = sdpor_traces.filter(|&s| report.stats.traces > s) {
             errors.push(format!(

@@ -7,6 +7,7 @@ use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
+use explorer::odpor_cs::OptimalContextSensitive;
 use explorer::sdpor::SourceDpor;
 use explorer::Deps;
 use explorer::{Algorithm, Report, ViolationKind};
@@ -27,6 +28,10 @@ fn csdpor(source: &str, defines: &[(&str, i64)]) -> Report {
 /// The paper's Alg. 1 to the letter (`--literal`).
 fn csdpor_literal(source: &str, defines: &[(&str, i64)]) -> Report {
     run(source, defines, &mut Dpor::new(ContextSensitive::literal()))
+}
+
+fn odpor_cs(source: &str, defines: &[(&str, i64)]) -> Report {
+    run(source, defines, &mut Dpor::new(OptimalContextSensitive))
 }
 
 fn naive(source: &str, defines: &[(&str, i64)]) -> Report {
@@ -515,5 +520,148 @@ fn sdpor_and_odpor_meet_the_mazurkiewicz_count_on_every_example() {
             odpor.stats.blocked,
             sdpor.stats.blocked
         );
+    }
+}
+
+/// A run's complete executions, blocked executions and states.
+fn explored(report: &Report) -> (u64, u64, u64) {
+    let s = &report.stats;
+    (s.traces, s.blocked, s.states)
+}
+
+/// The running example of the ISSTA'19 paper (Fig. 2), from x = 0: p and q write x
+/// (p.q gives 2, q.p gives 3), r asserts on it (true in every order). All three pairs
+/// conflict: 6 Mazurkiewicz traces, which odpor explores (16 states).
+///
+/// odpor-cs, as Ex. 3.1 walks through it: p.q.r completes; its race (q, r) records
+/// r.q at p with s[p.q.r] (x = 2), its race (p, q) records q.p at ε with s[p.q]
+/// (x = 2), which q.p will not reach. p.r.q reaches x = 2: blocked after q (the
+/// paper's state 4), and its race (p, r) records r.p at ε with s[p.r] (x = 1). From
+/// ε, q: q.p reaches x = 3, not x = 2, and goes on: q.p.r completes, recording r.p at
+/// q; q.r.p then blocks (state 8), and its race (q, r) records r.q at ε. From ε, r:
+/// r.p reaches s[p.r] and r.q reaches s[q.r], both blocked (state 9, where the paper
+/// runs the race detection of both). 2 complete executions, 4 blocked; the states are
+/// the 10 of Fig. 2(b) with the last steps of the 4 blocked executions, which run
+/// before blocking: 14.
+#[test]
+fn odpor_cs_issta_figure_2() {
+    let src = "global int x = 0;
+        proc p() { x = x + 1; } proc q() { x = 2; } proc r() { assert(x <= 3); }
+        init { spawn p(); spawn q(); spawn r(); }";
+    let o = run(src, &[], &mut Dpor::new(OptimalDpor));
+    assert_eq!(explored(&o), (6, 0, 16));
+    let cs = odpor_cs(src, &[]);
+    assert_eq!(explored(&cs), (2, 4, 14));
+    assert_eq!(cs.stats.final_states, 2);
+    assert_eq!(cs.finals, naive(src, &[]).finals);
+    assert!(cs.violations.is_empty());
+}
+
+/// The example of ISSTA'19 Sec. 3.2 (Problem II): t and t' write y = 1, p and q write
+/// x as in Fig. 2 (p.q gives 2, q.p gives 3). 4 Mazurkiewicz traces, 2 final states;
+/// the paper's point is that ODPOR_cs with `v = notdep.e'` explores t'.t.q.p, which
+/// repeats t.t'.q.p. odpor-cs: t.t'.p.q and t.t'.q.p complete (the race of p and q
+/// records q.p at t.t' with x = 2, which q.p misses: x = 3). From ε, t' (the race of
+/// t and t' put it in `wut(ε)`, and t'.t in `dnd(ε)` with s[t.t']): t'.t reaches it and
+/// blocks, and t stays in dnd(t'), inherited past p and q (independent of it). Line 21
+/// chooses again, preferring processes not in dnd: t'.p.q, where only t is left, runs
+/// it for its races and blocks (lines 17–19); so does t'.q.p. No execution repeats a
+/// trace: 2 complete, 3 blocked, 15 states (1 + the 14 events).
+#[test]
+fn odpor_cs_issta_problem_2() {
+    let src = "global int x = 0; global int y = 0;
+        proc t() { y = 1; } proc p() { x = x + 1; } proc q() { x = 2; }
+        init { spawn t(); spawn t(); spawn p(); spawn q(); }";
+    let reference = naive(src, &[]);
+    assert_eq!(reference.stats.mazurkiewicz, Some(4));
+    let cs = odpor_cs(src, &[]);
+    assert_eq!(explored(&cs), (2, 3, 15));
+    assert_eq!(cs.finals, reference.finals);
+}
+
+/// odpor-cs on CSDPOR Sec. 3 (p, q: x = 5; r: y = x): the explorations of csdpor's
+/// walk-through (`--literal`), 3 complete and 3 blocked. p.q.r completes (y = 5), p.r.q
+/// reaches its state and blocks. From ε, q: q.p reaches s[p.q] and blocks; the choice
+/// of line 21 was in dnd(q), so it chooses again: q.r.p completes (y = 5). From ε, r:
+/// r reads x = 0, so r.p misses s[p.r] (y = 5) and goes on, r.p.q completes (y = 0);
+/// r.q.p reaches s[r.p.q] and blocks. 15 states: 1 + the 14 events of the 6
+/// executions. csdpor's commutation of sleeping steps saves q.r.p (2 complete).
+#[test]
+fn odpor_cs_csdpor_section_3() {
+    let cs = odpor_cs(CSDPOR_SEC3, &[]);
+    assert_eq!(explored(&cs), (3, 3, 15));
+    assert_eq!(cs.finals, naive(CSDPOR_SEC3, &[]).finals);
+}
+
+/// odpor-cs on CDPOR Fig. 1 (every pair conflicts, one final state): the 2 complete
+/// executions and 13 states of the CDPOR paper's Ex. 2. p.q.r completes; p.r.q
+/// reaches s[p.q.r] and blocks. q.p reaches s[p.q] and blocks, the choice is made
+/// again: q.r.p completes. r.p reaches s[p.r] and r.q reaches s[q.r]: both blocked.
+/// 1 + the 12 events of the 6 executions.
+#[test]
+fn odpor_cs_cdpor_figure_1() {
+    let src = example("fig1.ic");
+    let cs = odpor_cs(&src, &[]);
+    assert_eq!(explored(&cs), (2, 4, 13));
+    assert_eq!(cs.finals, naive(&src, &[]).finals);
+}
+
+/// odpor-cs on the producer–consumer (CSDPOR Sec. 4): it has the state check of
+/// CSDPOR's Alg. 1 without csdpor's commutation of sleeping steps, so it explores
+/// what the literal Alg. 1 explores (see `producer_consumer_table_1`: 10, 62, 408,
+/// where p1.p2.c1.c2.p3.c3 repeats a state because c2 wakes p3), with the same
+/// blocked executions and states; odpor explores all C(2N, N).
+#[test]
+fn odpor_cs_producer_consumer() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../benches/programs/pc.ic"
+    ))
+    .unwrap();
+    for (n, traces, blocked, states) in [(3, 10, 7, 53), (5, 62, 65, 406), (7, 408, 507, 2956)] {
+        let cs = odpor_cs(&src, &[("N", n)]);
+        assert_eq!(explored(&cs), (traces, blocked, states), "N = {n}");
+        let literal = csdpor_literal(&src, &[("N", n)]);
+        assert_eq!(explored(&literal), (traces, blocked, states), "N = {n}");
+        assert_eq!(cs.finals, literal.finals, "N = {n}");
+        assert_eq!(cs.stats.final_states, 1 << n, "N = {n}");
+    }
+}
+
+/// odpor-cs on every example (all violations): naive's final states and violations,
+/// no more complete executions than odpor, and the counts measured when it was written
+/// (complete, blocked, states; fig1's derived above): a change of the exploration
+/// shows here.
+#[test]
+fn odpor_cs_on_every_example() {
+    let expected = [
+        ("bank.ic", (3, 6, 25)),
+        ("buffer.ic", (7, 17, 88)),
+        ("fib.ic", (12, 0, 51)),
+        ("fig1.ic", (2, 4, 13)),
+        ("kvstore.ic", (2, 5, 27)),
+        ("mutex.ic", (6, 0, 37)),
+        ("philosophers.ic", (7, 1, 34)),
+        ("sort.ic", (2, 0, 5)),
+    ];
+    for (name, counts) in expected {
+        let source = example(name);
+        let reference = naive(&source, &[]);
+        let odpor = run(&source, &[], &mut Dpor::new(OptimalDpor));
+        let cs = odpor_cs(&source, &[]);
+        assert_eq!(cs.finals, reference.finals, "{name}");
+        let kinds = |r: &Report| -> Vec<(ViolationKind, String)> {
+            let mut v: Vec<_> = r
+                .violations
+                .iter()
+                .map(|v| (v.kind, v.block.clone()))
+                .collect();
+            v.sort_by_key(|(k, b)| (format!("{k:?}"), b.clone()));
+            v.dedup();
+            v
+        };
+        assert_eq!(kinds(&cs), kinds(&reference), "{name}");
+        assert!(cs.stats.traces <= odpor.stats.traces, "{name}");
+        assert_eq!(explored(&cs), counts, "{name}");
     }
 }

@@ -10,6 +10,7 @@ use explorer::dpor::Dpor;
 use explorer::fingerprint::Fingerprint;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
+use explorer::odpor_cs::OptimalContextSensitive;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Stop};
 use frontend::ics::ResolvedIcs;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 pub enum Algo {
     Sdpor,
     Odpor,
+    OdporCs,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -32,9 +34,10 @@ impl Algo {
     pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
 
     /// The `odpor` set's: the optimal algorithms beside the source-set ones.
-    pub const OPTIMAL: [Algo; 5] = [
+    pub const OPTIMAL: [Algo; 6] = [
         Algo::Sdpor,
         Algo::Odpor,
+        Algo::OdporCs,
         Algo::Csdpor,
         Algo::Cdpor,
         Algo::Ocdpor,
@@ -53,6 +56,7 @@ impl Algo {
         match self {
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
+            Algo::OdporCs => "odpor-cs",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -64,6 +68,7 @@ impl Algo {
         match self {
             Algo::Sdpor => "SDPOR",
             Algo::Odpor => "ODPOR",
+            Algo::OdporCs => "ODPOR_cs",
             Algo::Csdpor => "CSDPOR",
             Algo::Cdpor => "CDPOR",
             Algo::Ocdpor => "OCDPOR",
@@ -144,6 +149,7 @@ pub fn run(
     let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
         (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
         (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
+        (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive)),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),

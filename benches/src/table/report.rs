@@ -186,7 +186,7 @@ const ISSTA_HEADER: [&str; 15] = [
 /// out of the table (a program that is missing or does not load), already phrased.
 /// Also says whether anything was flagged as a bug. Rows of families with published
 /// Mazurkiewicz counts show them beside ours.
-/// All `rows` measure the same algorithms; the `odpor` set's (five algorithms) print
+/// All `rows` measure the same algorithms; the `odpor` set's (six algorithms) print
 /// without the memory and speed-up columns.
 pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
     let published = rows.iter().any(|r| r.mazurkiewicz().is_some());

@@ -1225,3 +1225,31 @@ init {
         )],
     );
 }
+
+/// Found by the differential test on odpor-cs (seed 2), shrunk by hand to the part
+/// that matters: a appends z to c, b appends z if it is -1 and then yields (an empty
+/// block `b#1`), q doubles z, r sets it to -1. odpor-cs missed z = -2, c = [0, -1]
+/// (a r b b q). After a.b, `b#1` ran and reached a state already reached (b.b.a): that
+/// execution was blocked, and `b` was put to sleep at a.b as if explored. The race of
+/// a.b.q.r between q and r then asked for `r` at a.b, and the sleeping `b` (its empty
+/// `b#1` commutes with r) made that sequence look redundant — but nothing below a.b.b
+/// was explored, so the race of b with r it leads to (r before b, at a) was never
+/// seen. A step whose execution stopped at a state already reached is now recorded
+/// in `dnd(E)` (it blocks again, and passes to independent siblings), not in
+/// `done(E)` (ISSTA'19 Alg. 1, lines 26 and 40). Naive: 60 executions, 24
+/// Mazurkiewicz traces, 10 final states.
+#[test]
+fn odpor_cs_blocked_step_covers_no_race() {
+    check(
+        "global int z = 0;
+global list c = [];
+proc a() { c = append(c, z); }
+proc b() { if (z == -1) { c = append(c, z); } yield; }
+proc q() { z = z * 2; }
+proc r() { z = -1; }
+init { spawn b(); spawn q(); spawn a(); spawn r(); }
+",
+        (60, 171, 10, 24),
+        &[],
+    );
+}
