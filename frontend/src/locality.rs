@@ -94,14 +94,14 @@ fn depends_on_globals(code: &Code, block: &Block) -> bool {
 }
 
 /// The place's index or key into a global is tainted: which element it writes depends
-/// on the global state. (A list element write touches the whole list either way.)
+/// on the global state. (A list element write touches the whole list either way.) Or
+/// the index, whatever it indexes, reads globals the global state decides (`l[c ? y :
+/// z]`): what the index expression reads is part of the footprint too.
 fn place_controls(place: &Place, taint: &[bool]) -> bool {
     match place {
-        Place::ArrayElem(_, i) | Place::MapElem(_, i) => tainted(i, taint),
-        Place::Global(_)
-        | Place::Local(_)
-        | Place::GlobalListElem(..)
-        | Place::LocalListElem(..) => false,
+        Place::ArrayElem(_, i) | Place::MapElem(_, i) => tainted(i, taint) || controls(i, taint),
+        Place::GlobalListElem(_, i) | Place::LocalListElem(_, i) => controls(i, taint),
+        Place::Global(_) | Place::Local(_) => false,
     }
 }
 
@@ -149,6 +149,27 @@ mod tests {
             .map(|b| b.name.clone())
             .zip(flags)
             .collect()
+    }
+
+    #[test]
+    fn what_an_index_reads_may_depend_on_the_state() {
+        // `y` is read only where `z != z` (never, but the analysis does not know):
+        // the element written is 0 either way, what the index reads is not. (The
+        // array's index reads `y` whenever `i > 0`: which element is written depends
+        // on it.)
+        let src = "global int y = 0; global int z = 0; global list l = [0]; global int[2] a;
+            proc list_elem() { l[abs(z != z ? y : z) % 1] = 0; }
+            proc array_elem() { int i = 0; a[i + (i > 0 && y > 0 ? 1 : 0)] = 1; }
+            proc plain() { l[0] = y; }
+            init { }";
+        assert_eq!(
+            flags(src),
+            [
+                ("list_elem".to_string(), true),
+                ("array_elem".to_string(), true),
+                ("plain".to_string(), false),
+            ]
+        );
     }
 
     #[test]

@@ -1253,3 +1253,40 @@ init { spawn b(); spawn q(); spawn a(); spawn r(); }
         &[],
     );
 }
+
+/// Found by a 3,000-program campaign (`IC_DIFF_SEED=24`), shrunk by proptest: p writes
+/// an element of the list `l` at an index that reads `y` only where `z != z`. The
+/// locality analysis checked the index of a list element write only for taint, not for
+/// a conditional whose skipped side reads globals, so `--deps dynamic` gave p's event
+/// what it touched (no `y`) where `--deps static` gave its transition footprint (`y`
+/// read): naive counted 1 Mazurkiewicz trace in one mode and 2 in the other, and sdpor
+/// (static) explored 2 against naive's 1. Now p is state-dependent in both: 2 traces
+/// (p reads `y`, q writes it), 3 interleavings of p's two blocks with q's one.
+#[test]
+fn state_dependent_read_in_a_list_index_generated() {
+    check(
+        "global int y = 0;
+global int z = 0;
+global list l = [0];
+global list[2] c;
+global int[3] a;
+
+proc p(int v) {
+    l[(abs((z != z ? y : z)) % 3)] = 0;
+    yield;
+}
+
+proc q(int v) {
+    y = 0;
+    c[0] = append(c[0], a[0]);
+}
+
+init {
+    spawn p(0);
+    spawn q(0);
+}
+",
+        (3, 9, 1, 2),
+        &[],
+    );
+}
