@@ -161,6 +161,10 @@ pub enum Algo {
     Sdpor,
     /// Optimal DPOR: Source-DPOR with wakeup trees, no execution blocked in a sleep set.
     Odpor,
+    /// Optimal DPOR with observers: two writes of a location are reordered only when a
+    /// later read, or the final memory, sees which came last.
+    #[value(name = "odpor-ob")]
+    OdporOb,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
     /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.

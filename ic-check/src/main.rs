@@ -13,6 +13,7 @@ use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
+use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
             Algo::Naive => "naive",
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
+            Algo::OdporOb => "odpor-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -343,6 +345,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Naive => Box::new(Naive::default()),
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
+        Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor | Algo::Ocdpor => {
             match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {

@@ -58,6 +58,29 @@ fn fig1_summary_and_exit_zero() {
     }
 }
 
+/// `--algo odpor-ob`: lastwrite(4)'s 4! orders of the writes are 4 executions, one
+/// per last writer (the only write the observer and the final memory see).
+#[test]
+fn odpor_ob_explores_one_execution_per_last_write() {
+    let lastwrite = repo("benches/programs/classic/lastwrite.ic");
+    let o = ic_check(&[
+        "--algo",
+        "odpor-ob",
+        "-D",
+        "N=4",
+        lastwrite.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in [
+        "algorithm:    odpor-ob",
+        "traces:       4",
+        "final states: 4",
+    ] {
+        assert!(out.contains(line), "missing `{line}` in\n{out}");
+    }
+}
+
 #[test]
 fn json_has_every_key() {
     let fig1 = repo("examples/fig1.ic");

@@ -10,6 +10,7 @@ use explorer::dpor::Dpor;
 use explorer::fingerprint::Fingerprint;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
+use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Stop};
 use frontend::ics::ResolvedIcs;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 pub enum Algo {
     Sdpor,
     Odpor,
+    OdporOb,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -31,10 +33,12 @@ impl Algo {
     /// The CDPOR paper's Table 1, in its order: the `papers` and `classic` sets.
     pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
 
-    /// The `odpor` set's: the optimal algorithms beside the source-set ones.
-    pub const OPTIMAL: [Algo; 5] = [
+    /// The `odpor` set's: the optimal algorithms beside the source-set ones, ODPOR with
+    /// observers (the paper's ODPOR^ob, with the end as an observer) after ODPOR.
+    pub const OPTIMAL: [Algo; 6] = [
         Algo::Sdpor,
         Algo::Odpor,
+        Algo::OdporOb,
         Algo::Csdpor,
         Algo::Cdpor,
         Algo::Ocdpor,
@@ -53,6 +57,7 @@ impl Algo {
         match self {
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
+            Algo::OdporOb => "odpor-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -64,6 +69,7 @@ impl Algo {
         match self {
             Algo::Sdpor => "SDPOR",
             Algo::Odpor => "ODPOR",
+            Algo::OdporOb => "ODPOR-OB",
             Algo::Csdpor => "CSDPOR",
             Algo::Cdpor => "CDPOR",
             Algo::Ocdpor => "OCDPOR",
@@ -144,6 +150,7 @@ pub fn run(
     let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
         (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
         (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
+        (Algo::OdporOb, _) => Box::new(Dpor::new(OptimalObservers)),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),

@@ -1225,3 +1225,54 @@ init {
         )],
     );
 }
+
+/// odpor-ob, first version (IC_DIFF_SEED=101): it reversed every race of a whole
+/// execution, also those whose later event is an `await` that cannot run before the
+/// earlier one (odpor leaves them out in `await_race`). Such a branch is dropped when
+/// its `await` turns out disabled, but by then it may have covered, as a weak initial,
+/// a reversal inserted after it — as on `examples/philosophers.ic`, where the branch of
+/// a philosopher's blocked second `await` hid the third one's first step and lost the
+/// deadlock. Here it lost the final state z = 2 with every process ended. Races of the
+/// whole execution now go through `await_race` as odpor's do.
+#[test]
+fn odpor_ob_irreversible_await_race_covers_nothing() {
+    check(
+        "param K = 0;
+global int x = -1;
+global int y = 0;
+global int z = 0;
+global bool b = false;
+global int[3] a;
+global map m;
+global list l = [];
+global list[2] c;
+
+proc p() {
+    x = 0;
+    c[0] = append(c[0], x);
+    int t0 = 0;
+    for i0 in 0..1 {
+        z = (y - (-2));
+    }
+}
+
+proc q() {
+    x = 0;
+    yield;
+    z = x;
+}
+
+proc s() {
+    await (z == 2);
+}
+
+init {
+    spawn s();
+    spawn p();
+    spawn q();
+}
+",
+        (6, 17, 3, 5),
+        &[(Deadlock, "deadlock: s at s waiting", "s", "p q q")],
+    );
+}
