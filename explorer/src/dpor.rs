@@ -564,15 +564,20 @@ impl<R: Reduction> Dpor<R> {
                     (w, done.filter(|&p| Some(p) != node.current).collect())
                 })
                 .collect();
-            if crate::observers::redundant(run.ex.events(), reversal.e, &reversal.v, &done) {
+            if crate::observers::redundant(run.ex.events(), &reversal, &done) {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }
-            let entries = reversal
+            let mut entries: Vec<Entry> = reversal
                 .v
                 .iter()
                 .map(|&i| entry(&run.ex, i, climb && i == reversal.later))
                 .collect();
+            // A last step that may read other values there (`Reversal::rereads`) has
+            // writes not known: it overwrites nothing for the weak initials.
+            if let Some(last) = entries.last_mut().filter(|_| reversal.rereads) {
+                last.written.clear();
+            }
             self.insert_wakeup(run, reversal.e, entries);
         }
     }

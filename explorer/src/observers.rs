@@ -167,7 +167,7 @@ fn edge(seq: &[&Event], i: usize, k: usize) -> bool {
         || (a.conflicts(b) && !unobserved(seq, i, k))
 }
 
-/// ISSTA Fig. 1, line 9: whether `v` (event indices) is redundant at `E' = pre(E, e)`:
+/// ISSTA Fig. 1, line 9: whether the reversal's `v` is redundant at `E' = pre(E, e)`:
 /// `E' = w.w'` and a process of `done(w)` is a weak initial of `w'.v`. `done` lists,
 /// for prefixes `w` (by length, at most `e`), the processes whose subtrees from `w`
 /// are explored completely.
@@ -180,11 +180,24 @@ fn edge(seq: &[&Event], i: usize, k: usize) -> bool {
 /// before any read, which stays so in every extension — so every complete execution
 /// `E'.v.u` has that event first in `w'.v` with no predecessor, and is equivalent to
 /// one that starts `w.q`, which the subtree of `q` at `w` covers.
-pub fn redundant(events: &[Event], e: usize, v: &[usize], done: &[(usize, Vec<usize>)]) -> bool {
+pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usize>)]) -> bool {
+    let Some((&last, init)) = reversal.v.split_last() else {
+        return false;
+    };
+    // A last step that reads other values in `v` overwrites nothing here.
+    let last = Event {
+        written: if reversal.rereads {
+            Vec::new()
+        } else {
+            events[last].written.clone()
+        },
+        ..events[last].clone()
+    };
     done.iter().any(|(w, processes)| {
-        let seq: Vec<&Event> = events[*w..e]
+        let seq: Vec<&Event> = events[*w..reversal.e]
             .iter()
-            .chain(v.iter().map(|&i| &events[i]))
+            .chain(init.iter().map(|&i| &events[i]))
+            .chain(std::iter::once(&last))
             .collect();
         processes.iter().any(|&q| {
             seq.iter()
@@ -200,8 +213,15 @@ pub struct Reversal {
     pub e: usize,
     /// `e'`.
     pub later: usize,
-    /// `v`, to insert into `wut(pre(E, e))`.
+    /// `v`, to insert into `wut(pre(E, e))`. Its events behave in `E'.v` as in `E`
+    /// (each has its `→ob`-predecessors before it, and `ê` reads nothing `e'` writes),
+    /// except perhaps its last one (see `rereads`).
     pub v: Vec<usize>,
+    /// The last event of `v` may read other values there than in `E`: `e'` without
+    /// `e` before it, or the observer `o` that now reads `e`'s value. It may then
+    /// write elsewhere (within its footprint, a property of its process's local
+    /// state): what it writes is not known.
+    pub rereads: bool,
 }
 
 /// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
@@ -221,6 +241,9 @@ pub fn reversals(events: &[Event], hb: &HappensBefore) -> Vec<Reversal> {
             }
             let mut v = race::notdep(upto, hb, e);
             v.push(j);
+            // Without `e` before it, `e'` reads other values only if it reads what `e`
+            // may write.
+            let mut rereads = intersects(&events[j].footprint.reads, &events[e].footprint.writes);
             if write_write_only(&events[e], &events[j]) {
                 // Lines 3–6: an observed write/write race is reversed *and observed*:
                 // v = notdep*(e, e', E).ê'.ê.(notobs*(e, e', E) \ ê').ô, o the last
@@ -229,14 +252,21 @@ pub fn reversals(events: &[Event], hb: &HappensBefore) -> Vec<Reversal> {
                 let obs = observers(&seq, e, j);
                 v.push(e);
                 extend_notobs(events, hb, e, j, &obs, &mut v);
+                rereads = false;
                 if let Some(&o) = obs.readers.last().filter(|_| !obs.end) {
                     if executable(hb, events, e, &v, o) {
                         v.push(o);
+                        rereads = true;
                     }
                 }
             }
             // Line 8 otherwise: v = notdep*(e, e', E).ê'.
-            out.push(Reversal { e, later: j, v });
+            out.push(Reversal {
+                e,
+                later: j,
+                v,
+                rereads,
+            });
         }
     }
     out
@@ -356,7 +386,8 @@ mod tests {
         assert!(reversals(&events, &hb).contains(&Reversal {
             e: 0,
             later: 1,
-            v: vec![1, 0, 2]
+            v: vec![1, 0, 2],
+            rereads: true,
         }));
     }
 
@@ -392,13 +423,26 @@ mod tests {
             event(2, &[], &[0]),
         ];
         let done = [(0, vec![0])];
-        assert!(!redundant(&events, 0, &[1, 2, 0], &done));
+        let reversal = |e: usize, v: Vec<usize>| Reversal {
+            e,
+            later: 0,
+            v,
+            rereads: false,
+        };
+        assert!(!redundant(&events, &reversal(0, vec![1, 2, 0]), &done));
         // w2 overwrites w0's value before anything reads it: w0 → w2 is unobserved,
         // so w0, done at the root, could go first: redundant.
-        assert!(redundant(&events, 0, &[1, 0, 2], &done));
+        assert!(redundant(&events, &reversal(0, vec![1, 0, 2]), &done));
         // With a reader between, w0's value is observed: w1 → w0 stays.
         let mut events = events;
         events.insert(2, event(3, &[0], &[]));
-        assert!(!redundant(&events, 0, &[1, 0, 2, 3], &done));
+        assert!(!redundant(&events, &reversal(0, vec![1, 0, 2, 3]), &done));
+        // A last step whose writes are not known overwrites nothing: w0's value is
+        // then observed by the end.
+        let rereading = Reversal {
+            rereads: true,
+            ..reversal(0, vec![1, 0, 2])
+        };
+        assert!(!redundant(&events[..3], &rereading, &done));
     }
 }
