@@ -524,7 +524,7 @@ impl<R: Reduction> Dpor<R> {
         }
     }
 
-    /// ODPOR^ob (ISSTA 2019, Alg. 1, line 13, and Fig. 1) for a reduction with
+    /// ODPOR^ob (ISSTA 2019, Alg. 1, line 14, and Fig. 1) for a reduction with
     /// [`Reduction::observers`]: the races of the execution that ends here (complete,
     /// or blocked), over the observer-aware happens-before of [`crate::observers`],
     /// each reversal inserted as [`Dpor::insert_wakeup`] inserts those of the

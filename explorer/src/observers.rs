@@ -226,7 +226,7 @@ pub struct Reversal {
 
 /// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
 /// the whole execution `events`: every race `e ⋖ e'` (line 2) with the sequence `v`
-/// of lines 3–8. Whether the race is reversible, whether `v` is redundant at
+/// of lines 4–8 (line numbers as the paper's text gives them). Whether the race is reversible, whether `v` is redundant at
 /// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's.
 pub fn reversals(events: &[Event], hb: &HappensBefore) -> Vec<Reversal> {
     let mut out = Vec::new();
@@ -245,10 +245,11 @@ pub fn reversals(events: &[Event], hb: &HappensBefore) -> Vec<Reversal> {
             // may write.
             let mut rereads = intersects(&events[j].footprint.reads, &events[e].footprint.writes);
             if write_write_only(&events[e], &events[j]) {
-                // Lines 3–6: an observed write/write race is reversed *and observed*:
-                // v = notdep*(e, e', E).ê'.ê.(notobs*(e, e', E) \ ê').ô, o the last
-                // observer (line 5). With the end among the observers, o is the end:
-                // it is no process step, so v stops before it.
+                // Line 4: an observed write/write race (an unobserved one is no race
+                // of →ob) is reversed *and observed*. Line 5: o = max_E(observers);
+                // line 6: v = notdep*(e, e', E).ê'.ê.(notobs*(e, e', E) \ ê').ô. With
+                // the end among the observers, o is the end: no process step, so v
+                // stops before it.
                 let obs = observers(&seq, e, j);
                 v.push(e);
                 extend_notobs(events, hb, e, j, &obs, &mut v);

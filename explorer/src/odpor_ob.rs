@@ -10,7 +10,7 @@
 //!   the same final memory, violations and deadlocks: the argument is in
 //!   [`crate::observers`]. The paper's running example (Fig. 2: p: x = 1, q: x = 2,
 //!   r reads x) then has 6 traces, not 5: r.p.q and r.q.p leave x = 2 and x = 1.
-//! - **Race detection at the end** (Alg. 1, line 13: `RaceDetection(E)` once `E` is
+//! - **Race detection at the end** (Alg. 1, line 14: `RaceDetection(E)` once `E` is
 //!   complete): whether a write/write race is observed depends on the events after
 //!   it, so the races of real events are found over the whole execution, with the
 //!   observer-aware happens-before `→ob` ([`crate::observers::order`]), and each
