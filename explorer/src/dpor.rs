@@ -15,7 +15,7 @@
 use crate::executor::{Event, Executor};
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
-use crate::footprint::Footprint;
+use crate::footprint::{intersects, Footprint};
 use crate::happens_before::HappensBefore;
 use crate::race;
 use crate::report::Stats;
@@ -119,8 +119,8 @@ pub fn run_from(
 /// `w` was recorded independent (CDPOR line 9) of a conflicting event from `e` on
 /// that is not in `w`, and may have read what that event wrote (and behave otherwise
 /// without it). A pair that only writes the same locations (`odpor-ob`'s unobserved
-/// writes) does not make it inexact. `w` must otherwise contain every event after `e` that happens before
-/// one of its own (`notdep(e, E)` and `dep(E, e, n)` do).
+/// writes) does not make it inexact. `w` must otherwise contain every event after `e`
+/// that happens before one of its own (`notdep(e, E)` and `dep(E, e, n)` do).
 pub fn virtual_memory(
     ex: &Executor<'_>,
     hb: &HappensBefore,
@@ -129,12 +129,8 @@ pub fn virtual_memory(
 ) -> Option<Memory> {
     let member = |i: usize| after.binary_search(&i).is_ok();
     let events = ex.events();
-    let reads = |j: usize, k: usize| {
-        events[k].footprint.conflicts(&Footprint {
-            reads: events[j].footprint.reads.clone(),
-            writes: Vec::new(),
-        })
-    };
+    let reads =
+        |j: usize, k: usize| intersects(&events[j].footprint.reads, &events[k].footprint.writes);
     let exact = after.iter().all(|&j| {
         hb.independent_of(j)
             .iter()
@@ -289,6 +285,9 @@ pub struct Dpor<R> {
     enabled: Vec<usize>,
     /// Steps held by the wakeup trees of the current path (optimal reductions).
     wakeup_steps: usize,
+    /// Per global, whether an `await` guard may read it ([`crate::observers::guarded`]),
+    /// for a reduction with [`Reduction::observers`].
+    guarded: Vec<bool>,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -301,6 +300,7 @@ impl<R: Reduction> Dpor<R> {
             snapshots: Vec::new(),
             enabled: Vec::new(),
             wakeup_steps: 0,
+            guarded: Vec::new(),
         }
     }
 
@@ -483,9 +483,10 @@ impl<R: Reduction> Dpor<R> {
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
         let initial = self.snapshots.first();
         let observers = reduction.observers();
+        let guarded = &self.guarded;
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
-                return crate::observers::unobserved(seq, i, k);
+                return crate::observers::unobserved(seq, i, k, guarded);
             }
             match (&seq[i].event, &seq[k].event, initial) {
                 (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
@@ -534,8 +535,8 @@ impl<R: Reduction> Dpor<R> {
             return;
         }
         let events = run.ex.events();
-        let hb = crate::observers::order(events, &run.ex.state.procs);
-        for mut reversal in crate::observers::reversals(events, &hb) {
+        let hb = crate::observers::order(events, &run.ex.state.procs, &self.guarded);
+        for mut reversal in crate::observers::reversals(events, &hb, &self.guarded) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis
@@ -564,7 +565,7 @@ impl<R: Reduction> Dpor<R> {
                     (w, done.filter(|&p| Some(p) != node.current).collect())
                 })
                 .collect();
-            if crate::observers::redundant(run.ex.events(), &reversal, &done) {
+            if crate::observers::redundant(run.ex.events(), &reversal, &done, &self.guarded) {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }
@@ -748,6 +749,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
+        if self.reduction.observers() {
+            self.guarded = crate::observers::guarded(run.program());
+        }
         run.ex.enabled(&mut self.enabled);
         self.wakeup_steps = 0;
         self.open(run, None, WakeupTree::default());

@@ -98,14 +98,15 @@ fn write_write_only(a: &impl Accesses, b: &impl Accesses) -> bool {
 /// the sequence overwrites after `seq[k]` before reading them: independent in `→ob`
 /// of the sequence with its end observing everything, so in `→ob` of every execution
 /// that extends it (the wakeup trees' weak initials of `odpor-ob`).
-pub fn unobserved<A: Accesses>(seq: &[&A], i: usize, k: usize) -> bool {
-    write_write_only(seq[i], seq[k]) && observers(seq, i, k).is_empty()
+pub fn unobserved<A: Accesses>(seq: &[&A], i: usize, k: usize, guarded: &[bool]) -> bool {
+    write_write_only(seq[i], seq[k]) && observers(seq, i, k, guarded).is_empty()
 }
 
 /// The observers of the write/write conflict of events `e < e2` of `events` (see
 /// [`Observers`]). A location one of them may write as a whole container counts as
-/// observed by the end (we do not follow overwrites element by element there).
-pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize) -> Observers {
+/// observed by the end (we do not follow overwrites element by element there), and so
+/// does one of a global that an `await` guard may read (`guarded`, from [`guarded`]).
+pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize, guarded: &[bool]) -> Observers {
     let mut out = Observers::default();
     let (first, second) = (
         &events[e].footprint().writes,
@@ -116,7 +117,7 @@ pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize) -> Observers {
             if a.global != b.global || (a.elem != b.elem && a.elem != WHOLE && b.elem != WHOLE) {
                 continue;
             }
-            if a.elem == WHOLE || b.elem == WHOLE {
+            if a.elem == WHOLE || b.elem == WHOLE || guarded[a.global as usize] {
                 out.end = true;
                 continue;
             }
@@ -142,15 +143,35 @@ fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, out: &mut Observers) {
     out.end = true;
 }
 
+/// Per global, whether some `await` guard of `program` may read it. Two writes of such
+/// a global are always dependent for `odpor-ob`. An `await` whose guard is false reads
+/// nothing, so it observes no pair: reordering two writes that nothing else reads can
+/// disable a process, whose guard would have observed them in another order. That
+/// order is then reached by no race. (First seen as a lost deadlock: p, q and p'
+/// where `p: y = 1; await (head(l) >= y)` and `q: y = head(l)`; after p'.q.p'.p, p
+/// waits forever: the wakeup sequence p'.q.p, in which p overwrites q's write unread,
+/// was merged into the branch of q, where p' can no longer pass.) Writes of the other
+/// globals change no guard: the processes enabled are the same in every order of
+/// them, and an observer, once reached, runs.
+pub fn guarded(program: &frontend::ir::Program) -> Vec<bool> {
+    let mut out = vec![false; program.globals.len()];
+    for sets in frontend::write_sets::write_sets(program) {
+        for &g in &sets.guard_reads {
+            out[g as usize] = true;
+        }
+    }
+    out
+}
+
 /// The observer-aware happens-before `→ob` of a whole execution (see the module
 /// documentation): built with [`HappensBefore`], each event's unobserved write/write
 /// conflicts passed as recorded independences.
-pub fn order(events: &[Event], procs: &[Process]) -> HappensBefore {
+pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBefore {
     let seq: Vec<&Event> = events.iter().collect();
     let mut hb = HappensBefore::default();
     for j in 0..events.len() {
         let unobserved: Vec<usize> = (0..j)
-            .filter(|&i| seq[i].proc != seq[j].proc && unobserved(&seq, i, j))
+            .filter(|&i| seq[i].proc != seq[j].proc && unobserved(&seq, i, j, guarded))
             .collect();
         hb.push(&events[..=j], procs, &unobserved);
     }
@@ -160,11 +181,11 @@ pub fn order(events: &[Event], procs: &[Process]) -> HappensBefore {
 /// Whether `seq[i]` happens before `seq[k]` directly (`i < k`) in `→ob` of `seq`
 /// with its end observing everything: program order, creation, a read/write
 /// conflict, or an observed write/write conflict.
-fn edge(seq: &[&Event], i: usize, k: usize) -> bool {
+fn edge(seq: &[&Event], i: usize, k: usize, guarded: &[bool]) -> bool {
     let (a, b) = (seq[i], seq[k]);
     a.proc == b.proc
         || (a.spawned.0..a.spawned.1).contains(&b.proc)
-        || (a.conflicts(b) && !unobserved(seq, i, k))
+        || (a.conflicts(b) && !unobserved(seq, i, k, guarded))
 }
 
 /// ISSTA Fig. 1, line 9: whether the reversal's `v` is redundant at `E' = pre(E, e)`:
@@ -180,7 +201,12 @@ fn edge(seq: &[&Event], i: usize, k: usize) -> bool {
 /// before any read, which stays so in every extension — so every complete execution
 /// `E'.v.u` has that event first in `w'.v` with no predecessor, and is equivalent to
 /// one that starts `w.q`, which the subtree of `q` at `w` covers.
-pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usize>)]) -> bool {
+pub fn redundant(
+    events: &[Event],
+    reversal: &Reversal,
+    done: &[(usize, Vec<usize>)],
+    guarded: &[bool],
+) -> bool {
     let Some((&last, init)) = reversal.v.split_last() else {
         return false;
     };
@@ -202,7 +228,7 @@ pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usiz
         processes.iter().any(|&q| {
             seq.iter()
                 .position(|x| x.proc == q)
-                .is_some_and(|k| !(0..k).any(|i| edge(&seq, i, k)))
+                .is_some_and(|k| !(0..k).any(|i| edge(&seq, i, k, guarded)))
         })
     })
 }
@@ -228,7 +254,7 @@ pub struct Reversal {
 /// the whole execution `events`: every race `e ⋖ e'` (line 2) with the sequence `v`
 /// of lines 4–8 (line numbers as the paper's text gives them). Whether the race is reversible, whether `v` is redundant at
 /// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's.
-pub fn reversals(events: &[Event], hb: &HappensBefore) -> Vec<Reversal> {
+pub fn reversals(events: &[Event], hb: &HappensBefore, guarded: &[bool]) -> Vec<Reversal> {
     let mut out = Vec::new();
     let seq: Vec<&Event> = events.iter().collect();
     for j in 1..events.len() {
@@ -250,7 +276,7 @@ pub fn reversals(events: &[Event], hb: &HappensBefore) -> Vec<Reversal> {
                 // line 6: v = notdep*(e, e', E).ê'.ê.(notobs*(e, e', E) \ ê').ô. With
                 // the end among the observers, o is the end: no process step, so v
                 // stops before it.
-                let obs = observers(&seq, e, j);
+                let obs = observers(&seq, e, j, guarded);
                 v.push(e);
                 extend_notobs(events, hb, e, j, &obs, &mut v);
                 rereads = false;
@@ -352,13 +378,13 @@ mod tests {
         let events = three_writes_and_a_read();
         let events: Vec<&Event> = events.iter().collect();
         assert!(
-            observers(&events, 0, 1).is_empty(),
+            observers(&events, 0, 1, &[false]).is_empty(),
             "s overwrites q's 2 unread"
         );
-        let o = observers(&events, 1, 2);
+        let o = observers(&events, 1, 2, &[false]);
         assert_eq!(o.readers, vec![3]);
         assert!(o.end, "nothing overwrites 3: the end reads it too");
-        let o = observers(&events[..3], 1, 2);
+        let o = observers(&events[..3], 1, 2, &[false]);
         assert!(o.readers.is_empty() && o.end, "without r, the end reads 3");
     }
 
@@ -367,7 +393,7 @@ mod tests {
         let mut events = three_writes_and_a_read();
         events[2].written.clear();
         let events: Vec<&Event> = events.iter().collect();
-        assert!(observers(&events, 0, 1).readers == vec![3]);
+        assert!(observers(&events, 0, 1, &[false]).readers == vec![3]);
     }
 
     #[test]
@@ -379,12 +405,12 @@ mod tests {
             event(2, &[0], &[]),
             event(3, &[], &[0]),
         ];
-        let hb = order(&events, &procs(4));
+        let hb = order(&events, &procs(4), &[false]);
         let seq: Vec<&Event> = events.iter().collect();
-        let o = observers(&seq, 0, 1);
+        let o = observers(&seq, 0, 1, &[false]);
         assert_eq!((o.readers.clone(), o.end), (vec![2], false));
         // p ⋖ q observed by r: v = q̂.p̂.r̂ (s comes after the observer: left out).
-        assert!(reversals(&events, &hb).contains(&Reversal {
+        assert!(reversals(&events, &hb, &[false]).contains(&Reversal {
             e: 0,
             later: 1,
             v: vec![1, 0, 2],
@@ -395,7 +421,7 @@ mod tests {
     #[test]
     fn the_order_leaves_out_unobserved_write_pairs_only() {
         let events = three_writes_and_a_read();
-        let hb = order(&events, &procs(4));
+        let hb = order(&events, &procs(4), &[false]);
         let ordered: Vec<(usize, usize)> = (0..4)
             .flat_map(|j| (0..j).map(move |i| (i, j)))
             .filter(|&(i, j)| hb.before(&events, i, j))
@@ -404,7 +430,7 @@ mod tests {
         // Races: p ⋖ s and q ⋖ s, observed by r and by the end (the last observer:
         // v = notdep.ŝ.p̂ with notdep(p) = q, v = ŝ.q̂; r, an observer, is left out of
         // notobs), and s ⋖ r (v = r̂); p and q do not race.
-        let reversals: Vec<(usize, usize, Vec<usize>)> = reversals(&events, &hb)
+        let reversals: Vec<(usize, usize, Vec<usize>)> = reversals(&events, &hb, &[false])
             .into_iter()
             .map(|r| (r.e, r.later, r.v))
             .collect();
@@ -430,20 +456,35 @@ mod tests {
             v,
             rereads: false,
         };
-        assert!(!redundant(&events, &reversal(0, vec![1, 2, 0]), &done));
+        assert!(!redundant(
+            &events,
+            &reversal(0, vec![1, 2, 0]),
+            &done,
+            &[false]
+        ));
         // w2 overwrites w0's value before anything reads it: w0 → w2 is unobserved,
         // so w0, done at the root, could go first: redundant.
-        assert!(redundant(&events, &reversal(0, vec![1, 0, 2]), &done));
+        assert!(redundant(
+            &events,
+            &reversal(0, vec![1, 0, 2]),
+            &done,
+            &[false]
+        ));
         // With a reader between, w0's value is observed: w1 → w0 stays.
         let mut events = events;
         events.insert(2, event(3, &[0], &[]));
-        assert!(!redundant(&events, &reversal(0, vec![1, 0, 2, 3]), &done));
+        assert!(!redundant(
+            &events,
+            &reversal(0, vec![1, 0, 2, 3]),
+            &done,
+            &[false]
+        ));
         // A last step whose writes are not known overwrites nothing: w0's value is
         // then observed by the end.
         let rereading = Reversal {
             rereads: true,
             ..reversal(0, vec![1, 0, 2])
         };
-        assert!(!redundant(&events[..3], &rereading, &done));
+        assert!(!redundant(&events[..3], &rereading, &done, &[false]));
     }
 }

@@ -39,7 +39,13 @@
 //!   never less than what it must.
 //! - **`await`s**: a process blocked at a guard takes part in races through probes, as
 //!   in `odpor`, analysed after each event (a probe reads the guard: a read/write
-//!   dependency, which observers do not change).
+//!   dependency, which observers do not change). And two writes of a global that some
+//!   guard may read are always dependent ([`crate::observers::guarded`]): a guard that
+//!   is false reads nothing, so a reordering of unobserved writes could disable the
+//!   very process that would have observed them, and the order where it passes would
+//!   be reached by no race (`regressions::odpor_ob_a_disabled_guard_observes_nothing`).
+//!   Writes of the other globals change no guard, so every order of them enables the
+//!   same processes.
 //!
 //! Completeness is Aronis et al.'s theorem for the races and sequences of Fig. 1, with
 //! coarser redundancy checks (only sound pruning removed); the differential test checks
