@@ -15,7 +15,7 @@
 use crate::executor::{Event, Executor};
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
-use crate::footprint::Footprint;
+use crate::footprint::{intersects, Footprint};
 use crate::happens_before::HappensBefore;
 use crate::race;
 use crate::report::Stats;
@@ -148,9 +148,10 @@ fn run_steps(
 /// events `after` (indices after `e`, in order), computed from the undo log (see
 /// [`Executor::virtual_memory`]); `None` when that would not be exact: some event of
 /// `w` was recorded independent (CDPOR line 9) of a conflicting event from `e` on
-/// that is not in `w`, so it may have read what that event wrote and behave otherwise
-/// without it. `w` must otherwise contain every event after `e` that happens before
-/// one of its own (`notdep(e, E)` and `dep(E, e, n)` do).
+/// that is not in `w`, and may have read what that event wrote (and behave otherwise
+/// without it). A pair that only writes the same locations (`odpor-ob`'s unobserved
+/// writes) does not make it inexact. `w` must otherwise contain every event after `e`
+/// that happens before one of its own (`notdep(e, E)` and `dep(E, e, n)` do).
 pub fn virtual_memory(
     ex: &Executor<'_>,
     hb: &HappensBefore,
@@ -158,9 +159,14 @@ pub fn virtual_memory(
     after: &[usize],
 ) -> Option<Memory> {
     let member = |i: usize| after.binary_search(&i).is_ok();
-    let exact = after
-        .iter()
-        .all(|&j| hb.independent_of(j).iter().all(|&k| k < e || member(k)));
+    let events = ex.events();
+    let reads =
+        |j: usize, k: usize| intersects(&events[j].footprint.reads, &events[k].footprint.writes);
+    let exact = after.iter().all(|&j| {
+        hb.independent_of(j)
+            .iter()
+            .all(|&k| k < e || member(k) || !reads(j, k))
+    });
     exact.then(|| ex.virtual_memory(e, member))
 }
 
@@ -255,6 +261,15 @@ pub trait Reduction {
         (race::notdep(r.events, r.hb, r.e), Vec::new())
     }
 
+    /// Optimal-DPOR with observers (`odpor-ob`, with [`Reduction::optimal`]): the races
+    /// of real events are found once an execution ends, over the observer-aware
+    /// happens-before ([`crate::observers`]) — whether two writes of a location race
+    /// depends on what reads it later — rather than after each event. Probes of
+    /// blocked processes are still analysed as they happen.
+    fn observers(&self) -> bool {
+        false
+    }
+
     /// Whether two events (block, locals at their start) of different processes whose
     /// footprints conflict commute nevertheless, as a property of the events (cdpor's
     /// line 9 relation): an optimal reduction uses it for weak initials and sleep sets,
@@ -308,6 +323,9 @@ pub struct Dpor<R> {
     enabled: Vec<usize>,
     /// Steps held by the wakeup trees of the current path (optimal reductions).
     wakeup_steps: usize,
+    /// Per global, whether an `await` guard may read it ([`crate::observers::guarded`]),
+    /// for a reduction with [`Reduction::observers`].
+    guarded: Vec<bool>,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -320,6 +338,7 @@ impl<R: Reduction> Dpor<R> {
             snapshots: Vec::new(),
             enabled: Vec::new(),
             wakeup_steps: 0,
+            guarded: Vec::new(),
         }
     }
 
@@ -409,18 +428,91 @@ impl<R: Reduction> Dpor<R> {
         let reached = std::cell::OnceCell::new();
         for &e in races {
             run.stats.pruning.races += 1;
-            let await_race = self.await_race(run, e);
+            let await_race = await_race(&run.ex, &self.hb, e, n);
             if await_race == AwaitRace::InVain {
                 run.stats.pruning.irreversible_races += 1;
                 continue;
             }
-            let events = run.ex.events();
+            let mut wakeup: Option<Vec<Entry>> = None;
+            {
+                let events = run.ex.events();
+                let (before, _) = self.nodes.split_at_mut(n);
+                let prefix = &mut before[e];
+                let mut race = Race {
+                    program: run.ex.program(),
+                    ex: &run.ex,
+                    events,
+                    hb: &self.hb,
+                    e,
+                    state: &run.ex.state,
+                    snapshots: &self.snapshots,
+                    sleep: &prefix.sleep,
+                    prefix_enabled: &prefix.enabled,
+                    stats: &mut run.stats,
+                    max_depth: run.config.max_depth,
+                    reached: &reached,
+                };
+                if !self.reduction.must_reverse(&mut race) {
+                    independent.push(e);
+                } else if self.reduction.optimal() {
+                    // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
+                    // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`). An
+                    // `await` that cannot run there (`AwaitRace::Climb`) stays in `v`,
+                    // with its block's footprint: the branch brings its process to the
+                    // guard sooner, and ends there (the step is dropped, and a probe
+                    // races with the earlier write); without it, a branch that runs a
+                    // write the guard reads before `notdep(e, E)` would seem to cover
+                    // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
+                    let (before_n, after_n) = self.reduction.wakeup_sequence(&race);
+                    let whole_n = !real || await_race == AwaitRace::Climb;
+                    wakeup = Some(
+                        before_n
+                            .into_iter()
+                            .chain([n])
+                            .chain(after_n)
+                            .map(|i| entry(&run.ex, i, whole_n && i == n))
+                            .collect(),
+                    );
+                } else {
+                    // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
+                    // add an initial of v. Only initials enabled at E' can be explored:
+                    // if none is, `e` enabled `n` and the race is not reversible.
+                    // (Races of an `await` that cannot pass here were left out above
+                    // only where no probe needs them: see `await_race`.)
+                    let mut v = race::notdep(events, &self.hb, e);
+                    v.push(n);
+                    let whole = (!real).then(|| run.ex.event_transition(n));
+                    let initials = race::initials(events, &self.hb, &v, whole.as_ref());
+                    if !initials.iter().any(|q| prefix.backtrack.contains(q)) {
+                        let candidates: Vec<usize> = initials
+                            .into_iter()
+                            .filter(|q| prefix.enabled.contains(q))
+                            .collect();
+                        let chosen = choose(
+                            self.reduction.guided(),
+                            &run.ex.state,
+                            &prefix.sleep,
+                            &candidates,
+                        );
+                        if let Some(q) = chosen {
+                            prefix.backtrack.push(q);
+                            race.stats.pruning.backtrack_added += 1;
+                        }
+                    }
+                }
+            }
+            // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
+            // with a wakeup sequence that is not redundant.
+            let redundant = wakeup.is_some_and(|entries| !self.insert_wakeup(run, e, entries));
+            if !real || redundant {
+                continue;
+            }
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
             let mut race = Race {
                 program: run.ex.program(),
                 ex: &run.ex,
-                events,
+                events: run.ex.events(),
                 hb: &self.hb,
                 e,
                 state: &run.ex.state,
@@ -431,108 +523,6 @@ impl<R: Reduction> Dpor<R> {
                 max_depth: run.config.max_depth,
                 reached: &reached,
             };
-            // ODPOR_cs Alg. 1, line 40: `v ∈ redundant(E', done)`.
-            let mut redundant = false;
-            if !self.reduction.must_reverse(&mut race) {
-                independent.push(e);
-            } else if self.reduction.optimal() {
-                // Optimal-DPOR: v = notdep(e, E).n joins wut(E') unless a process
-                // asleep at E' is a weak initial of it (its trace is covered there).
-                // An `await` that cannot run there (`AwaitRace::Climb`) stays in `v`,
-                // with its block's footprint: the branch brings its process to the
-                // guard sooner, and ends there (the step is dropped, and a probe
-                // races with the earlier write); without it, a branch that runs a
-                // write the guard reads before `notdep(e, E)` would seem to cover
-                // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
-                let (before, after) = self.reduction.wakeup_sequence(&race);
-                let v: Vec<usize> = before.into_iter().chain([n]).chain(after).collect();
-                let whole_n = !real || await_race == AwaitRace::Climb;
-                let entries: Vec<Entry> = v
-                    .iter()
-                    .map(|&i| entry(&run.ex, i, whole_n && i == n))
-                    .collect();
-                let reduction = &mut self.reduction;
-                let (program, max_depth) = (run.ex.program(), run.config.max_depth);
-                let initial = self.snapshots.first();
-                let mut independent = |x: &Entry, y: &Entry| match (&x.event, &y.event, initial) {
-                    (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
-                        reduction.independent(program, initial, max_depth, (*bx, lx), (*by, ly))
-                    }
-                    _ => false,
-                };
-                // A sleeping step is its process's next event in `s[E']` (kept when
-                // the reduction keeps snapshots). Only processes explored from `E'`
-                // (`done(E')`) and steps passed down to it make `v` redundant (ODPOR_cs
-                // Alg. 1, line 40): not odpor-cs's don't-do sequences, whose
-                // executions stop after their last step (see `block_after_equivalent`).
-                let at_prefix = self.snapshots.get(e);
-                let covered = prefix.sleep.entries().any(|(steps, ending)| {
-                    let event = at_prefix
-                        .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
-                        .and_then(|q| Some((q.next?, q.locals.clone())));
-                    steps.len() == 1
-                        && ending == Ending::Asleep
-                        && weak_initial(
-                            &entries,
-                            &Entry {
-                                process: steps[0].process,
-                                footprint: steps[0].footprint.clone(),
-                                spawns: Vec::new(),
-                                event,
-                            },
-                            &mut independent,
-                        )
-                        .is_some()
-                });
-                // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races
-                // whenever a branch starts with it. A new branch that starts with a
-                // step already run and blocked at E' (`Ending::Blocks`) would only
-                // repeat that run — the same events, whose races were analysed then —
-                // so it is redundant too, and so is its don't-do sequence (it starts
-                // with that step).
-                let repeats = entries.first().is_some_and(|first| {
-                    prefix.sleep.ends(first.process).always
-                        && prefix.wut.branches_at_root(&entries, &mut independent)
-                });
-                redundant = covered || repeats;
-                if !redundant && !entries.is_empty() {
-                    self.wakeup_steps += prefix.wut.insert(entries, &mut independent);
-                    let pruning = &mut race.stats.pruning;
-                    pruning.wakeup_inserted += 1;
-                    pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
-                }
-            } else {
-                // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
-                // add an initial of v. Only initials enabled at E' can be explored: if
-                // none is, `e` enabled `n` and the race is not reversible.
-                // (Races of an `await` that cannot pass here were left out above
-                // only where no probe needs them: see `await_race`.)
-                let mut v = race::notdep(events, &self.hb, e);
-                v.push(n);
-                let whole = (!real).then(|| run.ex.event_transition(n));
-                let initials = race::initials(events, &self.hb, &v, whole.as_ref());
-                if !initials.iter().any(|q| prefix.backtrack.contains(q)) {
-                    let candidates: Vec<usize> = initials
-                        .into_iter()
-                        .filter(|q| prefix.enabled.contains(q))
-                        .collect();
-                    let chosen = choose(
-                        self.reduction.guided(),
-                        &run.ex.state,
-                        &prefix.sleep,
-                        &candidates,
-                    );
-                    if let Some(q) = chosen {
-                        prefix.backtrack.push(q);
-                        race.stats.pruning.backtrack_added += 1;
-                    }
-                }
-            }
-            // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
-            // with a wakeup sequence that is not redundant.
-            if !real || redundant {
-                continue;
-            }
             match self.reduction.sleep_after_race(&mut race) {
                 Some(Equivalent::Proved(entry)) => prefix.sleep.insert_equivalent(entry),
                 Some(Equivalent::IfReaching(entry, state)) => {
@@ -543,62 +533,190 @@ impl<R: Reduction> Dpor<R> {
         }
         independent
     }
+
+    /// Optimal-DPOR (JACM Alg. 2, lines 7–8): the sequence `entries` joins
+    /// `wut(pre(E, e))` unless it is redundant there (ODPOR_cs Alg. 1, line 40): a
+    /// process asleep there is a weak initial of it (its trace is covered there).
+    /// Only processes explored from `E'` (`done(E')`) and steps passed down to it
+    /// count: not odpor-cs's don't-do sequences, whose executions stop after their
+    /// last step (see `block_after_equivalent`). Whether it joined.
+    fn insert_wakeup(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        e: usize,
+        entries: Vec<Entry>,
+    ) -> bool {
+        let reduction = &mut self.reduction;
+        let (program, max_depth) = (run.ex.program(), run.config.max_depth);
+        let initial = self.snapshots.first();
+        let observers = reduction.observers();
+        let guarded = &self.guarded;
+        let mut independent = |seq: &[&Entry], i: usize, k: usize| {
+            if observers {
+                return crate::observers::unobserved(seq, i, k, guarded);
+            }
+            match (&seq[i].event, &seq[k].event, initial) {
+                (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
+                    reduction.independent(program, initial, max_depth, (*bx, lx), (*by, ly))
+                }
+                _ => false,
+            }
+        };
+        // A sleeping step is its process's next event in `s[E']` (kept when
+        // the reduction keeps snapshots).
+        let at_prefix = self.snapshots.get(e);
+        let prefix = &mut self.nodes[e];
+        let covered = prefix.sleep.entries().any(|(steps, ending)| {
+            let event = at_prefix
+                .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
+                .and_then(|q| Some((q.next?, q.locals.clone())));
+            steps.len() == 1
+                && ending == Ending::Asleep
+                && weak_initial(
+                    &entries,
+                    &Entry {
+                        process: steps[0].process,
+                        footprint: steps[0].footprint.clone(),
+                        spawns: Vec::new(),
+                        event,
+                        written: Vec::new(),
+                    },
+                    &mut independent,
+                )
+                .is_some()
+        });
+        // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
+        // branch starts with it. A new branch that starts with a step already run and
+        // blocked at E' (`Ending::Blocks`) would only repeat that run — the same
+        // events, whose races were analysed then — so it is redundant too, and so is
+        // its don't-do sequence (it starts with that step).
+        let repeats = entries.first().is_some_and(|first| {
+            prefix.sleep.ends(first.process).always
+                && prefix.wut.branches_at_root(&entries, &mut independent)
+        });
+        if covered || repeats || entries.is_empty() {
+            return false;
+        }
+        self.wakeup_steps += prefix.wut.insert(entries, &mut independent);
+        let pruning = &mut run.stats.pruning;
+        pruning.wakeup_inserted += 1;
+        pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
+        true
+    }
+
+    /// ODPOR^ob (ISSTA 2019, Alg. 1, line 14, and Fig. 1) for a reduction with
+    /// [`Reduction::observers`]: the races of the execution that ends here (complete,
+    /// or blocked), over the observer-aware happens-before of [`crate::observers`],
+    /// each reversal inserted as [`Dpor::insert_wakeup`] inserts those of the
+    /// incremental analysis (which such a reduction does not run on real events).
+    fn observed_races(&mut self, run: &mut Exploration<'_, '_>) {
+        if !self.reduction.observers() {
+            return;
+        }
+        let events = run.ex.events();
+        let hb = crate::observers::order(events, &run.ex.state.procs, &self.guarded);
+        for mut reversal in crate::observers::reversals(events, &hb, &self.guarded) {
+            run.stats.pruning.races += 1;
+            // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
+            // `await` that cannot run first is handled as the incremental analysis
+            // handles it, over →ob.
+            let how = await_race(&run.ex, &hb, reversal.e, reversal.later);
+            if how == AwaitRace::InVain {
+                run.stats.pruning.irreversible_races += 1;
+                continue;
+            }
+            let climb = how == AwaitRace::Climb;
+            if climb {
+                // The branch ends at the step that cannot run (see `AwaitRace::Climb`).
+                reversal.v.truncate(
+                    reversal
+                        .v
+                        .iter()
+                        .position(|&i| i == reversal.later)
+                        .map_or(0, |k| k + 1),
+                );
+            }
+            // Fig. 1, line 9: not when a process done at a prefix of E' comes first.
+            let done: Vec<(usize, Vec<usize>)> = (0..=reversal.e)
+                .map(|w| {
+                    let node = &self.nodes[w];
+                    let done = node.backtrack.iter().copied();
+                    (w, done.filter(|&p| Some(p) != node.current).collect())
+                })
+                .collect();
+            if crate::observers::redundant(run.ex.events(), &reversal, &done, &self.guarded) {
+                run.stats.pruning.redundant_races += 1;
+                continue;
+            }
+            let mut entries: Vec<Entry> = reversal
+                .v
+                .iter()
+                .map(|&i| entry(&run.ex, i, climb && i == reversal.later))
+                .collect();
+            // A last step that may read other values there (`Reversal::rereads`) has
+            // writes not known: it overwrites nothing for the weak initials.
+            if let Some(last) = entries.last_mut().filter(|_| reversal.rereads) {
+                last.written.clear();
+            }
+            self.insert_wakeup(run, reversal.e, entries);
+        }
+    }
+}
+
+/// Whether the race of `e` with event `n` (an `await` block or the probe of a
+/// disabled one; the newest event, or for `odpor-ob` any of a whole execution) is
+/// reversible: `n` can run in `s[E'.notdep(e, E)]`.
+/// When it cannot (`e ⋖ n` of CSDPOR Sec. 3 and CDPOR line 6 does not hold), the
+/// race adds nothing ([`AwaitRace::InVain`]) unless a probe could use the
+/// backtrack point ([`AwaitRace::Climb`]).
+///
+/// Following such a race anyway is not only waste: its initial may be an earlier
+/// step of `n`'s process, which brings the process to its guard earlier, where a
+/// probe races with an *earlier* event that falsified the guard — the only way the
+/// search climbs past several falsifying writes
+/// (`regressions::irreversible_await_race_still_climbs`,
+/// `regressions::probe_two_falsifying_writes`). So the race is skipped only when
+/// that cannot happen: every earlier step of the process is in `E'` (it already
+/// waited at this guard there, and was probed there), or no event of another process before `e` or in
+/// `notdep(e, E)` wrote what the guard reads (a probe would have nothing to race
+/// with). Checked by the differential campaign; not a theorem of the papers.
+fn await_race(ex: &Executor<'_>, hb: &HappensBefore, e: usize, n: usize) -> AwaitRace {
+    let events = &ex.events()[..=n];
+    let (proc, block) = (events[n].proc, events[n].block);
+    if ex.program().blocks[block as usize].guard.is_none() {
+        return AwaitRace::Reversible;
+    }
+    let v = race::notdep(events, hb, e);
+    let Some(mem) = virtual_memory(ex, hb, e, &v) else {
+        return AwaitRace::Reversible;
+    };
+    let locals = ex.entry_locals(n);
+    if ex.machine.enabled(block, &mem, locals) != Ok(false) {
+        return AwaitRace::Reversible;
+    }
+    if !v.iter().any(|&i| events[i].proc == proc) {
+        return AwaitRace::InVain;
+    }
+    // An earlier step of the process runs after `e`: bringing it forward brings
+    // the process to this guard earlier, where a probe races with the events of
+    // other processes that wrote what the guard reads. With no such event before
+    // `e` or in `notdep(e, E)`, there is nothing for that probe to race with (its
+    // own process's writes are in program order before it, never in a race).
+    let guard = Footprint {
+        reads: ex.machine.guard_reads(block, &mem, locals),
+        writes: Vec::new(),
+    };
+    if (0..e)
+        .chain(v.iter().copied())
+        .any(|i| events[i].proc != proc && events[i].footprint.conflicts(&guard))
+    {
+        AwaitRace::Climb
+    } else {
+        AwaitRace::InVain
+    }
 }
 
 impl<R: Reduction> Dpor<R> {
-    /// Whether the race of `e` with the newest event `n` (an `await` block or the
-    /// probe of a disabled one) is reversible: `n` can run in `s[E'.notdep(e, E)]`.
-    /// When it cannot (`e ⋖ n` of CSDPOR Sec. 3 and CDPOR line 6 does not hold), the
-    /// race adds nothing ([`AwaitRace::InVain`]) unless a probe could use the
-    /// backtrack point ([`AwaitRace::Climb`]).
-    ///
-    /// Following such a race anyway is not only waste: its initial may be an earlier
-    /// step of `n`'s process, which brings the process to its guard earlier, where a
-    /// probe races with an *earlier* event that falsified the guard — the only way the
-    /// search climbs past several falsifying writes
-    /// (`regressions::irreversible_await_race_still_climbs`,
-    /// `regressions::probe_two_falsifying_writes`). So the race is skipped only when
-    /// that cannot happen: every earlier step of the process is in `E'` (it already
-    /// waited at this guard there, and was probed there), or no event of another process before `e` or in
-    /// `notdep(e, E)` wrote what the guard reads (a probe would have nothing to race
-    /// with). Checked by the differential campaign; not a theorem of the papers.
-    fn await_race(&self, run: &Exploration<'_, '_>, e: usize) -> AwaitRace {
-        let events = run.ex.events();
-        let n = events.len() - 1;
-        let (proc, block) = (events[n].proc, events[n].block);
-        if run.program().blocks[block as usize].guard.is_none() {
-            return AwaitRace::Reversible;
-        }
-        let v = race::notdep(events, &self.hb, e);
-        let Some(mem) = virtual_memory(&run.ex, &self.hb, e, &v) else {
-            return AwaitRace::Reversible;
-        };
-        let locals = run.ex.entry_locals(n);
-        if run.ex.machine.enabled(block, &mem, locals) != Ok(false) {
-            return AwaitRace::Reversible;
-        }
-        if !v.iter().any(|&i| events[i].proc == proc) {
-            return AwaitRace::InVain;
-        }
-        // An earlier step of the process runs after `e`: bringing it forward brings
-        // the process to this guard earlier, where a probe races with the events of
-        // other processes that wrote what the guard reads. With no such event before
-        // `e` or in `notdep(e, E)`, there is nothing for that probe to race with (its
-        // own process's writes are in program order before it, never in a race).
-        let guard = Footprint {
-            reads: run.ex.machine.guard_reads(block, &mem, locals),
-            writes: Vec::new(),
-        };
-        if (0..e)
-            .chain(v.iter().copied())
-            .any(|i| events[i].proc != proc && events[i].footprint.conflicts(&guard))
-        {
-            AwaitRace::Climb
-        } else {
-            AwaitRace::InVain
-        }
-    }
-
     /// Whether node `d`'s wakeup tree has a branch to follow: its leftmost steps whose
     /// process cannot run here (disabled, or asleep) are dropped first. Optimal-DPOR
     /// never meets one; a sequence that brings a process to a false `await` sooner
@@ -636,6 +754,7 @@ impl<R: Reduction> Dpor<R> {
                 .unwrap_or_default(),
             spawns: Vec::new(),
             event: proc.next.map(|b| (b, proc.locals.clone())),
+            written: Vec::new(),
         }
     }
 
@@ -693,6 +812,12 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
             .collect(),
         // A failed event (or a probe) commutes by no constraint.
         event: (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec())),
+        // Where a whole block stands for the event, it did not run there.
+        written: if whole {
+            Vec::new()
+        } else {
+            event.written.clone()
+        },
     }
 }
 
@@ -703,6 +828,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
+        if self.reduction.observers() {
+            self.guarded = crate::observers::guarded(run.program());
+        }
         run.ex.enabled(&mut self.enabled);
         self.wakeup_steps = 0;
         self.open(run, None, WakeupTree::default());
@@ -723,6 +851,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 if self.nodes[d].enabled.is_empty() {
                     self.measure_path(run);
                     run.complete_execution();
+                    self.observed_races(run);
                     if !self.close(run) {
                         break;
                     }
@@ -767,6 +896,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                             None => Blocked::Asleep,
                         });
                         run.stats.pruning.cuts += u64::from(cut);
+                        self.observed_races(run);
                         if !self.close(run) {
                             break;
                         }
@@ -817,7 +947,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.analyse_races(run, true);
+            if !self.reduction.observers() {
+                self.analyse_races(run, true);
+            }
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
             let reached = || run.ex.state.fingerprint_with_identities(run.ex.program());

@@ -9,7 +9,7 @@ use crate::state::{Process, State};
 use crate::Deps;
 use frontend::interp::{Effects, Fault, Limits, Machine};
 use frontend::ir::{BlockId, Program};
-use frontend::memory::{Memory, UndoLog};
+use frontend::memory::{Loc, Memory, UndoLog};
 use frontend::value::Value;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -26,6 +26,11 @@ pub struct Event {
     /// The block failed (assertion or runtime error): the state is unchanged, and the
     /// footprint holds what it touched before failing. Such an event ends its execution.
     pub failed: bool,
+    /// The locations it did write (not a may-set: empty for a failed event). A write
+    /// overwrites a location for the observers of `odpor-ob` ([`crate::observers`])
+    /// only when it happened; the footprint's writes may include writes its path
+    /// skipped.
+    pub written: Vec<Loc>,
 }
 
 impl Event {
@@ -240,6 +245,10 @@ impl<'p> Executor<'p> {
         }
         event.spawned = (first_child, self.state.procs.len());
         event.failed = outcome.is_err();
+        event.written.clear();
+        if !event.failed {
+            event.written.extend_from_slice(&self.fx.writes);
+        }
         self.depth += 1;
         outcome.map(|()| &self.events[self.depth - 1])
     }
@@ -292,6 +301,7 @@ impl<'p> Executor<'p> {
             .next
             .expect("only a process with a next block is recorded");
         event.footprint = footprint;
+        event.written.clear();
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;
         self.depth += 1;

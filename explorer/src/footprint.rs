@@ -29,7 +29,7 @@ impl Footprint {
 
 /// Whether two sorted location lists overlap, [`WHOLE`] overlapping every element
 /// of its global (it sorts first among them).
-fn intersects(a: &[Loc], b: &[Loc]) -> bool {
+pub(crate) fn intersects(a: &[Loc], b: &[Loc]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);

@@ -98,6 +98,9 @@ pub struct Pruning {
     /// Wakeup-tree steps dropped because their process could not run there (a blocked
     /// `await`; `odpor` then chooses as Source-DPOR does).
     pub wakeup_dropped: u64,
+    /// Reversals not inserted because a process done at a prefix comes first in them
+    /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over observers).
+    pub redundant_races: u64,
 }
 
 /// Why an exploration ended.

@@ -15,6 +15,7 @@
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
 use frontend::ir::BlockId;
+use frontend::memory::Loc;
 use frontend::value::Value;
 
 /// One step of a sequence to follow: a process, and what its event touches (the
@@ -28,21 +29,25 @@ pub struct Entry {
     /// Its block and its process's locals at its start, when known: what a finer
     /// independence than footprints ([`Independent`]) is decided on.
     pub event: Option<(BlockId, Vec<Value>)>,
+    /// The locations its event did write, when it ran (empty otherwise): whether a
+    /// write is overwritten unobserved in a sequence ([`crate::observers`]).
+    pub written: Vec<Loc>,
 }
 
-/// Whether two events whose footprints conflict commute nevertheless (cdpor's `R`;
-/// never, for plain Optimal-DPOR).
-pub type Independent<'a> = dyn FnMut(&Entry, &Entry) -> bool + 'a;
+/// Whether events `i < k` of a sequence, whose footprints conflict, commute
+/// nevertheless: by a property of the two events (cdpor's `R`), or in that sequence
+/// (`odpor-ob`: two writes of a location it overwrites before reading it); never, for
+/// plain Optimal-DPOR.
+pub type Independent<'a> = dyn FnMut(&[&Entry], usize, usize) -> bool + 'a;
 
-impl Entry {
-    /// Whether `self`, run before `later`, must stay before it in every equivalent
-    /// sequence: program order, creation, or a conflict of footprints that
-    /// `independent` does not lift.
-    fn orders(&self, later: &Entry, independent: &mut Independent<'_>) -> bool {
-        self.process == later.process
-            || self.spawns.contains(&later.process)
-            || (self.footprint.conflicts(&later.footprint) && !independent(self, later))
-    }
+/// Whether `seq[i]`, run before `seq[k]`, must stay before it in every equivalent
+/// sequence: program order, creation, or a conflict of footprints that `independent`
+/// does not lift.
+fn orders(seq: &[&Entry], i: usize, k: usize, independent: &mut Independent<'_>) -> bool {
+    let (x, later) = (seq[i], seq[k]);
+    x.process == later.process
+        || x.spawns.contains(&later.process)
+        || (x.footprint.conflicts(&later.footprint) && !independent(seq, i, k))
 }
 
 /// How a process is a weak initial of a sequence `v` (`WI_[E](v)`, JACM Def. 6.1).
@@ -60,13 +65,13 @@ pub fn weak_initial(
     p: &Entry,
     independent: &mut Independent<'_>,
 ) -> Option<WeakInitial> {
+    let seq: Vec<&Entry> = v.iter().collect();
     match v.iter().position(|x| x.process == p.process) {
-        Some(k) => {
-            (!v[..k].iter().any(|x| x.orders(&v[k], independent))).then_some(WeakInitial::At(k))
-        }
+        Some(k) => (!(0..k).any(|i| orders(&seq, i, k, independent))).then_some(WeakInitial::At(k)),
+        // `p` would run first: each pair is judged as the sequence `p.x`.
         None => (!v
             .iter()
-            .any(|x| x.orders(p, independent) || p.orders(x, independent)))
+            .any(|x| orders(&[p, x], 0, 1, independent) || orders(&[x, p], 0, 1, independent)))
         .then_some(WeakInitial::Beside),
     }
 }
@@ -155,7 +160,6 @@ impl WakeupTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use frontend::memory::Loc;
 
     fn entry(process: u128, reads: &[u32], writes: &[u32]) -> Entry {
         let loc = |g: &u32| Loc {
@@ -170,10 +174,11 @@ mod tests {
             },
             spawns: Vec::new(),
             event: None,
+            written: Vec::new(),
         }
     }
 
-    fn never(_: &Entry, _: &Entry) -> bool {
+    fn never(_: &[&Entry], _: usize, _: usize) -> bool {
         false
     }
 

@@ -164,6 +164,10 @@ pub enum Algo {
     /// Optimal context-sensitive DPOR: odpor plus csdpor's state-equality checks of
     /// reversed races (don't-do sequences).
     OdporCs,
+    /// Optimal DPOR with observers: two writes of a location are reordered only when a
+    /// later read, or the final memory, sees which came last.
+    #[value(name = "odpor-ob")]
+    OdporOb,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
     /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.

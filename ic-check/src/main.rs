@@ -14,6 +14,7 @@ use explorer::naive::Naive;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
 use explorer::odpor_cs::OptimalContextSensitive;
+use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
             Algo::OdporCs => "odpor-cs",
+            Algo::OdporOb => "odpor-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -346,6 +348,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
         Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive)),
+        Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor | Algo::Ocdpor => {
             match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {

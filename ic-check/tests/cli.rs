@@ -40,22 +40,51 @@ proc r() { x = 2; }
 init { spawn p(); spawn q(); spawn r(); }
 ";
 
+/// Runs ic-check with `args`, which must exit 0 with each of `lines` in its summary.
+fn summary_has(args: &[&str], lines: &[&str]) {
+    let o = ic_check(args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in lines {
+        assert!(out.contains(line), "missing `{line}` in\n{out}");
+    }
+}
+
 #[test]
 fn fig1_summary_and_exit_zero() {
     let fig1 = repo("examples/fig1.ic");
-    let o = ic_check(&["--algo", "naive", fig1.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    for line in [
-        "result:       ok",
-        "traces:       6",
-        "blocked:      0",
-        "states:       16",
-        "final states: 1",
-        "mazurkiewicz: 6",
-    ] {
-        assert!(out.contains(line), "missing `{line}` in\n{out}");
-    }
+    summary_has(
+        &["--algo", "naive", fig1.to_str().unwrap()],
+        &[
+            "result:       ok",
+            "traces:       6",
+            "blocked:      0",
+            "states:       16",
+            "final states: 1",
+            "mazurkiewicz: 6",
+        ],
+    );
+}
+
+/// `--algo odpor-ob`: lastwrite(4)'s 4! orders of the writes are 4 executions, one
+/// per last writer (the only write the observer and the final memory see).
+#[test]
+fn odpor_ob_explores_one_execution_per_last_write() {
+    let lastwrite = repo("benches/programs/classic/lastwrite.ic");
+    summary_has(
+        &[
+            "--algo",
+            "odpor-ob",
+            "-D",
+            "N=4",
+            lastwrite.to_str().unwrap(),
+        ],
+        &[
+            "algorithm:    odpor-ob",
+            "traces:       4",
+            "final states: 4",
+        ],
+    );
 }
 
 #[test]

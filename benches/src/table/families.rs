@@ -11,7 +11,7 @@ pub enum Set {
     /// source sets and optimal DPOR; observers), with their published Mazurkiewicz counts.
     Classic,
     /// The ISSTA 2019 paper's Table 1 (Optimal Context-Sensitive DPOR with Observers),
-    /// measured by the optimal algorithms too (odpor, ocdpor).
+    /// measured by the optimal algorithms too (odpor, odpor-ob, ocdpor).
     Odpor,
 }
 

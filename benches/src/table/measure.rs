@@ -11,6 +11,7 @@ use explorer::fingerprint::Fingerprint;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
 use explorer::odpor_cs::OptimalContextSensitive;
+use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Stop};
 use frontend::ics::ResolvedIcs;
@@ -24,6 +25,7 @@ pub enum Algo {
     Sdpor,
     Odpor,
     OdporCs,
+    OdporOb,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -33,10 +35,13 @@ impl Algo {
     /// The CDPOR paper's Table 1, in its order: the `papers` and `classic` sets.
     pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
 
-    /// The `odpor` set's: the optimal algorithms beside the source-set ones.
-    pub const OPTIMAL: [Algo; 6] = [
+    /// The `odpor` set's: the optimal algorithms beside the source-set ones, ODPOR with
+    /// observers (the paper's ODPOR^ob, with the end as an observer) and context-sensitive
+    /// ODPOR (its ODPOR_cs) after ODPOR.
+    pub const OPTIMAL: [Algo; 7] = [
         Algo::Sdpor,
         Algo::Odpor,
+        Algo::OdporOb,
         Algo::OdporCs,
         Algo::Csdpor,
         Algo::Cdpor,
@@ -57,6 +62,7 @@ impl Algo {
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
             Algo::OdporCs => "odpor-cs",
+            Algo::OdporOb => "odpor-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -69,6 +75,7 @@ impl Algo {
             Algo::Sdpor => "SDPOR",
             Algo::Odpor => "ODPOR",
             Algo::OdporCs => "ODPOR_cs",
+            Algo::OdporOb => "ODPOR-OB",
             Algo::Csdpor => "CSDPOR",
             Algo::Cdpor => "CDPOR",
             Algo::Ocdpor => "OCDPOR",
@@ -150,6 +157,7 @@ pub fn run(
         (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
         (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
         (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive)),
+        (Algo::OdporOb, _) => Box::new(Dpor::new(OptimalObservers)),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),

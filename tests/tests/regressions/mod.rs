@@ -1290,3 +1290,106 @@ init {
         &[],
     );
 }
+
+/// odpor-ob, first version (IC_DIFF_SEED=101, shrunk by hand): it reversed every race
+/// of a whole execution, also those whose later event is an `await` that cannot run
+/// before the earlier one (odpor leaves them out in `await_race`). Such a branch is
+/// dropped when its `await` turns out disabled, but by then it may have covered, as a
+/// weak initial, a reversal inserted after it — as on `examples/philosophers.ic`, where
+/// the branch of a philosopher's blocked second `await` hid the third one's first step
+/// and lost the deadlock. Here odpor-ob explored 2 executions and lost the final state
+/// z = 2 with every process ended (q's two steps, p, then s). Races of the whole
+/// execution now go through `await_race` as odpor's do.
+#[test]
+fn odpor_ob_irreversible_await_race_covers_nothing() {
+    check(
+        "global int x = -1;
+global int w = 0;
+global int z = 0;
+
+proc p() {
+    x = 0;
+    w = x;
+    z = 2;
+}
+
+proc q() {
+    x = 0;
+    yield;
+    z = x;
+}
+
+proc s() {
+    await (z == 2);
+}
+
+init {
+    spawn s();
+    spawn p();
+    spawn q();
+}
+",
+        (6, 17, 3, 5),
+        &[(Deadlock, "deadlock: s at s waiting", "s", "p q q")],
+    );
+}
+
+/// odpor-ob (IC_DIFF_SEED=107, shrunk): two writes of y that a guard reads. After
+/// p@3.q.p@3.p@1 (p@3 writes y = 1, q y = 0, p@3 passes its `await`, p@1 writes y = 1
+/// and waits forever), the wakeup sequence p@3.q.p@1 — where p@1 overwrites q's write
+/// unread — was merged into the branch of q, as if q could go first: there p@3 can no
+/// longer pass, nothing observes the two writes, and the deadlock of p@1 and q was lost
+/// (the one of q and p@3, its mirror, was found). Writes of a global an `await` guard
+/// reads are now always dependent (`explorer::observers::guarded`).
+#[test]
+fn odpor_ob_a_disabled_guard_observes_nothing() {
+    check(
+        "global int y = 0;
+global list l = [0];
+global int z = 0;
+
+proc p() {
+    y = 1;
+    await (head(l) >= y);
+}
+
+proc q() {
+    y = head(l);
+    await (z != z);
+}
+
+init {
+    spawn p();
+    spawn q();
+    spawn p();
+}
+",
+        (10, 28, 3, 8),
+        &[
+            (
+                Deadlock,
+                "deadlock: q at q#1, p@3 at p#1 waiting",
+                "q#1",
+                "p@1 q p@1 p@3",
+            ),
+            (
+                Deadlock,
+                "deadlock: p@1 at p#1, q at q#1, p@3 at p#1 waiting",
+                "p#1",
+                "p@1 q p@3",
+            ),
+            (
+                Deadlock,
+                "deadlock: q at q#1 waiting",
+                "q#1",
+                "p@1 p@3 q p@1 p@3",
+            ),
+            (
+                Deadlock,
+                "deadlock: p@1 at p#1, q at q#1 waiting",
+                "p#1",
+                "p@3 q p@3 p@1",
+            ),
+        ],
+    );
+}

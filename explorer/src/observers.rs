@@ -1,0 +1,490 @@
+//! Observers (Aronis, Jonsson, Lång, Sagonas, *Optimal Dynamic Partial Order Reduction
+//! with Observers*, TACAS 2018; Def. 2.1 and Fig. 1 of Albert et al., *Optimal
+//! Context-Sensitive DPOR with Observers*, ISSTA 2019, cited below as "ISSTA") and the
+//! observer-aware happens-before of a whole execution, for `odpor-ob`
+//! ([`crate::odpor_ob`]).
+//!
+//! Two writes of the same location are dependent only when the value the second one
+//! leaves is *observed*: read by a later event before an event overwrites it. The
+//! papers' executions end silently, so a write nobody reads after is unobserved, and
+//! two executions that differ only in it are equivalent. Ours must reach the same set
+//! of final states as `naive`, and a final state is the whole global memory: so the
+//! end of a complete execution is an observer of every location (a virtual final
+//! event reading everything, `END` below). A write/write pair is then unobserved only
+//! when an event that did write the location comes after the second write before any
+//! read of it and before the end.
+//!
+//! Why the relation below may replace happens-before (the soundness of `odpor-ob`
+//! rests on it): let `→ob` be the transitive closure of program order, creation, every
+//! read/write conflict of footprints, and the write/write conflicts that are observed.
+//! Take any location `l` and any event `k` that reads it (or `END`), and let `m` be the
+//! last event before `k` that wrote `l` (`Event::written`, not a may-write). Every
+//! earlier event whose footprint may write `l` is `→ob m` (their pair is observed by
+//! `k`, which reads `m`'s value), `m →ob k` (read/write), and every may-writer of `l`
+//! after `k` is `k →ob` it. So in every linearisation of `→ob` each read of `l` still
+//! follows the same last write with no write of `l` between: every event reads the
+//! values it read, so it behaves, writes and spawns as it did (an event's actual
+//! writes are a function of what it read and of its process's locals, which are
+//! themselves what its process read), fails or passes the same assertions, and `END`
+//! reads the same memory. A process blocked at the end has its guard read by `END`
+//! too: the same guards are false, the same deadlocks (with the same live processes
+//! and locals) are reached. Two executions with the same events and `→ob` thus reach
+//! the same final state, the same violations and the same deadlocks.
+//!
+//! Footprints are may-sets (what a block may touch from its local state, whatever the
+//! global state): a may-write treated as a write only adds dependencies, and a
+//! location touched as a whole container ([`crate::footprint::WHOLE`]) is treated as
+//! observed. Both err on the side of more dependencies, never fewer.
+
+use crate::executor::Event;
+use crate::footprint::{intersects, Footprint, WHOLE};
+use crate::happens_before::HappensBefore;
+use crate::race;
+use crate::state::Process;
+use crate::wakeup_tree::Entry;
+use frontend::memory::Loc;
+
+/// `observers(e, e', E)` of a write/write race (ISSTA Def. 2.1, "in the usual particular
+/// case": the events that read the value `e'` wrote of a location both write).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Observers {
+    /// The events after `e'` that read such a value, in order.
+    pub readers: Vec<usize>,
+    /// Whether the end of the execution reads one (no event overwrote it).
+    pub end: bool,
+}
+
+impl Observers {
+    pub fn is_empty(&self) -> bool {
+        self.readers.is_empty() && !self.end
+    }
+}
+
+/// What observers are computed from: the events of an execution, and the steps of a
+/// wakeup sequence ([`Entry`]).
+pub trait Accesses {
+    /// What it may read and write.
+    fn footprint(&self) -> &Footprint;
+    /// What it did write (empty when unknown: then it overwrites nothing).
+    fn written(&self) -> &[Loc];
+}
+
+impl Accesses for Event {
+    fn footprint(&self) -> &Footprint {
+        &self.footprint
+    }
+    fn written(&self) -> &[Loc] {
+        &self.written
+    }
+}
+
+impl Accesses for Entry {
+    fn footprint(&self) -> &Footprint {
+        &self.footprint
+    }
+    fn written(&self) -> &[Loc] {
+        &self.written
+    }
+}
+
+/// Whether `a` and `b` conflict only by writing the same locations: neither reads what
+/// the other may write (a whole container overlapping each of its elements).
+fn write_write_only(a: &impl Accesses, b: &impl Accesses) -> bool {
+    let (fa, fb) = (a.footprint(), b.footprint());
+    fa.conflicts(fb) && !intersects(&fa.reads, &fb.writes) && !intersects(&fb.reads, &fa.writes)
+}
+
+/// Whether `seq[i]` and `seq[k]` (`i < k`) conflict only by writing locations that
+/// the sequence overwrites after `seq[k]` before reading them: independent in `→ob`
+/// of the sequence with its end observing everything, so in `→ob` of every execution
+/// that extends it (the wakeup trees' weak initials of `odpor-ob`).
+pub fn unobserved<A: Accesses>(seq: &[&A], i: usize, k: usize, guarded: &[bool]) -> bool {
+    write_write_only(seq[i], seq[k]) && observers(seq, i, k, guarded).is_empty()
+}
+
+/// The observers of the write/write conflict of events `e < e2` of `events` (see
+/// [`Observers`]). A location one of them may write as a whole container counts as
+/// observed by the end (we do not follow overwrites element by element there), and so
+/// does one of a global that an `await` guard may read (`guarded`, from [`guarded`]).
+pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize, guarded: &[bool]) -> Observers {
+    let mut out = Observers::default();
+    let (first, second) = (
+        &events[e].footprint().writes,
+        &events[e2].footprint().writes,
+    );
+    for &a in first {
+        for &b in second {
+            if a.global != b.global || (a.elem != b.elem && a.elem != WHOLE && b.elem != WHOLE) {
+                continue;
+            }
+            if a.elem == WHOLE || b.elem == WHOLE || guarded[a.global as usize] {
+                out.end = true;
+                continue;
+            }
+            observe(events, e2, a, &mut out);
+        }
+    }
+    out.readers.sort_unstable();
+    out.readers.dedup();
+    out
+}
+
+/// Adds the readers of the value of `l` left by event `e2` until an event overwrites
+/// it, or the end if none does.
+fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, out: &mut Observers) {
+    for (k, event) in events.iter().enumerate().skip(e2 + 1) {
+        if intersects(&event.footprint().reads, &[l]) {
+            out.readers.push(k);
+        }
+        if event.written().binary_search(&l).is_ok() {
+            return;
+        }
+    }
+    out.end = true;
+}
+
+/// Per global, whether some `await` guard of `program` may read it. Two writes of such
+/// a global are always dependent for `odpor-ob`. An `await` whose guard is false reads
+/// nothing, so it observes no pair: reordering two writes that nothing else reads can
+/// disable a process, whose guard would have observed them in another order. That
+/// order is then reached by no race. (First seen as a lost deadlock: p, q and p'
+/// where `p: y = 1; await (head(l) >= y)` and `q: y = head(l)`; after p'.q.p'.p, p
+/// waits forever: the wakeup sequence p'.q.p, in which p overwrites q's write unread,
+/// was merged into the branch of q, where p' can no longer pass.) Writes of the other
+/// globals change no guard: the processes enabled are the same in every order of
+/// them, and an observer, once reached, runs.
+pub fn guarded(program: &frontend::ir::Program) -> Vec<bool> {
+    let mut out = vec![false; program.globals.len()];
+    for sets in frontend::write_sets::write_sets(program) {
+        for &g in &sets.guard_reads {
+            out[g as usize] = true;
+        }
+    }
+    out
+}
+
+/// The observer-aware happens-before `→ob` of a whole execution (see the module
+/// documentation): built with [`HappensBefore`], each event's unobserved write/write
+/// conflicts passed as recorded independences.
+pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBefore {
+    let seq: Vec<&Event> = events.iter().collect();
+    let mut hb = HappensBefore::default();
+    for j in 0..events.len() {
+        let unobserved: Vec<usize> = (0..j)
+            .filter(|&i| seq[i].proc != seq[j].proc && unobserved(&seq, i, j, guarded))
+            .collect();
+        hb.push(&events[..=j], procs, &unobserved);
+    }
+    hb
+}
+
+/// Whether `seq[i]` happens before `seq[k]` directly (`i < k`) in `→ob` of `seq`
+/// with its end observing everything: program order, creation, a read/write
+/// conflict, or an observed write/write conflict.
+fn edge(seq: &[&Event], i: usize, k: usize, guarded: &[bool]) -> bool {
+    let (a, b) = (seq[i], seq[k]);
+    a.proc == b.proc
+        || (a.spawned.0..a.spawned.1).contains(&b.proc)
+        || (a.conflicts(b) && !unobserved(seq, i, k, guarded))
+}
+
+/// ISSTA Fig. 1, line 9: whether the reversal's `v` is redundant at `E' = pre(E, e)`:
+/// `E' = w.w'` and a process of `done(w)` is a weak initial of `w'.v`. `done` lists,
+/// for prefixes `w` (by length, at most `e`), the processes whose subtrees from `w`
+/// are explored completely.
+///
+/// A process counts only when it has an event in `w'.v` with no `→ob`-predecessor
+/// before it there (the paper's weak initials also take a process with no event in
+/// the sequence that commutes with all of it: left out, it is only less pruning).
+/// `→ob` is computed on `w'.v` alone, its end observing everything: a write/write
+/// pair is then unobserved only when an event of the sequence overwrites the value
+/// before any read, which stays so in every extension — so every complete execution
+/// `E'.v.u` has that event first in `w'.v` with no predecessor, and is equivalent to
+/// one that starts `w.q`, which the subtree of `q` at `w` covers.
+pub fn redundant(
+    events: &[Event],
+    reversal: &Reversal,
+    done: &[(usize, Vec<usize>)],
+    guarded: &[bool],
+) -> bool {
+    let Some((&last, init)) = reversal.v.split_last() else {
+        return false;
+    };
+    // A last step that reads other values in `v` overwrites nothing here.
+    let last = Event {
+        written: if reversal.rereads {
+            Vec::new()
+        } else {
+            events[last].written.clone()
+        },
+        ..events[last].clone()
+    };
+    done.iter().any(|(w, processes)| {
+        let seq: Vec<&Event> = events[*w..reversal.e]
+            .iter()
+            .chain(init.iter().map(|&i| &events[i]))
+            .chain(std::iter::once(&last))
+            .collect();
+        processes.iter().any(|&q| {
+            seq.iter()
+                .position(|x| x.proc == q)
+                .is_some_and(|k| !(0..k).any(|i| edge(&seq, i, k, guarded)))
+        })
+    })
+}
+
+/// A race `e ⋖ e'` and the sequence that reverses it (event indices).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Reversal {
+    pub e: usize,
+    /// `e'`.
+    pub later: usize,
+    /// `v`, to insert into `wut(pre(E, e))`. Its events behave in `E'.v` as in `E`
+    /// (each has its `→ob`-predecessors before it, and `ê` reads nothing `e'` writes),
+    /// except perhaps its last one (see `rereads`).
+    pub v: Vec<usize>,
+    /// The last event of `v` may read other values there than in `E`: `e'` without
+    /// `e` before it, or the observer `o` that now reads `e`'s value. It may then
+    /// write elsewhere (within its footprint, a property of its process's local
+    /// state): what it writes is not known.
+    pub rereads: bool,
+}
+
+/// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
+/// the whole execution `events`: every race `e ⋖ e'` (line 2) with the sequence `v`
+/// of lines 4–8 (line numbers as the paper's text gives them). Whether the race is reversible, whether `v` is redundant at
+/// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's.
+pub fn reversals(events: &[Event], hb: &HappensBefore, guarded: &[bool]) -> Vec<Reversal> {
+    let mut out = Vec::new();
+    let seq: Vec<&Event> = events.iter().collect();
+    for j in 1..events.len() {
+        let upto = &events[..=j];
+        // Line 2: e ⋖_E e' over →ob: `race::races` finds the footprint conflicts with
+        // no event between in →ob; the unobserved write/write ones are no dependency.
+        for e in race::races(upto, hb) {
+            if hb.independent_of(j).contains(&e) {
+                continue;
+            }
+            let mut v = race::notdep(upto, hb, e);
+            v.push(j);
+            // Without `e` before it, `e'` reads other values only if it reads what `e`
+            // may write.
+            let mut rereads = intersects(&events[j].footprint.reads, &events[e].footprint.writes);
+            if write_write_only(&events[e], &events[j]) {
+                // Line 4: an observed write/write race (an unobserved one is no race
+                // of →ob) is reversed *and observed*. Line 5: o = max_E(observers);
+                // line 6: v = notdep*(e, e', E).ê'.ê.(notobs*(e, e', E) \ ê').ô. With
+                // the end among the observers, o is the end: no process step, so v
+                // stops before it.
+                let obs = observers(&seq, e, j, guarded);
+                v.push(e);
+                extend_notobs(events, hb, e, j, &obs, &mut v);
+                rereads = false;
+                if let Some(&o) = obs.readers.last().filter(|_| !obs.end) {
+                    if executable(hb, events, e, &v, o) {
+                        v.push(o);
+                        rereads = true;
+                    }
+                }
+            }
+            // Line 8 otherwise: v = notdep*(e, e', E).ê'.
+            out.push(Reversal {
+                e,
+                later: j,
+                v,
+                rereads,
+            });
+        }
+    }
+    out
+}
+
+/// `notobs*(e, e', E) \ ê'` (ISSTA Sec. 2.2): the events after `e` in `→ob` that are
+/// neither observers of the race nor after one, in the order of `E`. An event one of
+/// whose predecessors after `e` is left out is left out too, so that `v` stays an
+/// execution.
+fn extend_notobs(
+    events: &[Event],
+    hb: &HappensBefore,
+    e: usize,
+    e2: usize,
+    obs: &Observers,
+    v: &mut Vec<usize>,
+) {
+    for k in e + 1..events.len() {
+        if k == e2
+            || !hb.before(events, e, k)
+            || obs.readers.contains(&k)
+            || obs.readers.iter().any(|&r| hb.before(events, r, k))
+        {
+            continue;
+        }
+        if executable(hb, events, e, v, k) {
+            v.push(k);
+        }
+    }
+}
+
+/// Whether every `→ob`-predecessor of event `k` after `e` is already in `v`.
+fn executable(hb: &HappensBefore, events: &[Event], e: usize, v: &[usize], k: usize) -> bool {
+    (e + 1..k).all(|i| !hb.before(events, i, k) || v.contains(&i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pid::Pid;
+    use frontend::ir::Program;
+
+    fn loc(elem: i64) -> Loc {
+        Loc { global: 0, elem }
+    }
+
+    /// An event of process `proc` that may read `reads` and did write `writes` (of
+    /// one array global).
+    fn event(proc: usize, reads: &[i64], writes: &[i64]) -> Event {
+        Event {
+            proc,
+            footprint: Footprint {
+                reads: reads.iter().map(|&e| loc(e)).collect(),
+                writes: writes.iter().map(|&e| loc(e)).collect(),
+            },
+            written: writes.iter().map(|&e| loc(e)).collect(),
+            ..Event::default()
+        }
+    }
+
+    /// `n` processes of a program with one empty proc.
+    fn procs(n: u32) -> Vec<Process> {
+        let program = frontend::load("proc p() { } init { spawn p(); }", &[]).expect("loads");
+        let program: &Program = &program;
+        (1..=n)
+            .map(|k| Process::spawned(program, Pid::root(k), 0, Vec::new()))
+            .collect()
+    }
+
+    /// p: x = 1; q: x = 2; s: x = 3; r: reads x.
+    fn three_writes_and_a_read() -> Vec<Event> {
+        vec![
+            event(0, &[], &[0]),
+            event(1, &[], &[0]),
+            event(2, &[], &[0]),
+            event(3, &[0], &[]),
+        ]
+    }
+
+    #[test]
+    fn a_write_is_observed_by_a_read_or_by_the_end() {
+        let events = three_writes_and_a_read();
+        let events: Vec<&Event> = events.iter().collect();
+        assert!(
+            observers(&events, 0, 1, &[false]).is_empty(),
+            "s overwrites q's 2 unread"
+        );
+        let o = observers(&events, 1, 2, &[false]);
+        assert_eq!(o.readers, vec![3]);
+        assert!(o.end, "nothing overwrites 3: the end reads it too");
+        let o = observers(&events[..3], 1, 2, &[false]);
+        assert!(o.readers.is_empty() && o.end, "without r, the end reads 3");
+    }
+
+    #[test]
+    fn a_may_write_that_did_not_happen_overwrites_nothing() {
+        let mut events = three_writes_and_a_read();
+        events[2].written.clear();
+        let events: Vec<&Event> = events.iter().collect();
+        assert!(observers(&events, 0, 1, &[false]).readers == vec![3]);
+    }
+
+    #[test]
+    fn a_last_observer_before_an_overwrite_ends_the_sequence() {
+        // p: x = 1; q: x = 2; r: reads x; s: x = 3 (the end sees 3, not q's 2).
+        let events = vec![
+            event(0, &[], &[0]),
+            event(1, &[], &[0]),
+            event(2, &[0], &[]),
+            event(3, &[], &[0]),
+        ];
+        let hb = order(&events, &procs(4), &[false]);
+        let seq: Vec<&Event> = events.iter().collect();
+        let o = observers(&seq, 0, 1, &[false]);
+        assert_eq!((o.readers.clone(), o.end), (vec![2], false));
+        // p ⋖ q observed by r: v = q̂.p̂.r̂ (s comes after the observer: left out).
+        assert!(reversals(&events, &hb, &[false]).contains(&Reversal {
+            e: 0,
+            later: 1,
+            v: vec![1, 0, 2],
+            rereads: true,
+        }));
+    }
+
+    #[test]
+    fn the_order_leaves_out_unobserved_write_pairs_only() {
+        let events = three_writes_and_a_read();
+        let hb = order(&events, &procs(4), &[false]);
+        let ordered: Vec<(usize, usize)> = (0..4)
+            .flat_map(|j| (0..j).map(move |i| (i, j)))
+            .filter(|&(i, j)| hb.before(&events, i, j))
+            .collect();
+        assert_eq!(ordered, vec![(0, 2), (1, 2), (0, 3), (1, 3), (2, 3)]);
+        // Races: p ⋖ s and q ⋖ s, observed by r and by the end (the last observer:
+        // v = notdep.ŝ.p̂ with notdep(p) = q, v = ŝ.q̂; r, an observer, is left out of
+        // notobs), and s ⋖ r (v = r̂); p and q do not race.
+        let reversals: Vec<(usize, usize, Vec<usize>)> = reversals(&events, &hb, &[false])
+            .into_iter()
+            .map(|r| (r.e, r.later, r.v))
+            .collect();
+        assert_eq!(
+            reversals,
+            vec![(0, 2, vec![1, 2, 0]), (1, 2, vec![2, 1]), (2, 3, vec![3])]
+        );
+    }
+
+    #[test]
+    fn a_done_process_first_in_the_sequence_makes_it_redundant() {
+        // w0: x = 1; w1: x = 2; w2: x = 3, with w0 done at the root. In v = ŵ1.ŵ2.ŵ0
+        // the end observes w0's write, so w1 → w0 and w2 → w0: not redundant.
+        let events = vec![
+            event(0, &[], &[0]),
+            event(1, &[], &[0]),
+            event(2, &[], &[0]),
+        ];
+        let done = [(0, vec![0])];
+        let reversal = |e: usize, v: Vec<usize>| Reversal {
+            e,
+            later: 0,
+            v,
+            rereads: false,
+        };
+        assert!(!redundant(
+            &events,
+            &reversal(0, vec![1, 2, 0]),
+            &done,
+            &[false]
+        ));
+        // w2 overwrites w0's value before anything reads it: w0 → w2 is unobserved,
+        // so w0, done at the root, could go first: redundant.
+        assert!(redundant(
+            &events,
+            &reversal(0, vec![1, 0, 2]),
+            &done,
+            &[false]
+        ));
+        // With a reader between, w0's value is observed: w1 → w0 stays.
+        let mut events = events;
+        events.insert(2, event(3, &[0], &[]));
+        assert!(!redundant(
+            &events,
+            &reversal(0, vec![1, 0, 2, 3]),
+            &done,
+            &[false]
+        ));
+        // A last step whose writes are not known overwrites nothing: w0's value is
+        // then observed by the end.
+        let rereading = Reversal {
+            rereads: true,
+            ..reversal(0, vec![1, 0, 2])
+        };
+        assert!(!redundant(&events[..3], &rereading, &done, &[false]));
+    }
+}

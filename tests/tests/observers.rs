@@ -1,0 +1,169 @@
+//! `odpor-ob` (Optimal-DPOR with observers, the end of an execution observing every
+//! location) on small programs whose counts are derived by hand in the comments, beside
+//! `odpor` (one execution per Mazurkiewicz trace) and `naive` (the reference: every
+//! algorithm reaches its final states, violations and deadlocks).
+//!
+//! A trace of `odpor-ob` is a Mazurkiewicz trace in which two writes of a location are
+//! ordered only when a later read, or the end, sees the second one's value (see
+//! `explorer::observers`).
+
+use explorer::dpor::Dpor;
+use explorer::naive::Naive;
+use explorer::odpor::OptimalDpor;
+use explorer::odpor_ob::OptimalObservers;
+use explorer::Report;
+use tests::{benchmark, explore_all, load};
+
+/// naive, odpor and odpor-ob on `source`; odpor-ob must reach naive's final states and
+/// violations (deadlocks included).
+fn three(source: &str, defines: &[(&str, i64)]) -> (Report, Report, Report) {
+    let program = load(source, defines);
+    let naive = explore_all(&program, &mut Naive::default());
+    let odpor = explore_all(&program, &mut Dpor::new(OptimalDpor));
+    let ob = explore_all(&program, &mut Dpor::new(OptimalObservers));
+    assert_eq!(ob.finals, naive.finals, "odpor-ob's final states");
+    assert_eq!(
+        ob.violations.len(),
+        naive.violations.len(),
+        "odpor-ob's violations"
+    );
+    (naive, odpor, ob)
+}
+
+/// A benchmark program at each size `(N, odpor's executions, odpor-ob's executions)`:
+/// odpor-ob blocks none.
+fn sizes(file: &str, rows: &[(i64, u64, u64)]) {
+    let src = benchmark(file);
+    for &(n, odpor_traces, ob_traces) in rows {
+        let (_, odpor, ob) = three(&src, &[("N", n)]);
+        assert_eq!(odpor.stats.traces, odpor_traces, "{file}, N = {n}: odpor");
+        assert_eq!(
+            (ob.stats.traces, ob.stats.blocked),
+            (ob_traces, 0),
+            "{file}, N = {n}: odpor-ob"
+        );
+    }
+}
+
+/// (complete executions, executions blocked, states, distinct final states).
+type Counts = (u64, u64, u64, u64);
+
+fn counts(r: &Report) -> Counts {
+    (
+        r.stats.traces,
+        r.stats.blocked,
+        r.stats.states,
+        r.stats.final_states,
+    )
+}
+
+/// `source` has `mazurkiewicz` traces (naive), and odpor and odpor-ob explore it with
+/// these counts; naive's report, for more checks.
+fn exact(source: &str, mazurkiewicz: u64, odpor: Counts, ob: Counts) -> Report {
+    let (naive, o, b) = three(source, &[]);
+    assert_eq!(naive.stats.mazurkiewicz, Some(mazurkiewicz), "naive");
+    assert_eq!(counts(&o), odpor, "odpor");
+    assert_eq!(counts(&b), ob, "odpor-ob");
+    naive
+}
+
+/// The running example of the ISSTA 2019 paper (Fig. 2, Example 2.2): p: x = 1,
+/// q: x = 2, r: an assertion reading x that always holds. Every pair conflicts: 6
+/// Mazurkiewicz traces, odpor's 6. The paper's ODPOR^ob explores 5: r.p.q and r.q.p
+/// differ only in which write comes last, which nothing reads later. Here the final
+/// memory does (x = 2 or x = 1): the end observes it, so they are two traces and
+/// odpor-ob explores all 6 (2 final states), exactly as odpor.
+#[test]
+fn the_papers_running_example_with_the_final_observer() {
+    let src = "global int x = 0;
+        proc p() { x = 1; } proc q() { x = 2; } proc r() { assert(x < 3, \"r reads x\"); }
+        init { spawn p(); spawn q(); spawn r(); }";
+    exact(src, 6, (6, 0, 16, 2), (6, 0, 16, 2));
+}
+
+/// The running example with x dead at the end, as in the paper: r resets x after its
+/// assertion (r1: assert, r2: x = 0). Plain traces: r1 before p and q, then the 3! orders
+/// of the writes p, q, r2 (6); r1 after one of p, q (2 ways), then the 2 orders of the
+/// other and r2 (4); r1 after both (2 orders of p, q; r2 last: 2) — 12, odpor's. With
+/// observers, where r1 comes first only the last of p, q, r2 is observed (by the end):
+/// 3 traces instead of 6 — the paper's r.p.q ≡ r.q.p, now r1.p.q.r2 ≡ r1.q.p.r2 — so
+/// 3 + 4 + 2 = 9. Final states: x = 0, 1, 2.
+#[test]
+fn the_papers_running_example_with_x_reset() {
+    let src = "global int x = 0;
+        proc p() { x = 1; } proc q() { x = 2; }
+        proc r() { assert(x < 3, \"r reads x\"); yield; x = 0; }
+        init { spawn p(); spawn q(); spawn r(); }";
+    exact(src, 12, (12, 0, 35, 3), (9, 0, 28, 3));
+}
+
+/// Last write: N processes each write x once, nothing reads it. Every two writes race,
+/// N! traces (odpor); with the end as the only observer, only the last write is
+/// observed: N traces, one per final value. The first execution runs w1 .. wN (N
+/// states after the root); the one where w_k is last (k < N) runs w1 .. w_(k-1), shared
+/// with the previous one, then w_(k+1) .. wN and w_k: N - k + 1 new states. In all
+/// 1 + N + (2 + 3 + ... + N) = N + N(N + 1)/2 states: 5, 9, 14 for N = 2, 3, 4.
+#[test]
+fn last_write_explores_one_execution_per_last_writer() {
+    let src = "param N = 4; global int x = 0; proc w(int i) { x = i; }
+        init { for i in 1..N + 1 { spawn w(i); } }";
+    for (n, odpor_traces, ob_states) in [(2, 2, 5), (3, 6, 9), (4, 24, 14)] {
+        let (_, odpor, ob) = three(src, &[("N", n)]);
+        assert_eq!(odpor.stats.traces, odpor_traces, "N = {n}");
+        assert_eq!(counts(&ob), (n as u64, 0, ob_states, n as u64), "N = {n}");
+    }
+}
+
+/// `benches/programs/classic/lastwrite.ic` (Aronis et al.'s benchmark): N writers, an
+/// observer that asserts on x once all have written. Only the last write is observed,
+/// by the observer and by the end: N executions (the paper's ODPOR^ob column: LW(3) 3,
+/// LW(5) 5), where odpor explores the N! orders of the writes.
+#[test]
+fn lastwrite_benchmark() {
+    sizes("classic/lastwrite.ic", &[(3, 6, 3), (4, 24, 4)]);
+}
+
+/// `benches/programs/odpor/fr.ic`: N writers of x and a reader `o = x`. A trace is fixed
+/// by the set S of writes before the reader (k of them), the last of S (the reader
+/// observes it; any one if k = 0: none), and the last write after the reader (the end
+/// observes it; when none comes after, the last of S): sum over k of C(N, k) max(k, 1)
+/// max(N - k, 1) — 18 for N = 3, 170 for N = 5. (The paper's ODPOR^ob, whose end
+/// observes nothing, counts 1 + N 2^(N-1): 13 and 81.) odpor: (N + 1)! orders.
+#[test]
+fn fr_benchmark() {
+    sizes("odpor/fr.ic", &[(3, 24, 18), (5, 720, 170)]);
+}
+
+/// Overwrites: p writes x = 1 then x = 3 (two steps), q writes x = 2. Plain traces: q
+/// before, between or after p's steps (3). With observers q before p's first write and
+/// q between them are one trace: q's 2 or p's 1 is overwritten unread by p's 3, only
+/// q → p's second write counts (the end sees 3). So 2 traces: x = 3 and x = 2.
+#[test]
+fn an_overwritten_write_is_not_observed() {
+    let src = "global int x = 0;
+        proc p() { x = 1; yield; x = 3; } proc q() { x = 2; }
+        init { spawn p(); spawn q(); }";
+    exact(src, 3, (3, 0, 9, 2), (2, 0, 6, 2));
+}
+
+/// abs(N) (`benches/programs/odpor/abs.ic`): each writer writes x = i, then x = -i, and
+/// the observer reads x after all. Every write but the last one of all is overwritten
+/// before anything reads it: a trace is fixed by the writer whose second write is last,
+/// N of them. odpor explores the (2N)!/2^N orders of the writes (6 for N = 2, 90 for 3).
+#[test]
+fn abs_benchmark() {
+    sizes("odpor/abs.ic", &[(2, 6, 2), (3, 90, 3)]);
+}
+
+/// Deadlocks are observed too: r waits for x == 1, which p writes and q overwrites. The
+/// end reads x and r's guard: after p.q, r is stuck (a deadlock, x = 2); after q.p, r
+/// runs (x = 1); after p.r.q, x = 2 with r ended. 3 traces, 3 final states, one
+/// deadlock, as odpor and naive.
+#[test]
+fn a_deadlock_depends_on_the_last_write() {
+    let src = "global int x = 0;
+        proc p() { x = 1; } proc q() { x = 2; } proc r() { await (x == 1); }
+        init { spawn p(); spawn q(); spawn r(); }";
+    let naive = exact(src, 3, (3, 0, 8, 3), (3, 0, 8, 3));
+    assert_eq!(naive.violations.len(), 1, "the deadlock after p.q");
+}
