@@ -1048,6 +1048,9 @@ impl<R: Reduction> Dpor<R> {
     /// there (a constraint or a state comparison proved it runs normally).
     fn settle_covered(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
         let node = &self.nodes[d];
+        if !node.sleep.has_proved_step() {
+            return;
+        }
         let covered: Vec<usize> = node
             .enabled
             .iter()

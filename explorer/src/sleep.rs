@@ -123,15 +123,21 @@ pub struct Ends {
 #[derive(Clone, Debug, Default)]
 pub struct SleepSet {
     entries: Vec<Entry>,
-    /// The entries' keys: a new entry is compared with the others only when its key
-    /// is among them.
+    /// The entries' keys, once there are [`SCANNED`] entries: a new entry is then
+    /// compared with the others only when its key is among them.
     keys: FxHashSet<u64>,
+    /// Single-step entries ending [`Ending::Blocks`].
+    proved: usize,
 }
+
+/// Entries below which a new one is compared with each, without hashing.
+const SCANNED: usize = 16;
 
 impl SleepSet {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.keys.clear();
+        self.proved = 0;
     }
 
     pub fn len(&self) -> usize {
@@ -196,9 +202,25 @@ impl SleepSet {
 
     fn add(&mut self, entry: Entry) {
         debug_assert!(!entry.steps().is_empty());
-        if self.keys.insert(entry.key) || !self.entries.iter().any(|e| e.same(&entry)) {
+        // Most sleep sets hold a few entries: a scan beats hashing them.
+        let known = if self.entries.len() < SCANNED {
+            self.entries.iter().any(|e| e.same(&entry))
+        } else {
+            if self.keys.is_empty() {
+                self.keys.extend(self.entries.iter().map(|e| e.key));
+            }
+            !self.keys.insert(entry.key) && self.entries.iter().any(|e| e.same(&entry))
+        };
+        if !known {
+            self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
             self.entries.push(entry);
         }
+    }
+
+    /// Some single step of the set ends a sequence proved to reach a covered state
+    /// ([`Ending::Blocks`]): cheap, so that nodes without one skip looking for them.
+    pub fn has_proved_step(&self) -> bool {
+        self.proved > 0
     }
 
     /// CSDPOR Alg. 1, line 12: some entry `w` is a prefix of `seq` (`w ≤ seq`).
