@@ -949,6 +949,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             if !self.reduction.observers() {
                 self.analyse_races(run, true);
+                if optimal {
+                    self.pass_disabling_writes(run);
+                }
             }
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
@@ -1017,6 +1020,54 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// Optimal-DPOR with `await`s: the newest event `n`, of an `await` block, could
+    /// also have run before an earlier write `e0` of another process that made its
+    /// guard false, if the events after `e0` that do not depend on it make it true
+    /// again: `v = notdep(e0, E).n` joins `wut(pre(E, e0))`, with `n`'s whole
+    /// footprint (it reads other values there). The probe of `n`'s process right
+    /// after `e0` asked for the same reversal, but with the `notdep` of that moment:
+    /// the events that enable `n` there may run after it (as p@2's last step does in
+    /// `regressions::odpor_misses_a_trace_behind_a_disabling_write`, where odpor missed
+    /// a trace). Each sequence goes through `insert_wakeup`'s redundancy check, so
+    /// only traces not covered yet are added; Source-DPOR needs none of this (its
+    /// sleep sets wake a sleeping process once the write that disables the `await`
+    /// runs).
+    fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>) {
+        let events = run.ex.events();
+        let n = events.len() - 1;
+        let (proc, block) = (events[n].proc, events[n].block);
+        if events[n].failed || run.program().blocks[block as usize].guard.is_none() {
+            return;
+        }
+        let locals = run.ex.entry_locals(n).to_vec();
+        let guard = Footprint {
+            reads: run.ex.guard_reads(block, &locals),
+            writes: Vec::new(),
+        };
+        for e0 in 0..n {
+            let events = run.ex.events();
+            if events[e0].proc == proc || !events[e0].footprint.conflicts(&guard) {
+                continue;
+            }
+            let v = race::notdep(events, &self.hb, e0);
+            if v.iter().any(|&i| events[i].proc == proc) {
+                continue;
+            }
+            let Some(mem) = virtual_memory(&run.ex, &self.hb, e0, &v) else {
+                continue;
+            };
+            if run.ex.machine.enabled(block, &mem, &locals) != Ok(true) {
+                continue;
+            }
+            let entries: Vec<Entry> = v
+                .iter()
+                .map(|&i| entry(&run.ex, i, false))
+                .chain([entry(&run.ex, n, true)])
+                .collect();
+            self.insert_wakeup(run, e0, entries);
+        }
+    }
+
     /// At the end of an execution: the sleep entries of its nodes, counted together
     /// (ISSTA'19's M_D, the memory of the don't-do sets along one execution).
     fn measure_path(&self, run: &mut Exploration<'_, '_>) {

@@ -253,6 +253,12 @@ impl<'p> Executor<'p> {
         outcome.map(|()| &self.events[self.depth - 1])
     }
 
+    /// What `block`'s `await` guard may read with `locals`, in any global state.
+    pub fn guard_reads(&self, block: BlockId, locals: &[Value]) -> Vec<Loc> {
+        self.policy
+            .guard(&self.machine, &self.state.mem, block, locals)
+    }
+
     /// Records a probe for the disabled process `proc`: an event that reads what its
     /// guard reads now and changes nothing, so that DPOR can find the races of the
     /// event that disabled it. Stepped back with [`Executor::back`] like any event.

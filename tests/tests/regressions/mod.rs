@@ -1394,19 +1394,18 @@ init {
     );
 }
 
-/// KNOWN BUG, not fixed yet (issue 14), found by a 3,000-program campaign
-/// (`IC_DIFF_SEED=25`) and shrunk by hand: odpor explores 65 executions where naive
-/// counts 66 Mazurkiewicz traces (sdpor: 66; the final state is found either way).
-/// The trace it misses is p@2 p@2 p@2 q p@1 p@1 p@1. In p@2 p@2 q p@1 p@1 p@2 p@1 the
-/// race of q with p@2's last step reverses to v = p@2 at p@2 p@2, where p@1 sleeps and
-/// is a weak initial of v, so v is redundant — the witness p@2 p@2 p@1 p@1 p@2 q p@1
-/// has p@2's step before q, as Optimal-DPOR asks. What is then missing is q before
-/// p@1's first write, which disables it: that race is seen only by the probe of q
-/// right after that write, whose `notdep` does not yet hold p@2's last step, and q,
-/// enabled again by p@1's second write, races with no write it could pass. Ignored so
-/// that CI stays green; it asserts the count odpor must reach.
+/// Found by a 3,000-program campaign (`IC_DIFF_SEED=25`), shrunk by hand: odpor
+/// explored 65 executions where naive counts 66 Mazurkiewicz traces (sdpor: 66; the
+/// final state was found either way). The trace it missed is p@2 p@2 p@2 q p@1 p@1
+/// p@1. In p@2 p@2 q p@1 p@1 p@2 p@1 the race of q with p@2's last step reverses to v =
+/// p@2 at p@2 p@2, where p@1 sleeps and is a weak initial of v, so v is redundant —
+/// the witness p@2 p@2 p@1 p@1 p@2 q p@1 has p@2's step before q, as Optimal-DPOR
+/// asks. What was then missing is q before p@1's first write, which disables it: that
+/// reversal was asked for only by the probe of q right after that write, whose
+/// `notdep` did not yet hold p@2's last step. Now the `await` event, when it runs,
+/// asks again for the reversal with each earlier write that disabled it
+/// (`Dpor::pass_disabling_writes`).
 #[test]
-#[ignore = "known odpor bug (issue 14): a trace behind a disabling write is missed"]
 fn odpor_misses_a_trace_behind_a_disabling_write() {
     let src = "global int x = 0;
 global bool b = false;
