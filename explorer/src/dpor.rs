@@ -1028,7 +1028,10 @@ impl<R: Reduction> Dpor<R> {
     /// after `e0` asked for the same reversal, but with the `notdep` of that moment:
     /// the events that enable `n` there may run after it (as p@2's last step does in
     /// `regressions::odpor_misses_a_trace_behind_a_disabling_write`, where odpor missed
-    /// a trace). Each sequence goes through `insert_wakeup`'s redundancy check, so
+    /// a trace). Only writes after `n`'s process was created and took its last step
+    /// count: before them `n` is not there to run
+    /// (`regressions::odpor_passes_only_writes_its_await_could_precede_generated`).
+    /// Each sequence goes through `insert_wakeup`'s redundancy check, so
     /// only traces not covered yet are added; Source-DPOR needs none of this (its
     /// sleep sets wake a sleeping process once the write that disables the `await`
     /// runs).
@@ -1044,15 +1047,18 @@ impl<R: Reduction> Dpor<R> {
             reads: run.ex.guard_reads(block, &locals),
             writes: Vec::new(),
         };
-        for e0 in 0..n {
+        // `n`'s process must be at `n`'s block before `e0`: created by then, and with
+        // no step of its own after it.
+        let since = events[..n]
+            .iter()
+            .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc))
+            .map_or(0, |i| i + 1);
+        for e0 in since..n {
             let events = run.ex.events();
             if events[e0].proc == proc || !events[e0].footprint.conflicts(&guard) {
                 continue;
             }
             let v = race::notdep(events, &self.hb, e0);
-            if v.iter().any(|&i| events[i].proc == proc) {
-                continue;
-            }
             let Some(mem) = virtual_memory(&run.ex, &self.hb, e0, &v) else {
                 continue;
             };
