@@ -1119,44 +1119,47 @@ impl<R: Reduction> Dpor<R> {
             .collect();
         for x in covered {
             run.stats.pruning.covered_unrun += 1;
-            let writes = run.ex.unrun(x).footprint.clone();
+            let footprint = run.ex.unrun(x).footprint.clone();
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             self.analyse_races(run, false);
-            let disabled: Vec<usize> = self.nodes[d]
+            let written = Footprint {
+                reads: Vec::new(),
+                writes: footprint.writes.clone(),
+            };
+            let others: Vec<usize> = self.nodes[d]
                 .enabled
                 .iter()
                 .copied()
                 .filter(|&r| r != x)
                 .collect();
-            for r in disabled {
-                let guard = run.ex.state.procs[r].next.and_then(|b| {
-                    run.program().blocks[b as usize].guard.as_ref()?;
-                    Some(b)
-                });
-                if guard.is_none() {
+            for r in others {
+                let process = &run.ex.state.procs[r];
+                let Some(block) = process.next else {
+                    continue;
+                };
+                if run.program().blocks[block as usize].guard.is_none() {
                     continue;
                 }
-                let probe = run.ex.probe(r).footprint.clone();
-                let reads_written = Footprint {
-                    reads: Vec::new(),
-                    writes: writes.writes.clone(),
+                let guard = Footprint {
+                    reads: run.ex.guard_reads(block, &process.locals),
+                    writes: Vec::new(),
+                };
+                if !written.conflicts(&guard) {
+                    continue;
                 }
-                .conflicts(&probe);
-                if reads_written {
-                    run.stats.pruning.probes += 1;
-                    self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-                    self.analyse_races(run, false);
-                    self.hb.pop();
-                }
+                run.stats.pruning.probes += 1;
+                run.ex.probe(r);
+                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+                self.analyse_races(run, false);
+                self.hb.pop();
                 run.ex.back();
             }
             self.hb.pop();
             run.ex.back();
             let process = run.ex.state.procs[x].pid_key;
-            self.nodes[d].sleep.insert(vec![Step {
-                process,
-                footprint: writes,
-            }]);
+            self.nodes[d]
+                .sleep
+                .insert(vec![Step { process, footprint }]);
         }
     }
 

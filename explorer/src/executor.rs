@@ -266,9 +266,7 @@ impl<'p> Executor<'p> {
         let p = &self.state.procs[proc];
         let block = p.next.expect("only a process with a next block is probed");
         let footprint = Footprint {
-            reads: self
-                .policy
-                .guard(&self.machine, &self.state.mem, block, &p.locals),
+            reads: self.guard_reads(block, &p.locals),
             writes: Vec::new(),
         };
         self.record_unrun(proc, footprint)

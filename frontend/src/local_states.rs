@@ -101,24 +101,29 @@ fn zero_dead(program: &Program, block: BlockId, mut locals: Vec<Value>) -> Vec<V
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::interp::Limits;
+
+    /// The memory after `init` and the processes it spawned, at their entry blocks.
+    pub(crate) fn after_init(machine: &Machine<'_>) -> (Memory, Vec<(BlockId, Vec<Value>)>) {
+        let program = machine.program;
+        let mut mem = Memory::initial(program);
+        let spawned = machine.run_init(&mut mem).expect("init runs");
+        let roots = spawned
+            .into_iter()
+            .map(|(proc, args)| {
+                let entry = program.procs[proc as usize].entry;
+                (entry, machine.spawn_frame(proc, args))
+            })
+            .collect();
+        (mem, roots)
+    }
 
     fn states(source: &str) -> (Program, Option<LocalStates>) {
         let program = crate::load(source, &[]).expect("loads");
         let machine = Machine::new(&program, Limits::default());
-        let mut mem = Memory::initial(&program);
-        let spawned = machine.run_init(&mut mem).expect("init runs");
-        let roots: Vec<(BlockId, Vec<Value>)> = spawned
-            .into_iter()
-            .map(|(proc, args)| {
-                (
-                    program.procs[proc as usize].entry,
-                    machine.spawn_frame(proc, args),
-                )
-            })
-            .collect();
+        let (mem, roots) = after_init(&machine);
         let states = LocalStates::reachable(&machine, &mem, &roots, 1000);
         (program, states)
     }

@@ -368,15 +368,7 @@ mod tests {
     fn ranges(source: &str, events: u64) -> (Program, Ranges) {
         let program = crate::load(source, &[]).expect("loads");
         let machine = Machine::new(&program, Limits::default());
-        let mut memory = Memory::initial(&program);
-        let spawned = machine.run_init(&mut memory).expect("init runs");
-        let processes: Vec<(BlockId, Vec<Value>)> = spawned
-            .into_iter()
-            .map(|(proc, args)| {
-                let entry = program.procs[proc as usize].entry;
-                (entry, machine.spawn_frame(proc, args))
-            })
-            .collect();
+        let (memory, processes) = crate::local_states::tests::after_init(&machine);
         let ranges = Ranges::reachable(&program, &memory, &processes, events);
         (program, ranges)
     }
