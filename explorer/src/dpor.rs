@@ -658,7 +658,59 @@ impl<R: Reduction> Dpor<R> {
             if let Some(last) = entries.last_mut().filter(|_| reversal.rereads) {
                 last.written.clear();
             }
-            self.insert_wakeup(run, reversal.e, entries);
+            // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
+            // wakeup sequence that is not redundant.
+            if self.insert_wakeup(run, reversal.e, entries) {
+                self.dont_do_after_observed_race(run, &hb, reversal.e, reversal.later);
+            }
+        }
+    }
+
+    /// ISSTA Alg. 2, lines 75–78 (`odpor-cs-ob`): the context-sensitive check of a race
+    /// `e ⋖ e'` found once the execution ended, over `→ob` (`hb`). The race is
+    /// presented to [`Reduction::sleep_after_race`] as the incremental analysis
+    /// presents it when `e'` has just run: the execution `pre⁺(E, e')` and its state
+    /// (the snapshot after `e'`). Whatever the order `→ob` gives the sequence, the
+    /// check is one of state identity, done lazily: an execution that follows the
+    /// don't-do sequence is blocked only where it reaches `s[pre⁺(E, e')]`, a state
+    /// whose continuations were explored from `E` (odpor-cs's note 2).
+    fn dont_do_after_observed_race(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        hb: &HappensBefore,
+        e: usize,
+        later: usize,
+    ) {
+        if !self.reduction.snapshots() {
+            return;
+        }
+        let events = run.ex.events();
+        let state = match self.snapshots.get(later + 1) {
+            Some(after) if later + 1 < events.len() => after,
+            _ => &run.ex.state,
+        };
+        let reached = std::cell::OnceCell::new();
+        let prefix = &mut self.nodes[e];
+        let mut race = Race {
+            program: run.ex.program(),
+            ex: &run.ex,
+            events: &events[..=later],
+            hb,
+            e,
+            state,
+            snapshots: &self.snapshots,
+            sleep: &prefix.sleep,
+            prefix_enabled: &prefix.enabled,
+            stats: &mut run.stats,
+            max_depth: run.config.max_depth,
+            reached: &reached,
+        };
+        match self.reduction.sleep_after_race(&mut race) {
+            Some(Equivalent::Proved(entry)) => prefix.sleep.insert_equivalent(entry),
+            Some(Equivalent::IfReaching(entry, state)) => {
+                prefix.sleep.insert_if_reaching(entry, state)
+            }
+            None => {}
         }
     }
 }
@@ -787,6 +839,9 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.probes += 1;
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
+                if self.reduction.optimal() {
+                    self.pass_disabling_writes(run, false);
+                }
                 self.hb.pop();
             }
             run.ex.back();
@@ -950,7 +1005,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             if !self.reduction.observers() {
                 self.analyse_races(run, true);
                 if optimal {
-                    self.pass_disabling_writes(run);
+                    self.pass_disabling_writes(run, true);
                 }
             }
             run.ex.enabled(&mut self.enabled);
@@ -1035,11 +1090,18 @@ impl<R: Reduction> Dpor<R> {
     /// only traces not covered yet are added; Source-DPOR needs none of this (its
     /// sleep sets wake a sleeping process once the write that disables the `await`
     /// runs).
-    fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>) {
+    ///
+    /// The probe of a blocked process asks the same (`real == false`; `n` is the
+    /// probe): a later write of the guard's globals ends the direct race of the probe
+    /// with the first write that disabled it, and the events that must run before
+    /// the `await` may come after that later write
+    /// (`regressions::odpor_probe_passes_the_writes_that_disabled_it`, where a
+    /// sleeping process that disables the `await` made the reversal look covered).
+    fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
         let events = run.ex.events();
         let n = events.len() - 1;
         let (proc, block) = (events[n].proc, events[n].block);
-        if events[n].failed || run.program().blocks[block as usize].guard.is_none() {
+        if (real && events[n].failed) || run.program().blocks[block as usize].guard.is_none() {
             return;
         }
         let locals = run.ex.entry_locals(n).to_vec();
@@ -1151,6 +1213,9 @@ impl<R: Reduction> Dpor<R> {
                 run.ex.probe(r);
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
+                if self.reduction.optimal() {
+                    self.pass_disabling_writes(run, false);
+                }
                 self.hb.pop();
                 run.ex.back();
             }
@@ -1182,6 +1247,8 @@ impl<R: Reduction> Dpor<R> {
     fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
+        // With observers, the races of real events are found where an execution ends.
+        self.observed_races(run);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();

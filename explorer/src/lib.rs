@@ -17,6 +17,7 @@ pub mod observers;
 pub mod ocdpor;
 pub mod odpor;
 pub mod odpor_cs;
+pub mod odpor_cs_ob;
 pub mod odpor_ob;
 pub mod pid;
 pub mod race;

@@ -168,6 +168,10 @@ pub enum Algo {
     /// later read, or the final memory, sees which came last.
     #[value(name = "odpor-ob")]
     OdporOb,
+    /// Optimal context-sensitive DPOR with observers (ISSTA'19 Alg. 2): odpor-ob's
+    /// races plus odpor-cs's don't-do sequences.
+    #[value(name = "odpor-cs-ob")]
+    OdporCsOb,
     /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
     Csdpor,
     /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.

@@ -14,6 +14,7 @@ use explorer::naive::Naive;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
 use explorer::odpor_cs::OptimalContextSensitive;
+use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
 use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
             Algo::Odpor => "odpor",
             Algo::OdporCs => "odpor-cs",
             Algo::OdporOb => "odpor-ob",
+            Algo::OdporCsOb => "odpor-cs-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -349,6 +351,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
         Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive)),
         Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
+        Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers)),
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor | Algo::Ocdpor => {
             match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {

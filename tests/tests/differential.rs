@@ -3,9 +3,9 @@
 //! tool promises"). `naive` is the reference semantics; a disagreement is a soundness
 //! bug of the reduced algorithm (or of the constraints cdpor was given).
 //!
-//! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, ocdpor, csdpor and cdpor,
-//! each with `--deps dynamic` and `--deps static`, csdpor and cdpor also with
-//! `--literal`: eighteen runs per program. cdpor's constraints are synthesised once
+//! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, odpor-cs-ob, ocdpor, csdpor
+//! and cdpor, each with `--deps dynamic` and `--deps static`, csdpor and cdpor also
+//! with `--literal`: twenty runs per program. cdpor's constraints are synthesised once
 //! per program (z3, [`ics`]) and shared by its four modes and ocdpor's two.
 //!
 //! Per program, with `all_violations`:
@@ -32,6 +32,8 @@
 //!   must not cost any.
 //! - (h) `odpor-ob` explores no more complete executions than `odpor` (with the same
 //!   dependencies): observers only make more executions equivalent.
+//! - (i) `odpor-cs-ob` explores no more complete executions than `odpor-ob`: its
+//!   don't-do sequences only cut executions (ISSTA'19 Theorem 4.6).
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. The generator is steered towards the
@@ -65,6 +67,7 @@ use explorer::naive::Naive;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
 use explorer::odpor_cs::OptimalContextSensitive;
+use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
 use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
@@ -83,6 +86,7 @@ pub enum Algo {
     Odpor,
     OdporCs,
     OdporOb,
+    OdporCsOb,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -105,6 +109,7 @@ impl Mode {
             Algo::Odpor => "odpor",
             Algo::OdporCs => "odpor-cs",
             Algo::OdporOb => "odpor-ob",
+            Algo::OdporCsOb => "odpor-cs-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -131,6 +136,7 @@ impl Mode {
             Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
             Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive)),
             Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
+            Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers)),
             Algo::Csdpor => Box::new(Dpor::new(context)),
             Algo::Cdpor => {
                 let ics = ics.expect("cdpor needs constraints").clone();
@@ -146,8 +152,7 @@ impl Mode {
 
 /// Every mode compared with `naive`: sdpor first in each dependency mode (it is the
 /// baseline of (c) and (d)), odpor before odpor-ob and odpor-cs (the baseline of (g)
-/// and (h)). Adding one
-/// is one line.
+/// and (h)), odpor-ob before odpor-cs-ob (that of (i)). Adding one is one line.
 pub fn modes() -> Vec<Mode> {
     let mut all = Vec::new();
     for deps in [Deps::Dynamic, Deps::Static] {
@@ -155,6 +160,7 @@ pub fn modes() -> Vec<Mode> {
             Algo::Sdpor,
             Algo::Odpor,
             Algo::OdporOb,
+            Algo::OdporCsOb,
             Algo::OdporCs,
             Algo::Ocdpor,
         ] {
@@ -392,6 +398,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
     };
     let mut sdpor_traces = None;
     let mut odpor_traces = None;
+    let mut odpor_ob_traces = None;
     let awaits = program.blocks.iter().any(|b| b.guard.is_some());
     for mode in modes {
         let config = Config {
@@ -437,10 +444,19 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 ));
             }
         } else if mode.algo == Algo::OdporOb {
+            odpor_ob_traces = Some(report.stats.traces);
             // (h) Observers only make more executions equivalent: no more than odpor.
             if let Some(o) = odpor_traces.filter(|&o| report.stats.traces > o) {
                 errors.push(format!(
                     "{name}: {} traces, more than odpor's {o}",
+                    report.stats.traces
+                ));
+            }
+        } else if mode.algo == Algo::OdporCsOb {
+            // (i) Don't-do sequences only cut executions: no more than odpor-ob.
+            if let Some(o) = odpor_ob_traces.filter(|&o| report.stats.traces > o) {
+                errors.push(format!(
+                    "{name}: {} traces, more than odpor-ob's {o}",
                     report.stats.traces
                 ));
             }

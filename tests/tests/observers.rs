@@ -10,6 +10,7 @@
 use explorer::dpor::Dpor;
 use explorer::naive::Naive;
 use explorer::odpor::OptimalDpor;
+use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
 use explorer::odpor_ob::OptimalObservers;
 use explorer::Report;
 use tests::{benchmark, explore_all, load};
@@ -166,4 +167,57 @@ fn a_deadlock_depends_on_the_last_write() {
         init { spawn p(); spawn q(); spawn r(); }";
     let naive = exact(src, 3, (3, 0, 8, 3), (3, 0, 8, 3));
     assert_eq!(naive.violations.len(), 1, "the deadlock after p.q");
+}
+
+/// odpor-cs-ob (ISSTA'19 Alg. 2, with odpor-ob's final observer) on `source`: naive's
+/// final states and violations, and no more complete executions than odpor-ob.
+fn cs_ob(source: &str, defines: &[(&str, i64)]) -> Counts {
+    let (naive, _, ob) = three(source, defines);
+    let program = load(source, defines);
+    let cs_ob = explore_all(&program, &mut Dpor::new(OptimalContextSensitiveObservers));
+    assert_eq!(cs_ob.finals, naive.finals, "odpor-cs-ob's final states");
+    assert_eq!(
+        cs_ob.violations.len(),
+        naive.violations.len(),
+        "odpor-cs-ob's violations"
+    );
+    assert!(
+        cs_ob.stats.traces <= ob.stats.traces,
+        "odpor-cs-ob explores more"
+    );
+    counts(&cs_ob)
+}
+
+/// odpor-cs-ob on the paper's running example (p: x = 1, q: x = 2, r asserts x < 3).
+/// p.q.r completes; its races: q ⋖ r, reversed at p with the don't-do sequence r.q
+/// (state: x = 2, r done), and p ⋖ q, observed by r and by the end, reversed at the
+/// root as q.p.r with the don't-do sequence of the race's state check. p.r.q reaches
+/// p.q.r's state: blocked. q.p.r completes; q.r.p reaches its state: blocked. r first:
+/// r.p and r.q reach the states of p.r and q.r (r's assertion commutes with both):
+/// blocked. 2 complete, 4 blocked, 14 states (the root, 5 below p, 5 below q, 3 below
+/// r), as odpor-cs; odpor-ob explores all 6 traces (x = 1 and x = 2 are both final).
+#[test]
+fn odpor_cs_ob_on_the_papers_running_example() {
+    let src = "global int x = 0;
+        proc p() { x = 1; } proc q() { x = 2; } proc r() { assert(x < 3, \"r reads x\"); }
+        init { spawn p(); spawn q(); spawn r(); }";
+    assert_eq!(cs_ob(src, &[]), (2, 4, 14, 2));
+}
+
+/// odpor-cs-ob on lastwrite(N): odpor-ob's N executions (one per last writer, the
+/// end's observation) and states (see `last_write_explores_one_execution_per_last_writer`),
+/// none blocked: the only races reversed are the last write's with the others, whose
+/// reversed orders end with another value of x, so no don't-do sequence reaches its
+/// state.
+#[test]
+fn odpor_cs_ob_on_last_write() {
+    let src = "param N = 4; global int x = 0; proc w(int i) { x = i; }
+        init { for i in 1..N + 1 { spawn w(i); } }";
+    for (n, states) in [(2, 5), (3, 9), (4, 14)] {
+        assert_eq!(
+            cs_ob(src, &[("N", n)]),
+            (n as u64, 0, states, n as u64),
+            "N = {n}"
+        );
+    }
 }

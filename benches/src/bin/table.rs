@@ -90,7 +90,7 @@ fn run(cli: &Cli, families: &[&'static Family]) -> u8 {
     let optimal_only = groups.iter().all(|(algos, _)| *algos != Algo::ALL);
     if optimal_only {
         println!(
-            "# SDPOR, ODPOR, ODPOR-OB, ODPOR_cs, CSDPOR, CDPOR and OCDPOR on the benchmark families
+            "# SDPOR, ODPOR, ODPOR-OB, ODPOR_cs-OB, ODPOR_cs, CSDPOR, CDPOR and OCDPOR on the benchmark families
 "
         );
     } else {

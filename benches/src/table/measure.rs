@@ -11,6 +11,7 @@ use explorer::fingerprint::Fingerprint;
 use explorer::ocdpor::OptimalConstrained;
 use explorer::odpor::OptimalDpor;
 use explorer::odpor_cs::OptimalContextSensitive;
+use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
 use explorer::odpor_ob::OptimalObservers;
 use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Deps, Stop};
@@ -26,6 +27,7 @@ pub enum Algo {
     Odpor,
     OdporCs,
     OdporOb,
+    OdporCsOb,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -36,12 +38,14 @@ impl Algo {
     pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
 
     /// The `odpor` set's: the optimal algorithms beside the source-set ones, ODPOR with
-    /// observers (the paper's ODPOR^ob, with the end as an observer) and context-sensitive
-    /// ODPOR (its ODPOR_cs) after ODPOR.
-    pub const OPTIMAL: [Algo; 7] = [
+    /// observers (the paper's ODPOR^ob, with the end as an observer), its
+    /// context-sensitive version (ODPOR_cs^ob) and context-sensitive ODPOR (ODPOR_cs)
+    /// after ODPOR.
+    pub const OPTIMAL: [Algo; 8] = [
         Algo::Sdpor,
         Algo::Odpor,
         Algo::OdporOb,
+        Algo::OdporCsOb,
         Algo::OdporCs,
         Algo::Csdpor,
         Algo::Cdpor,
@@ -63,6 +67,7 @@ impl Algo {
             Algo::Odpor => "odpor",
             Algo::OdporCs => "odpor-cs",
             Algo::OdporOb => "odpor-ob",
+            Algo::OdporCsOb => "odpor-cs-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -76,6 +81,7 @@ impl Algo {
             Algo::Odpor => "ODPOR",
             Algo::OdporCs => "ODPOR_cs",
             Algo::OdporOb => "ODPOR-OB",
+            Algo::OdporCsOb => "ODPOR_cs-OB",
             Algo::Csdpor => "CSDPOR",
             Algo::Cdpor => "CDPOR",
             Algo::Ocdpor => "OCDPOR",
@@ -158,6 +164,7 @@ pub fn run(
         (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
         (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive)),
         (Algo::OdporOb, _) => Box::new(Dpor::new(OptimalObservers)),
+        (Algo::OdporCsOb, _) => Box::new(Dpor::new(OptimalContextSensitiveObservers)),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),

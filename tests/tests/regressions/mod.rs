@@ -1420,6 +1420,38 @@ init { spawn p(); spawn p(); spawn q(); }
     assert_eq!(report.stats.traces, 66);
 }
 
+/// Found by the 20,000-program campaign `IC_DIFF_SEED=30` (odpor explored 16 of
+/// naive's 18 Mazurkiewicz traces), shrunk by hand: both p's disable both q's, and a
+/// q's second block reads the x the other q's first block writes. Missing: q@4 q@4
+/// q@2 q@2 p@1 p@3, a q whole before the other. Its reversal (q@4's second block
+/// before q@2's first, at q@4) was found in q@4 q@2 p@1 p@3 q@4 q@2 and judged
+/// redundant: p@1 sleeps there and commutes with that block — but p@1 disables q@2,
+/// so no execution below q@4 p@1 runs q@2 and the race that would have asked for it
+/// again. Under q@4 p@1, q@2 is probed; right after p@1 the probe asked to run q@2
+/// before p@1 with an empty `notdep`, and once q@4's second block had run, p@3 stood
+/// between p@1 and the probe (no race of p@1 any more). Now a probe, like a running
+/// `await`, asks again to run before each earlier write that disabled it
+/// (`Dpor::pass_disabling_writes`), with the `notdep` of the moment: q@4 q@4 q@2.
+#[test]
+fn odpor_probe_passes_the_writes_that_disabled_it() {
+    let src = "global int x = 0;
+global bool d = false;
+global int c = 0;
+proc p() { d = true; }
+proc q() { await (!d); x = 0; yield; c = c + x; }
+init { spawn p(); spawn q(); spawn p(); spawn q(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.mazurkiewicz, Some(18));
+    let report = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+    );
+    assert_eq!((report.stats.traces, report.stats.blocked), (18, 0));
+    assert_agree(src);
+}
+
 /// Found by a 3,000-program campaign (`IC_DIFF_SEED=26`) on the first version of
 /// `Dpor::pass_disabling_writes`, shrunk by proptest: odpor explored 6 executions of
 /// naive's 9 Mazurkiewicz traces. An `await` of r (spawned by p or q) was sent before
