@@ -5,12 +5,61 @@
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
 use crate::happens_before::HappensBefore;
+use crate::independence::LineNine;
+use crate::state::State;
+use frontend::ics::ResolvedIcs;
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 #[derive(Default)]
 pub struct Naive {
     hb: HappensBefore,
     traces: FxHashSet<Fingerprint>,
+    /// cdpor's relation `R` (see [`crate::independence`]), when the traces are those
+    /// of the finer dependency (see [`Naive::with_constraints`]).
+    line9: Option<LineNine>,
+}
+
+impl Naive {
+    /// Counts the Mazurkiewicz traces of the dependency `ocdpor` explores with:
+    /// conflicting footprints, minus the pairs of events that commute whatever the
+    /// state (`R`, from the constraints `ics`). Optimal-DPOR on that dependency
+    /// explores exactly one complete execution per such trace: the reference of
+    /// ocdpor's optimality test. The exploration itself is unchanged.
+    pub fn with_constraints(ics: Arc<ResolvedIcs>) -> Self {
+        Naive {
+            line9: Some(LineNine::new(ics)),
+            ..Naive::default()
+        }
+    }
+
+    /// The earlier events of the newest one's execution that conflict with it but
+    /// commute with it by `R` (none without constraints), as `ocdpor` records them.
+    fn independent_of_newest(&mut self, run: &Exploration<'_, '_>, initial: &State) -> Vec<usize> {
+        let Some(line9) = self.line9.as_mut() else {
+            return Vec::new();
+        };
+        let events = run.ex.events();
+        let d = events.len() - 1;
+        let n = &events[d];
+        let (program, max_depth) = (run.ex.program(), run.config.max_depth);
+        (0..d)
+            .filter(|&i| {
+                let e = &events[i];
+                !e.failed
+                    && !n.failed
+                    && e.proc != n.proc
+                    && e.conflicts(n)
+                    && line9.commute(
+                        program,
+                        initial,
+                        max_depth,
+                        (e.block, run.ex.entry_locals(i)),
+                        (n.block, run.ex.entry_locals(d)),
+                    )
+            })
+            .collect()
+    }
 }
 
 /// A node of the depth-first search: the processes enabled there, and the next to try.
@@ -25,6 +74,7 @@ impl Algorithm for Naive {
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
+        let initial = self.line9.is_some().then(|| run.ex.state.clone());
         let mut stack: Vec<Node> = Vec::new();
         let mut spare: Vec<Vec<usize>> = Vec::new();
         let mut enabled = spare.pop().unwrap_or_default();
@@ -51,7 +101,12 @@ impl Algorithm for Naive {
             };
             node.next += 1;
             if run.step(proc).is_ok() {
-                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+                let independent = match &initial {
+                    Some(initial) => self.independent_of_newest(run, initial),
+                    None => Vec::new(),
+                };
+                self.hb
+                    .push(run.ex.events(), &run.ex.state.procs, &independent);
                 let mut enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
                 stack.push(Node { enabled, next: 0 });

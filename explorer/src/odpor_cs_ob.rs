@@ -29,11 +29,19 @@
 //! observability is state equality of that location, so Sec. 4.1 gains only on races
 //! whose value a later write of the execution overwrites.
 //!
+//! Why not Secs. 4.1–4.2: the paper proves Alg. 2 sound modulo observability (Theorem
+//! 4.5), which lets final values nobody reads differ; our contract is `naive`'s final
+//! states exactly, and the end-of-execution observer is not an event that proof
+//! covers.
+//!
 //! Soundness: the races and wakeup sequences are `odpor-ob`'s; a don't-do entry blocks
 //! an execution only in a state identical (with process identities) to one explored
 //! with its continuations, Lemma 3.3's argument as in `odpor-cs`. The differential
 //! test checks it against `naive`, and that it never explores more complete
-//! executions than `odpor-ob`.
+//! executions than `odpor`. It may explore more than `odpor-ob`: a blocked execution's
+//! end observes every location, so its write/write races that a complete execution
+//! would overwrite are reversed too
+//! (`regressions::odpor_cs_ob_may_explore_more_than_odpor_ob`).
 
 use crate::dpor::{Equivalent, Race, Reduction};
 use crate::odpor_cs::OptimalContextSensitive;

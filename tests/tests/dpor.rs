@@ -325,6 +325,10 @@ init { spawn add(1); spawn add(2); }
 /// executions (each write before or after it), none blocked — cdpor's line-11 sleep
 /// sequences block executions there. States measured (26 and 59); the three
 /// increments of `line_9_with_a_counter_bounded_by_the_depth`: 1 execution, 4 states.
+/// naive counts as many traces of that finer dependency (`Naive::with_constraints`):
+/// ocdpor is optimal for it; of the plain dependency, (N + 1)! for DBP (every write
+/// also increments `count`, so the N writes and the dump race pairwise: 6, 24) and
+/// 3! for the counter.
 #[test]
 fn ocdpor_on_dbp_and_the_counter() {
     let dbp = tests::benchmark("dbp.ic");
@@ -332,24 +336,29 @@ fn ocdpor_on_dbp_and_the_counter() {
 proc inc() { count = count + 1; }
 init { spawn inc(); spawn inc(); spawn inc(); }
 ";
-    for (src, n, expected) in [
-        (dbp.as_str(), 2, (4, 0, 26)),
-        (dbp.as_str(), 3, (8, 0, 59)),
-        (counter, 0, (1, 0, 4)),
+    for (src, n, expected, plain) in [
+        (dbp.as_str(), 2, (4, 0, 26), 6),
+        (dbp.as_str(), 3, (8, 0, 59), 24),
+        (counter, 0, (1, 0, 4), 6),
     ] {
         let defines: &[(&str, i64)] = if n > 0 { &[("N", n)] } else { &[] };
         let program = load(src, defines);
         let ics = constraints(src, &program);
-        let mut algorithm = Dpor::new(OptimalConstrained::new(ics));
+        let mut algorithm = Dpor::new(OptimalConstrained::new(ics.clone()));
         let config = explorer::Config {
             all_violations: true,
             max_depth: Some(10_000),
             ..Default::default()
         };
-        let r = explorer::explore(&program, &mut algorithm, config);
+        let r = explorer::explore(&program, &mut algorithm, config.clone());
         let s = &r.stats;
         assert_eq!((s.traces, s.blocked, s.states), expected, "N = {n}");
-        assert_eq!(r.finals, naive(src, defines).finals, "N = {n}");
+        let reference = naive(src, defines);
+        assert_eq!(r.finals, reference.finals, "N = {n}");
+        assert_eq!(reference.stats.mazurkiewicz, Some(plain), "N = {n}");
+        let finer = explorer::explore(&program, &mut Naive::with_constraints(ics), config);
+        assert_eq!(finer.stats.mazurkiewicz, Some(expected.0), "N = {n}");
+        assert_eq!(finer.finals, reference.finals, "N = {n}");
     }
 }
 

@@ -170,7 +170,7 @@ fn a_deadlock_depends_on_the_last_write() {
 }
 
 /// odpor-cs-ob (ISSTA'19 Alg. 2, with odpor-ob's final observer) on `source`: naive's
-/// final states and violations, and no more complete executions than odpor-ob.
+/// final states and violations, and (on these programs) no more complete executions than odpor-ob.
 fn cs_ob(source: &str, defines: &[(&str, i64)]) -> Counts {
     let (naive, _, ob) = three(source, defines);
     let program = load(source, defines);
