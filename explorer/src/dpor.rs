@@ -435,26 +435,16 @@ impl<R: Reduction> Dpor<R> {
             }
             let mut wakeup: Option<Vec<Entry>> = None;
             {
-                let events = run.ex.events();
                 let (before, _) = self.nodes.split_at_mut(n);
                 let prefix = &mut before[e];
-                let mut race = Race {
-                    program: run.ex.program(),
-                    ex: &run.ex,
-                    events,
-                    hb: &self.hb,
-                    e,
-                    state: &run.ex.state,
-                    snapshots: &self.snapshots,
-                    sleep: &prefix.sleep,
-                    prefix_enabled: &prefix.enabled,
-                    stats: &mut run.stats,
-                    max_depth: run.config.max_depth,
-                    reached: &reached,
-                };
-                if !self.reduction.must_reverse(&mut race) {
+                let at = (e, n, None);
+                let mut race = race_view(run, &self.hb, &self.snapshots, prefix, at, &reached);
+                let reverse = self.reduction.must_reverse(&mut race);
+                let in_wut = reverse && self.reduction.optimal();
+                let sequence = in_wut.then(|| self.reduction.wakeup_sequence(&race));
+                if !reverse {
                     independent.push(e);
-                } else if self.reduction.optimal() {
+                } else if let Some((before_n, after_n)) = sequence {
                     // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
                     // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`). An
                     // `await` that cannot run there (`AwaitRace::Climb`) stays in `v`,
@@ -463,7 +453,6 @@ impl<R: Reduction> Dpor<R> {
                     // races with the earlier write); without it, a branch that runs a
                     // write the guard reads before `notdep(e, E)` would seem to cover
                     // `v` (`regressions::odpor_climb_is_not_covered_by_a_write_first`).
-                    let (before_n, after_n) = self.reduction.wakeup_sequence(&race);
                     let whole_n = !real || await_race == AwaitRace::Climb;
                     wakeup = Some(
                         before_n
@@ -479,6 +468,7 @@ impl<R: Reduction> Dpor<R> {
                     // if none is, `e` enabled `n` and the race is not reversible.
                     // (Races of an `await` that cannot pass here were left out above
                     // only where no probe needs them: see `await_race`.)
+                    let events = run.ex.events();
                     let mut v = race::notdep(events, &self.hb, e);
                     v.push(n);
                     let whole = (!real).then(|| run.ex.event_transition(n));
@@ -496,7 +486,7 @@ impl<R: Reduction> Dpor<R> {
                         );
                         if let Some(q) = chosen {
                             prefix.backtrack.push(q);
-                            race.stats.pruning.backtrack_added += 1;
+                            run.stats.pruning.backtrack_added += 1;
                         }
                     }
                 }
@@ -509,27 +499,10 @@ impl<R: Reduction> Dpor<R> {
             }
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
-            let mut race = Race {
-                program: run.ex.program(),
-                ex: &run.ex,
-                events: run.ex.events(),
-                hb: &self.hb,
-                e,
-                state: &run.ex.state,
-                snapshots: &self.snapshots,
-                sleep: &prefix.sleep,
-                prefix_enabled: &prefix.enabled,
-                stats: &mut run.stats,
-                max_depth: run.config.max_depth,
-                reached: &reached,
-            };
-            match self.reduction.sleep_after_race(&mut race) {
-                Some(Equivalent::Proved(entry)) => prefix.sleep.insert_equivalent(entry),
-                Some(Equivalent::IfReaching(entry, state)) => {
-                    prefix.sleep.insert_if_reaching(entry, state)
-                }
-                None => {}
-            }
+            let at = (e, n, None);
+            let mut race = race_view(run, &self.hb, &self.snapshots, prefix, at, &reached);
+            let dont = self.reduction.sleep_after_race(&mut race);
+            add_dont_do(&mut prefix.sleep, dont);
         }
         independent
     }
@@ -684,34 +657,16 @@ impl<R: Reduction> Dpor<R> {
         if !self.reduction.snapshots() {
             return;
         }
-        let events = run.ex.events();
-        let state = match self.snapshots.get(later + 1) {
-            Some(after) if later + 1 < events.len() => after,
-            _ => &run.ex.state,
-        };
+        let state = self
+            .snapshots
+            .get(later + 1)
+            .filter(|_| later + 1 < run.ex.events().len());
         let reached = std::cell::OnceCell::new();
         let prefix = &mut self.nodes[e];
-        let mut race = Race {
-            program: run.ex.program(),
-            ex: &run.ex,
-            events: &events[..=later],
-            hb,
-            e,
-            state,
-            snapshots: &self.snapshots,
-            sleep: &prefix.sleep,
-            prefix_enabled: &prefix.enabled,
-            stats: &mut run.stats,
-            max_depth: run.config.max_depth,
-            reached: &reached,
-        };
-        match self.reduction.sleep_after_race(&mut race) {
-            Some(Equivalent::Proved(entry)) => prefix.sleep.insert_equivalent(entry),
-            Some(Equivalent::IfReaching(entry, state)) => {
-                prefix.sleep.insert_if_reaching(entry, state)
-            }
-            None => {}
-        }
+        let at = (e, later, state);
+        let mut race = race_view(run, hb, &self.snapshots, prefix, at, &reached);
+        let dont = self.reduction.sleep_after_race(&mut race);
+        add_dont_do(&mut prefix.sleep, dont);
     }
 }
 
@@ -846,6 +801,45 @@ impl<R: Reduction> Dpor<R> {
             }
             run.ex.back();
         }
+    }
+}
+
+/// The race of event `e` with event `n` (`at = (e, n, state)`) as a [`Race`]: the
+/// execution up to `n`, the node `prefix` before `e`, and the state after `n` (the
+/// current one unless given: a snapshot, when `n` is not the newest event).
+fn race_view<'a, 'p>(
+    run: &'a mut Exploration<'p, '_>,
+    hb: &'a HappensBefore,
+    snapshots: &'a [State],
+    prefix: &'a Node,
+    (e, n, state): (usize, usize, Option<&'a State>),
+    reached: &'a std::cell::OnceCell<Fingerprint>,
+) -> Race<'a, 'p> {
+    let Exploration {
+        ex, stats, config, ..
+    } = run;
+    Race {
+        program: ex.program(),
+        ex,
+        events: &ex.events()[..=n],
+        hb,
+        e,
+        state: state.unwrap_or(&ex.state),
+        snapshots,
+        sleep: &prefix.sleep,
+        prefix_enabled: &prefix.enabled,
+        stats,
+        max_depth: config.max_depth,
+        reached,
+    }
+}
+
+/// Adds what [`Reduction::sleep_after_race`] returned to `sleep(E')`.
+fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
+    match dont {
+        Some(Equivalent::Proved(steps)) => sleep.insert_equivalent(steps),
+        Some(Equivalent::IfReaching(steps, state)) => sleep.insert_if_reaching(steps, state),
+        None => {}
     }
 }
 
