@@ -311,6 +311,10 @@ struct Node {
     /// The process explored from this node now (its event is at this depth).
     current: Option<usize>,
     started: bool,
+    /// A step was blocked here after reaching a covered state (odpor-cs, odpor-cs-ob):
+    /// the node goes on with fresh processes once its wakeup tree is spent (see
+    /// `Dpor::block_after_equivalent`).
+    blocked_step: bool,
 }
 
 pub struct Dpor<R> {
@@ -354,6 +358,7 @@ impl<R: Reduction> Dpor<R> {
         node.wut = wut;
         node.current = None;
         node.started = false;
+        node.blocked_step = false;
         match sleep {
             Some(s) => node.sleep = s,
             None => node.sleep.clear(),
@@ -985,6 +990,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 self.choose(run, node, &pending)
             };
             let Some(p) = chosen else {
+                if optimal && self.nodes[d].blocked_step && self.choose_after_blocked(run, d) {
+                    continue;
+                }
                 if !self.close(run) {
                     break;
                 }
@@ -1228,8 +1236,10 @@ impl<R: Reduction> Dpor<R> {
     /// when the step is asleep, the node goes on with another enabled process if it
     /// has no other (Sec. 6.2). An optimal reduction records `p` in `dnd(E)` and goes
     /// on with the rest of its wakeup tree (ODPOR_cs Alg. 1, lines 25–26 and 33: `p ∈
-    /// dnd(E)` is run for its races and its branch removed) and, when none is left,
-    /// with another enabled process, as Source-DPOR does (see [`Dpor::awake`]).
+    /// dnd(E)` is run for its races and its branch removed) and, once none is left,
+    /// with fresh enabled processes, as Source-DPOR does (`Dpor::choose_after_blocked`;
+    /// asking only when the tree is empty at the moment of the block lost a final
+    /// state of odpor-cs-ob: `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`).
     ///
     /// The paper ends a node whose wakeup tree is spent, and chooses again only for
     /// its own choice of line 21 (lines 17–21). That loses final states
@@ -1256,12 +1266,7 @@ impl<R: Reduction> Dpor<R> {
             // sequence redundant at line 40 — the races of the executions it stands
             // for were never seen (`regressions::odpor_cs_blocked_step_covers_no_race`).
             self.nodes[d].sleep.insert_equivalent(vec![step]);
-            let node = &self.nodes[d];
-            if node.wut.is_empty() {
-                if let Some(q) = self.choose(run, node, &self.awake(run, node)) {
-                    self.choose_fresh(run, d, q);
-                }
-            }
+            self.nodes[d].blocked_step = true;
             return;
         }
         self.nodes[d].sleep.insert(vec![step]);
@@ -1293,6 +1298,26 @@ impl<R: Reduction> Dpor<R> {
             return awake;
         }
         awake.into_iter().filter(|i| !dont(i)).collect()
+    }
+
+    /// A node where a step was blocked, its wakeup tree spent: a fresh process not
+    /// explored from it, not asleep and not confirmed in `dnd(E)`, as Source-DPOR's
+    /// node would go on (odpor-cs's note 5). Whether one was chosen.
+    fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {
+        let node = &self.nodes[d];
+        let key = |i: usize| run.ex.state.procs[i].pid_key;
+        let fresh: Vec<usize> = self
+            .awake(run, node)
+            .into_iter()
+            .filter(|&i| !node.sleep.ends(key(i)).always)
+            .collect();
+        match self.choose(run, node, &fresh) {
+            Some(q) => {
+                self.choose_fresh(run, d, q);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Optimal-DPOR's choice for a node whose wakeup tree is empty (JACM Alg. 2,
