@@ -543,11 +543,22 @@ impl<R: Reduction> Dpor<R> {
         // A sleeping step is its process's next event in `s[E']` (kept when
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);
+        // The block a process is at in `s[E']`: that of its first event from `e` on,
+        // or where it is now.
+        let (events, procs) = (run.ex.events(), &run.ex.state.procs);
+        let block_at_prefix = |key: Fingerprint| {
+            events[e..]
+                .iter()
+                .find(|ev| procs[ev.proc].pid_key == key)
+                .map(|ev| ev.block)
+                .or_else(|| procs.iter().find(|q| q.pid_key == key)?.next)
+        };
         let prefix = &mut self.nodes[e];
         let covered = prefix.sleep.entries().any(|(steps, ending)| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
+            let waits = block_at_prefix(steps[0].process).is_none_or(|b| waits(program, b));
             steps.len() == 1
                 && ending == Ending::Asleep
                 && weak_initial(
@@ -558,6 +569,7 @@ impl<R: Reduction> Dpor<R> {
                         spawns: Vec::new(),
                         event,
                         written: Vec::new(),
+                        waits,
                     },
                     &mut independent,
                 )
@@ -767,6 +779,7 @@ impl<R: Reduction> Dpor<R> {
             spawns: Vec::new(),
             event: proc.next.map(|b| (b, proc.locals.clone())),
             written: Vec::new(),
+            waits: proc.next.is_some_and(|b| waits(run.ex.program(), b)),
         }
     }
 
@@ -872,7 +885,14 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
         } else {
             event.written.clone()
         },
+        waits: waits(ex.program(), event.block),
     }
+}
+
+/// Whether `block` starts with an `await`: a process there may be disabled (see
+/// [`crate::wakeup_tree::WeakInitial`]).
+fn waits(program: &Program, block: BlockId) -> bool {
+    program.blocks[block as usize].guard.is_some()
 }
 
 impl<R: Reduction> Algorithm for Dpor<R> {

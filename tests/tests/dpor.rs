@@ -640,7 +640,8 @@ fn odpor_cs_producer_consumer() {
 /// odpor-cs on every example (all violations): naive's final states and violations,
 /// no more complete executions than odpor, and the counts measured when it was written
 /// (complete, blocked, states; fig1's derived above): a change of the exploration
-/// shows here.
+/// shows here. (philosophers: one more execution blocked, 35 states, since a process
+/// waiting at an `await` is a weak initial of a sequence only by running in it.)
 #[test]
 fn odpor_cs_on_every_example() {
     let expected = [
@@ -650,7 +651,7 @@ fn odpor_cs_on_every_example() {
         ("fig1.ic", (2, 4, 13)),
         ("kvstore.ic", (2, 5, 27)),
         ("mutex.ic", (6, 0, 37)),
-        ("philosophers.ic", (7, 1, 34)),
+        ("philosophers.ic", (7, 2, 35)),
         ("sort.ic", (2, 0, 5)),
     ];
     for (name, counts) in expected {

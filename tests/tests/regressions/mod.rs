@@ -1420,6 +1420,48 @@ init { spawn p(); spawn p(); spawn q(); }
     assert_eq!(report.stats.traces, 66);
 }
 
+/// Found by the campaign `IC_DIFF_SEED=30` once the differential test asked ocdpor for
+/// one execution per trace of its finer dependency (footprints minus cdpor's `R`),
+/// shrunk by hand: ocdpor explored 7 of naive's 9 such traces. Each r passes its
+/// `await` twice and writes a[0] = 0 (the two r's commute by `R`); p's y = 1 conflicts
+/// with every guard and disables r(1) for good: a trace is how many of each r's
+/// awaits come before p, 3 × 3. Missed: r(-1) twice before p with r(1) stopped at its
+/// first or second await. The branch putting r(-1)'s second await before p was judged
+/// redundant: r(1) slept there, at its `await`, and commutes with that step by `R` —
+/// a weak initial "beside" the sequence, as if every execution after it could start
+/// with r(1). But p disables r(1) in those executions. A process waiting at an
+/// `await` is now a weak initial only by running in the sequence.
+#[test]
+fn ocdpor_a_sleeping_await_is_no_weak_initial_beside() {
+    let src = "global int y = 0;
+global int[1] a;
+proc p() { y = 1; }
+proc r(int v) {
+    int n = 0;
+    while (n < 2) {
+        n = n + 1;
+        await (y != v);
+        a[0] = 0;
+    }
+}
+init { spawn p(); spawn r(1); spawn r(-1); }
+";
+    let program = tests::load(src, &[]);
+    let ics = crate::ics(&program, src);
+    let finer = tests::explore_all(
+        &program,
+        &mut explorer::naive::Naive::with_constraints(ics.clone()),
+    );
+    assert_eq!(finer.stats.mazurkiewicz, Some(9));
+    let report = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
+    );
+    assert_eq!(report.stats.traces, 9);
+    assert_eq!(report.finals, finer.finals);
+    assert_agree(src);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=30` (20,000 programs), shrunk by proptest:
 /// odpor-cs-ob reached 2 of naive's 3 final states, missing x = 3, y = 1 (r r q p: p
 /// increments the 0 q wrote after r's -1). Below r, r.p reaches the state of p.r and is
