@@ -473,27 +473,11 @@ impl<R: Reduction> Dpor<R> {
                     // if none is, `e` enabled `n` and the race is not reversible.
                     // (Races of an `await` that cannot pass here were left out above
                     // only where no probe needs them: see `await_race`.)
-                    let events = run.ex.events();
-                    let mut v = race::notdep(events, &self.hb, e);
+                    let mut v = race::notdep(run.ex.events(), &self.hb, e);
                     v.push(n);
                     let whole = (!real).then(|| run.ex.event_transition(n));
-                    let initials = race::initials(events, &self.hb, &v, whole.as_ref());
-                    if !initials.iter().any(|q| prefix.backtrack.contains(q)) {
-                        let candidates: Vec<usize> = initials
-                            .into_iter()
-                            .filter(|q| prefix.enabled.contains(q))
-                            .collect();
-                        let chosen = choose(
-                            self.reduction.guided(),
-                            &run.ex.state,
-                            &prefix.sleep,
-                            &candidates,
-                        );
-                        if let Some(q) = chosen {
-                            prefix.backtrack.push(q);
-                            run.stats.pruning.backtrack_added += 1;
-                        }
-                    }
+                    let guided = self.reduction.guided();
+                    add_initial(run, &self.hb, prefix, guided, &v, whole.as_ref());
                 }
             }
             // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
@@ -812,9 +796,7 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.probes += 1;
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
-                if self.reduction.optimal() {
-                    self.pass_disabling_writes(run, false);
-                }
+                self.pass_disabling_writes(run, false);
                 self.hb.pop();
             }
             run.ex.back();
@@ -849,6 +831,32 @@ fn race_view<'a, 'p>(
         stats,
         max_depth: config.max_depth,
         reached,
+    }
+}
+
+/// Source-DPOR (Alg. 1, line 10): unless an initial of `v` (event indices of the
+/// current execution; `last`: the footprint its last event has when it runs, for a
+/// probe) is in `backtrack(E')` already, one that is enabled at `E'` joins it. If
+/// none is enabled, `v` cannot run there and nothing is added.
+fn add_initial(
+    run: &mut Exploration<'_, '_>,
+    hb: &HappensBefore,
+    prefix: &mut Node,
+    guided: bool,
+    v: &[usize],
+    last: Option<&Footprint>,
+) {
+    let initials = race::initials(run.ex.events(), hb, v, last);
+    if initials.iter().any(|q| prefix.backtrack.contains(q)) {
+        return;
+    }
+    let candidates: Vec<usize> = initials
+        .into_iter()
+        .filter(|q| prefix.enabled.contains(q))
+        .collect();
+    if let Some(q) = choose(guided, &run.ex.state, &prefix.sleep, &candidates) {
+        prefix.backtrack.push(q);
+        run.stats.pruning.backtrack_added += 1;
     }
 }
 
@@ -1097,28 +1105,29 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
-    /// Optimal-DPOR with `await`s: the newest event `n`, of an `await` block, could
-    /// also have run before an earlier write `e0` of another process that made its
-    /// guard false, if the events after `e0` that do not depend on it make it true
-    /// again: `v = notdep(e0, E).n` joins `wut(pre(E, e0))`, with `n`'s whole
-    /// footprint (it reads other values there). The probe of `n`'s process right
-    /// after `e0` asked for the same reversal, but with the `notdep` of that moment:
-    /// the events that enable `n` there may run after it (as p@2's last step does in
-    /// `regressions::odpor_misses_a_trace_behind_a_disabling_write`, where odpor missed
-    /// a trace). Only writes after `n`'s process was created and took its last step
-    /// count: before them `n` is not there to run
+    /// `await`s and the writes that disable them: the newest event `n`, of an `await`
+    /// block (or the probe of a process blocked at one, `real == false`), could also
+    /// have run before an earlier write `e0` of another process that made its guard
+    /// false, if the events after `e0` that do not depend on it make it true there:
+    /// `v = notdep(e0, E).n` is asked for at `pre(E, e0)`, with `n`'s whole footprint
+    /// (it reads other values there) — joining `wut(E')` in an optimal search, one of
+    /// its initials joining `backtrack(E')` otherwise. Only where `n`'s process
+    /// reaches its block without `e0`: the event that created it or ran its last step
+    /// is neither `e0` nor after it
     /// (`regressions::odpor_passes_only_writes_its_await_could_precede_generated`).
-    /// Each sequence goes through `insert_wakeup`'s redundancy check, so
-    /// only traces not covered yet are added; Source-DPOR needs none of this (its
-    /// sleep sets wake a sleeping process once the write that disables the `await`
-    /// runs).
     ///
-    /// The probe of a blocked process asks the same (`real == false`; `n` is the
-    /// probe): a later write of the guard's globals ends the direct race of the probe
-    /// with the first write that disabled it, and the events that must run before
-    /// the `await` may come after that later write
-    /// (`regressions::odpor_probe_passes_the_writes_that_disabled_it`, where a
-    /// sleeping process that disables the `await` made the reversal look covered).
+    /// The race of `n` with the last such write is analysed as any race; the earlier
+    /// ones are not races (the later writes stand between), yet reversing them is the
+    /// only way to run `n` before them: after p@1's y = 2 and p@2's y = 0, an
+    /// `await (y == 1)` of a process q creates after both is reached only by running
+    /// q (and its spawn) before p@1 — every algorithm missed that final state
+    /// (`regressions::an_await_behind_two_writes_of_its_creator_s_rival`). In optimal
+    /// searches an `await` event that runs asks too: the probe right after `e0` asked
+    /// with the `notdep` of that moment, and the events that enable `n` may come later
+    /// (`regressions::odpor_misses_a_trace_behind_a_disabling_write`,
+    /// `regressions::odpor_probe_passes_the_writes_that_disabled_it`). Each sequence
+    /// goes through the usual redundancy checks, so only traces not covered yet are
+    /// added.
     fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
         let events = run.ex.events();
         let n = events.len() - 1;
@@ -1131,30 +1140,40 @@ impl<R: Reduction> Dpor<R> {
             reads: run.ex.guard_reads(block, &locals),
             writes: Vec::new(),
         };
-        // `n`'s process must be at `n`'s block before `e0`: created by then, and with
-        // no step of its own after it.
-        let since = events[..n]
+        // `n`'s process must reach `n`'s block without `e0`: the event that created it
+        // or ran its last step is not `e0` and does not happen after it (it is in
+        // `E'` or in `notdep(e0, E)`, which runs before `n`).
+        let anchor = events[..n]
             .iter()
-            .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc))
-            .map_or(0, |i| i + 1);
-        for e0 in since..n {
+            .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc));
+        for e0 in 0..n {
             let events = run.ex.events();
             if events[e0].proc == proc || !events[e0].footprint.conflicts(&guard) {
                 continue;
             }
-            let v = race::notdep(events, &self.hb, e0);
+            if anchor.is_some_and(|a| a == e0 || (a > e0 && self.hb.before(events, e0, a))) {
+                continue;
+            }
+            let mut v = race::notdep(events, &self.hb, e0);
             let Some(mem) = virtual_memory(&run.ex, &self.hb, e0, &v) else {
                 continue;
             };
             if run.ex.machine.enabled(block, &mem, &locals) != Ok(true) {
                 continue;
             }
-            let entries: Vec<Entry> = v
-                .iter()
-                .map(|&i| entry(&run.ex, i, false))
-                .chain([entry(&run.ex, n, true)])
-                .collect();
-            self.insert_wakeup(run, e0, entries);
+            if self.reduction.optimal() {
+                let entries: Vec<Entry> = v
+                    .iter()
+                    .map(|&i| entry(&run.ex, i, false))
+                    .chain([entry(&run.ex, n, true)])
+                    .collect();
+                self.insert_wakeup(run, e0, entries);
+            } else {
+                v.push(n);
+                let whole = run.ex.event_transition(n);
+                let guided = self.reduction.guided();
+                add_initial(run, &self.hb, &mut self.nodes[e0], guided, &v, Some(&whole));
+            }
         }
     }
 
@@ -1235,9 +1254,7 @@ impl<R: Reduction> Dpor<R> {
                 run.ex.probe(r);
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
-                if self.reduction.optimal() {
-                    self.pass_disabling_writes(run, false);
-                }
+                self.pass_disabling_writes(run, false);
                 self.hb.pop();
                 run.ex.back();
             }

@@ -1420,6 +1420,48 @@ init { spawn p(); spawn p(); spawn q(); }
     assert_eq!(report.stats.traces, 66);
 }
 
+/// Found by the campaign `IC_DIFF_SEED=37` (5,000 programs), shrunk by proptest: every
+/// reduced algorithm reached 1 of naive's 2 final states. p writes y = 2, then y = 0;
+/// q spawns r in its second block; r waits for y == 1, true only before p's first
+/// write. r runs only in q q r …, before p; elsewhere it deadlocks. r's probe races
+/// with p's second write only (the first is behind it), which r cannot precede (y is
+/// 2 there); and r did not exist when the first write ran. Now a probe also asks to run
+/// before each earlier write that disabled it when its creator can run before that
+/// write too (`Dpor::pass_disabling_writes`, for every algorithm).
+#[test]
+fn an_await_behind_two_writes_of_its_creator_s_rival() {
+    let src = "global int y = 1;
+proc p() {
+    y = 2;
+    yield;
+    y = 0;
+}
+proc q() {
+    yield;
+    spawn r();
+}
+proc r() {
+    await (y == 1);
+}
+init {
+    spawn p();
+    spawn q();
+}
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(
+        (naive.stats.final_states, naive.stats.mazurkiewicz),
+        (2, Some(2))
+    );
+    let sdpor = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+    );
+    assert_eq!(sdpor.stats.traces, 2);
+    assert_agree(src);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=30` once the differential test asked ocdpor for
 /// one execution per trace of its finer dependency (footprints minus cdpor's `R`),
 /// shrunk by hand: ocdpor explored 7 of naive's 9 such traces. Each r passes its
