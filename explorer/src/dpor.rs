@@ -1146,7 +1146,16 @@ impl<R: Reduction> Dpor<R> {
         let anchor = events[..n]
             .iter()
             .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc));
-        for e0 in 0..n {
+        // Source-DPOR needs only the writes before that event: where the process was
+        // already at its block, the probe right after the write asked for the
+        // reversal, and sleep sets do the rest (scanning every write made sdpor up to
+        // 20% slower on Reg, whose guards count logins).
+        let until = if self.reduction.optimal() {
+            n
+        } else {
+            anchor.unwrap_or(0)
+        };
+        for e0 in 0..until {
             let events = run.ex.events();
             if events[e0].proc == proc || !events[e0].footprint.conflicts(&guard) {
                 continue;
