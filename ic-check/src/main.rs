@@ -121,7 +121,13 @@ impl CtrlC {
                     ""
                 };
                 say!("{clear}interrupted{what}");
-                std::process::exit(INTERRUPTED);
+                // Not `process::exit`: it runs the C library's exit handlers while z3's
+                // worker threads may be mid-query, and z3's global destructors then
+                // crash the process (a CI run saw a signal's status, not 130). stderr
+                // is unbuffered; stdout is flushed first.
+                let _ = std::io::stdout().flush();
+                // SAFETY: `_exit` ends the process at once; nothing runs after it.
+                unsafe { libc::_exit(INTERRUPTED) }
             }
         });
         CtrlC { phase, interrupt }
