@@ -539,25 +539,30 @@ impl<R: Reduction> Dpor<R> {
         };
         let prefix = &mut self.nodes[e];
         let covered = prefix.sleep.entries().any(|(steps, ending)| {
+            if steps.len() != 1 || ending != Ending::Asleep {
+                return false;
+            }
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
-            let waits = block_at_prefix(steps[0].process).is_none_or(|b| waits(program, b));
-            steps.len() == 1
-                && ending == Ending::Asleep
-                && weak_initial(
-                    &entries,
-                    &Entry {
-                        process: steps[0].process,
-                        footprint: steps[0].footprint.clone(),
-                        spawns: Vec::new(),
-                        event,
-                        written: Vec::new(),
-                        waits,
-                    },
-                    &mut independent,
-                )
-                .is_some()
+            let block = event
+                .as_ref()
+                .map(|(b, _)| *b)
+                .or_else(|| block_at_prefix(steps[0].process));
+            let waits = block.is_none_or(|b| waits(program, b));
+            weak_initial(
+                &entries,
+                &Entry {
+                    process: steps[0].process,
+                    footprint: steps[0].footprint.clone(),
+                    spawns: Vec::new(),
+                    event,
+                    written: Vec::new(),
+                    waits,
+                },
+                &mut independent,
+            )
+            .is_some()
         });
         // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
         // branch starts with it. A new branch that starts with a step already run and
@@ -903,6 +908,12 @@ fn waits(program: &Program, block: BlockId) -> bool {
     program.blocks[block as usize].guard.is_some()
 }
 
+/// Whether process `i`'s step is confirmed in `dnd(E)` at `node`: it blocks whenever
+/// it runs there (`Ending::Blocks`).
+fn blocks_here(run: &Exploration<'_, '_>, node: &Node, i: usize) -> bool {
+    node.sleep.ends(run.ex.state.procs[i].pid_key).always
+}
+
 impl<R: Reduction> Algorithm for Dpor<R> {
     fn name(&self) -> &'static str {
         self.reduction.name()
@@ -1132,7 +1143,7 @@ impl<R: Reduction> Dpor<R> {
         let events = run.ex.events();
         let n = events.len() - 1;
         let (proc, block) = (events[n].proc, events[n].block);
-        if (real && events[n].failed) || run.program().blocks[block as usize].guard.is_none() {
+        if (real && events[n].failed) || !waits(run.program(), block) {
             return;
         }
         let locals = run.ex.entry_locals(n).to_vec();
@@ -1339,7 +1350,7 @@ impl<R: Reduction> Dpor<R> {
             .copied()
             .filter(|&i| !node.backtrack.contains(&i) && !self.asleep(run, node, i))
             .collect();
-        let dont = |i: &usize| node.sleep.ends(run.ex.state.procs[*i].pid_key).always;
+        let dont = |i: &usize| blocks_here(run, node, *i);
         if !self.reduction.optimal() || awake.iter().all(dont) {
             return awake;
         }
@@ -1351,11 +1362,10 @@ impl<R: Reduction> Dpor<R> {
     /// node would go on (odpor-cs's note 5). Whether one was chosen.
     fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {
         let node = &self.nodes[d];
-        let key = |i: usize| run.ex.state.procs[i].pid_key;
         let fresh: Vec<usize> = self
             .awake(run, node)
             .into_iter()
-            .filter(|&i| !node.sleep.ends(key(i)).always)
+            .filter(|&i| !blocks_here(run, node, i))
             .collect();
         match self.choose(run, node, &fresh) {
             Some(q) => {
