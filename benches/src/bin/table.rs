@@ -13,6 +13,13 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// `ic-check`'s allocator and options, so that the table measures what users run.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+#[unsafe(export_name = "_rjem_malloc_conf")]
+pub static MALLOC_CONF: &[u8; 36] = b"dirty_decay_ms:-1,muzzy_decay_ms:-1\0";
+
 /// Exit statuses (also in `--help`).
 const FLAGGED: u8 = 1;
 const USAGE: u8 = 2;
