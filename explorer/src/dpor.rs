@@ -1104,7 +1104,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let n = &run.ex.events()[d];
             self.nodes[d]
                 .sleep
-                .after(p_key, &n.footprint, &mut keep, &mut child_sleep);
+                .after(p_key, &n.footprint, optimal, &mut keep, &mut child_sleep);
             let pruning = &mut run.stats.pruning;
             pruning.max_sleep = pruning.max_sleep.max(child_sleep.len() as u64);
             pruning.max_depth = pruning.max_depth.max(d as u64 + 1);

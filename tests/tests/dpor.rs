@@ -643,12 +643,14 @@ fn odpor_cs_producer_consumer() {
 /// (complete, blocked, states; fig1's derived above): a change of the exploration
 /// shows here. (philosophers: 3 blocked, was 1, since a process waiting at an `await`
 /// is a weak initial of a sequence only by running in it, and a probe asks to run
-/// before every write that disabled it.)
+/// before every write that disabled it. buffer: 6 complete, 16 blocked, 79 states, was
+/// 7, 17, 88, since a don't-do sequence `u.p.w` goes down past `p` as `u.w` when `p`
+/// commutes with `u`, ISSTA'19 Sec. 4.2; 6 is naive's number of final states.)
 #[test]
 fn odpor_cs_on_every_example() {
     let expected = [
         ("bank.ic", (3, 6, 25)),
-        ("buffer.ic", (7, 17, 88)),
+        ("buffer.ic", (6, 16, 79)),
         ("fib.ic", (12, 0, 51)),
         ("fig1.ic", (2, 4, 13)),
         ("kvstore.ic", (2, 5, 27)),
