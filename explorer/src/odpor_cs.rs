@@ -11,7 +11,10 @@
 //!   not yet seen), a step seen to reach it with
 //!   [`Ending::Blocks`](crate::sleep::Ending::Blocks) (see note 3). Lines 29–30 (what
 //!   `Explore(E.p, …)` inherits: the entries independent of `p`, and `v` for each
-//!   `p.v`) are [`SleepSet::after`](crate::sleep::SleepSet::after).
+//!   `p.v`) are [`SleepSet::after`](crate::sleep::SleepSet::after), with Sec. 4.2's
+//!   refinement of line 29 in its first case (ISSTA'19 Alg. 2, line 62): `u.p.v` is
+//!   inherited as `u.v` when `p` commutes with every step of `u` (`E.p.u.v` and
+//!   `E.u.p.v` are Mazurkiewicz-equivalent and end in the same state).
 //! - Lines 25–26 (`p ∈ dnd(E)`: run `p` for its races, do not explore below it) and 33
 //!   (its branch leaves `wut(E)`): the last step of an entry runs, its races are
 //!   analysed, and the execution is blocked after it

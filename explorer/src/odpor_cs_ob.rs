@@ -21,18 +21,24 @@
 //! - An execution blocked after a don't-do sequence reached its state is analysed for
 //!   races like one blocked in a sleep set: its end observes every location.
 //!
+//! - Sec. 4.2's refined inheritance of don't-do sequences (line 62), its first case: a
+//!   sequence `u.p.w` goes down past `p` as `u.w` when `p` commutes with every step
+//!   of `u` ([`crate::sleep::SleepSet::after`], shared with `odpor-cs`). Its second
+//!   case (`p` and a step of `u` write the same variables and a later step of `w`
+//!   overwrites them before anyone reads them) is not implemented.
+//!
 //! Not implemented (so `odpor-cs-ob` may explore more than the paper's algorithm,
 //! never less than what it must): the check modulo observability of Sec. 4.1 (lines
 //! 69–74: an observed write/write race whose observers see the same values in both
-//! orders), and the refined inheritance of don't-do sequences of Sec. 4.2 (line 62).
-//! Where the end of an execution observes a location, equivalence modulo
+//! orders). Where the end of an execution observes a location, equivalence modulo
 //! observability is state equality of that location, so Sec. 4.1 gains only on races
 //! whose value a later write of the execution overwrites.
 //!
-//! Why not Secs. 4.1–4.2: the paper proves Alg. 2 sound modulo observability (Theorem
+//! Why not Sec. 4.1: the paper proves Alg. 2 sound modulo observability (Theorem
 //! 4.5), which lets final values nobody reads differ; our contract is `naive`'s final
 //! states exactly, and the end-of-execution observer is not an event that proof
-//! covers.
+//! covers. Sec. 4.2's first case needs no observability: `E.p.u.w` is
+//! Mazurkiewicz-equivalent to `E.u.p.w` and ends in the same state.
 //!
 //! Soundness: the races and wakeup sequences are `odpor-ob`'s; a don't-do entry blocks
 //! an execution only in a state identical (with process identities) to one explored

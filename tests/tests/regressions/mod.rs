@@ -1504,6 +1504,42 @@ init { spawn p(); spawn r(1); spawn r(-1); }
     assert_agree(src);
 }
 
+/// Found by the campaign `IC_DIFF_SEED=44`, shrunk by proptest and by hand: ocdpor
+/// explored 22 of the 23 traces of its finer dependency. The two p's `y = 0` commute
+/// by `R`, and so do their `y = 1`. Missed: both `y = 0`, then r's `x = z`, then s
+/// (whose `await (y == z)` holds and which reads x), then both `y = 1`. Its branch at
+/// p@1 p@2 (the race of s with r: v = r) was judged covered by p@1, explored there
+/// first: its next step, `y = 1`, commutes with r — a weak initial "beside" v. But
+/// `y = 1` disables s for good, so no execution below p@1 runs r before s. A process
+/// whose step writes what the race's first event's guard reads is now a weak initial
+/// only by running in the sequence.
+#[test]
+fn ocdpor_a_weak_initial_beside_may_disable_the_race() {
+    let src = "global int x = 0;
+global int y = 0;
+global int z = 0;
+global list l = [];
+proc p() { y = 0; yield; y = 1; }
+proc r() { x = z; }
+proc s() { await (y == z); l = append(l, x); }
+init { spawn p(); spawn p(); spawn r(); spawn s(); }
+";
+    let program = tests::load(src, &[]);
+    let ics = crate::ics(&program, src);
+    let finer = tests::explore_all(
+        &program,
+        &mut explorer::naive::Naive::with_constraints(ics.clone()),
+    );
+    assert_eq!(finer.stats.mazurkiewicz, Some(23));
+    let report = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
+    );
+    assert_eq!(report.stats.traces, 23);
+    assert_eq!(report.finals, finer.finals);
+    assert_agree(src);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=30` (20,000 programs), shrunk by proptest:
 /// odpor-cs-ob reached 2 of naive's 3 final states, missing x = 3, y = 1 (r r q p: p
 /// increments the 0 q wrote after r's -1). Below r, r.p reaches the state of p.r and is
