@@ -920,6 +920,53 @@ fn waits(program: &Program, block: BlockId) -> bool {
     program.blocks[block as usize].guard.is_some()
 }
 
+/// The writers of what `guard` reads in `v` (not of process `proc`, whose `await`
+/// runs after `v`) considered for leaving out, at most this many.
+const LEFT_OUT: usize = 4;
+
+/// `v` without a nonempty subset of its events that write what `guard` reads and the
+/// events that happen after them, smallest subsets first (at most [`LEFT_OUT`]
+/// writers, the last ones of `v`, are considered); none where an event of process
+/// `proc` would have to go.
+fn without_some_writes_of<'a>(
+    events: &'a [Event],
+    hb: &'a HappensBefore,
+    proc: usize,
+    guard: &Footprint,
+    v: &'a [usize],
+) -> impl Iterator<Item = Vec<usize>> + 'a {
+    let writers: Vec<usize> = v
+        .iter()
+        .copied()
+        .filter(|&j| events[j].proc != proc && events[j].footprint.conflicts(guard))
+        .collect();
+    let writers = writers[writers.len().saturating_sub(LEFT_OUT)..].to_vec();
+    let mut subsets: Vec<u32> = (1..1u32 << writers.len()).collect();
+    subsets.sort_by_key(|s| s.count_ones());
+    subsets.into_iter().filter_map(move |subset| {
+        let out: Vec<usize> = (0..writers.len())
+            .filter(|b| subset & (1 << b) != 0)
+            .map(|b| writers[b])
+            .collect();
+        let mut dropped = out.clone();
+        let mut kept = Vec::with_capacity(v.len());
+        for &j in v {
+            if dropped.contains(&j) {
+                continue;
+            }
+            if dropped.iter().any(|&d| hb.before(events, d, j)) {
+                if events[j].proc == proc {
+                    return None;
+                }
+                dropped.push(j);
+            } else {
+                kept.push(j);
+            }
+        }
+        Some(kept)
+    })
+}
+
 /// Whether process `i`'s step is confirmed in `dnd(E)` at `node`: it blocks whenever
 /// it runs there (`Ending::Blocks`).
 fn blocks_here(run: &Exploration<'_, '_>, node: &Node, i: usize) -> bool {
@@ -1169,30 +1216,52 @@ impl<R: Reduction> Dpor<R> {
         let anchor = events[..n]
             .iter()
             .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc));
-        // Source-DPOR needs only the writes before that event: where the process was
-        // already at its block, the probe right after the write asked for the
-        // reversal, and sleep sets do the rest (scanning every write made sdpor up to
-        // 20% slower on Reg, whose guards count logins).
-        let until = if self.reduction.optimal() {
-            n
-        } else {
-            anchor.unwrap_or(0)
-        };
-        for e0 in 0..until {
+        // Source-DPOR skips the writes after that event before which the process was
+        // enabled: the probe right after such a write asked to run the process
+        // before it, and sleep sets do the rest (scanning every write made sdpor up to
+        // 20% slower on Reg, whose guards count logins). Where the guard was already
+        // false, only the events that come later in `notdep` can make it true: sdpor
+        // missed 4 of 54 traces where the two y = 2 of p@1 and p@2 followed their
+        // x = 1 and r's x = 0 came last, for an `await (y == x)`
+        // (`regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
+        let optimal = self.reduction.optimal();
+        for e0 in 0..n {
             let events = run.ex.events();
             if events[e0].proc == proc || !events[e0].footprint.conflicts(&guard) {
+                continue;
+            }
+            let at_block = anchor.is_none_or(|a| a < e0);
+            let enabled_before = self.nodes[e0].enabled.contains(&proc);
+            if !optimal && at_block && enabled_before {
                 continue;
             }
             if anchor.is_some_and(|a| a == e0 || (a > e0 && self.hb.before(events, e0, a))) {
                 continue;
             }
-            let mut v = race::notdep(events, &self.hb, e0);
-            let Some(mem) = virtual_memory(&run.ex, &self.hb, e0, &v) else {
-                continue;
+            // `v = notdep(e0, E)`, or, where a later write of what the guard reads
+            // disables it again, `v` without some of the events that write it (and
+            // what happens after them): each of two writes that both disable the
+            // guard (commuting, on two elements or by `R`) is in the other's `notdep`,
+            // and only both passed let `n` run, while a write that enables it must
+            // stay (ocdpor missed a trace of its finer dependency so:
+            // `regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
+            let passes = |v: &[usize]| {
+                virtual_memory(&run.ex, &self.hb, e0, v)
+                    .is_some_and(|mem| run.ex.machine.enabled(block, &mem, &locals) == Ok(true))
             };
-            if run.ex.machine.enabled(block, &mem, &locals) != Ok(true) {
+            let notdep = race::notdep(events, &self.hb, e0);
+            // Disabled before `e0` already, the process can pass only if `v` writes
+            // what its guard reads (a cheap test before computing memories).
+            let writes_guard = |j: &usize| events[*j].footprint.conflicts(&guard);
+            if at_block && !enabled_before && !notdep.iter().any(writes_guard) {
                 continue;
             }
+            let Some(mut v) = passes(&notdep).then(|| notdep.clone()).or_else(|| {
+                without_some_writes_of(events, &self.hb, proc, &guard, &notdep)
+                    .find(|pruned| passes(pruned))
+            }) else {
+                continue;
+            };
             if self.reduction.optimal() {
                 let entries: Vec<Entry> = v
                     .iter()
