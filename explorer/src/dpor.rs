@@ -927,40 +927,41 @@ const LEFT_OUT: usize = 4;
 /// `v` without a nonempty subset of its events that write what `guard` reads and the
 /// events that happen after them, smallest subsets first (at most [`LEFT_OUT`]
 /// writers, the last ones of `v`, are considered); none where an event of process
-/// `proc` would have to go.
+/// `proc` would have to go. With `keep_one`, each keeps at least one such write.
 fn without_some_writes_of<'a>(
     events: &'a [Event],
     hb: &'a HappensBefore,
     proc: usize,
     guard: &Footprint,
     v: &'a [usize],
+    keep_one: bool,
 ) -> impl Iterator<Item = Vec<usize>> + 'a {
-    let writers: Vec<usize> = v
+    let is_writer = |j: usize| events[j].proc != proc && events[j].footprint.conflicts(guard);
+    let all: Vec<usize> = v.iter().copied().filter(|&j| is_writer(j)).collect();
+    let writers = &all[all.len().saturating_sub(LEFT_OUT)..];
+    // For each writer, the events of `v` that go with it (itself and those after it).
+    let goes: Vec<Vec<bool>> = writers
         .iter()
-        .copied()
-        .filter(|&j| events[j].proc != proc && events[j].footprint.conflicts(guard))
+        .map(|&w| {
+            v.iter()
+                .map(|&j| j == w || hb.before(events, w, j))
+                .collect()
+        })
         .collect();
-    let writers = writers[writers.len().saturating_sub(LEFT_OUT)..].to_vec();
     let mut subsets: Vec<u32> = (1..1u32 << writers.len()).collect();
     subsets.sort_by_key(|s| s.count_ones());
+    let total = all.len();
     subsets.into_iter().filter_map(move |subset| {
-        let out: Vec<usize> = (0..writers.len())
-            .filter(|b| subset & (1 << b) != 0)
-            .map(|b| writers[b])
-            .collect();
-        let mut dropped = out.clone();
+        if keep_one && subset.count_ones() as usize == total {
+            return None;
+        }
+        let gone = |i: usize| (0..goes.len()).any(|b| subset & (1 << b) != 0 && goes[b][i]);
         let mut kept = Vec::with_capacity(v.len());
-        for &j in v {
-            if dropped.contains(&j) {
-                continue;
-            }
-            if dropped.iter().any(|&d| hb.before(events, d, j)) {
-                if events[j].proc == proc {
-                    return None;
-                }
-                dropped.push(j);
-            } else {
+        for (i, &j) in v.iter().enumerate() {
+            if !gone(i) {
                 kept.push(j);
+            } else if events[j].proc == proc {
+                return None;
             }
         }
         Some(kept)
@@ -1250,16 +1251,26 @@ impl<R: Reduction> Dpor<R> {
                     .is_some_and(|mem| run.ex.machine.enabled(block, &mem, &locals) == Ok(true))
             };
             let notdep = race::notdep(events, &self.hb, e0);
-            // Disabled before `e0` already, the process can pass only if `v` writes
-            // what its guard reads (a cheap test before computing memories).
+            // Disabled before `e0` already, the process can pass only after a `v` that
+            // writes what its guard reads (cheap tests before computing memories):
+            // leaving writes out then needs one to leave out and one to keep.
+            let disabled_before = at_block && !enabled_before;
             let writes_guard = |j: &usize| events[*j].footprint.conflicts(&guard);
-            if at_block && !enabled_before && !notdep.iter().any(writes_guard) {
+            let writers = notdep.iter().filter(|j| writes_guard(j)).count();
+            if disabled_before && writers == 0 {
                 continue;
             }
-            let Some(mut v) = passes(&notdep).then(|| notdep.clone()).or_else(|| {
-                without_some_writes_of(events, &self.hb, proc, &guard, &notdep)
+            let to_leave_out = writers > usize::from(disabled_before);
+            let found = if passes(&notdep) {
+                Some(notdep)
+            } else if to_leave_out {
+                without_some_writes_of(events, &self.hb, proc, &guard, &notdep, disabled_before)
+                    .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard))
                     .find(|pruned| passes(pruned))
-            }) else {
+            } else {
+                None
+            };
+            let Some(mut v) = found else {
                 continue;
             };
             if self.reduction.optimal() {
