@@ -604,9 +604,34 @@ impl<R: Reduction> Dpor<R> {
         if !self.reduction.observers() {
             return;
         }
+        self.observed_races_up_to(run, None);
+        // A process blocked at the end is probed, one at a time, so that the writes
+        // that disabled it are reversed over →ob too: the incremental probes judge
+        // them by footprints, where two writes of a location that a later write
+        // overwrites unread still order its earlier steps after the disabling write
+        // (odpor-ob lost a final state so:
+        // `regressions::odpor_ob_probes_the_processes_blocked_at_the_end`).
+        for r in 0..run.ex.state.procs.len() {
+            if run.ex.state.procs[r].next.is_none() || run.ex.is_enabled(r) {
+                continue;
+            }
+            run.ex.probe(r);
+            let probe = run.ex.events().len() - 1;
+            self.observed_races_up_to(run, Some(probe));
+            run.ex.back();
+        }
+    }
+
+    /// The races of [`Dpor::observed_races`]: those of the execution, or only those of
+    /// its last event, a `probe` of a blocked process (it runs its whole block in the
+    /// reversal, and no don't-do sequence follows: there is no state after it).
+    fn observed_races_up_to(&mut self, run: &mut Exploration<'_, '_>, probe: Option<usize>) {
         let events = run.ex.events();
         let hb = crate::observers::order(events, &run.ex.state.procs, &self.guarded);
         for mut reversal in crate::observers::reversals(events, &hb, &self.guarded) {
+            if probe.is_some_and(|p| reversal.later != p) {
+                continue;
+            }
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis
@@ -642,7 +667,13 @@ impl<R: Reduction> Dpor<R> {
             let mut entries: Vec<Entry> = reversal
                 .v
                 .iter()
-                .map(|&i| entry(&run.ex, i, climb && i == reversal.later))
+                .map(|&i| {
+                    entry(
+                        &run.ex,
+                        i,
+                        (climb || probe.is_some()) && i == reversal.later,
+                    )
+                })
                 .collect();
             // A last step that may read other values there (`Reversal::rereads`) has
             // writes not known: it overwrites nothing for the weak initials.
@@ -651,7 +682,7 @@ impl<R: Reduction> Dpor<R> {
             }
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            if self.insert_wakeup(run, reversal.e, entries) {
+            if self.insert_wakeup(run, reversal.e, entries) && probe.is_none() {
                 self.dont_do_after_observed_race(run, &hb, reversal.e, reversal.later);
             }
         }

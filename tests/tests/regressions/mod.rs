@@ -1504,6 +1504,32 @@ init { spawn p(); spawn r(1); spawn r(-1); }
     assert_agree(src);
 }
 
+/// Found by the campaign `IC_DIFF_SEED=47` (20,000 programs), shrunk by proptest and
+/// by hand: odpor-ob and odpor-cs-ob reached 2 of naive's 3 final states, missing the
+/// one where both p's pass their `await` before q's x = 1 (since f3619cd). The writes
+/// of z are overwritten unread, so the observers never reorder them; the incremental
+/// probe of p@3, blocked after q's x = 1, judged p@3's z = 0 to happen after q's (a
+/// footprint conflict), so it could not ask to run before it. A process blocked at
+/// the end of an execution is now probed there, over the observer-aware order.
+#[test]
+fn odpor_ob_probes_the_processes_blocked_at_the_end() {
+    let src = "global int x = 0;
+global int z = 0;
+proc p() { z = 0; await (x != 1); }
+proc q() { z = 0; x = 1; yield; z = 0; }
+init { spawn p(); spawn q(); spawn p(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.final_states, 3);
+    let ob = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+    );
+    assert_eq!(ob.finals, naive.finals);
+    assert_agree(src);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=44` (its second run), shrunk by proptest and by
 /// hand: sdpor explored 50 of naive's 54 Mazurkiewicz traces, ocdpor 29 of the 30 of
 /// its finer dependency, since the first commit that checked them (f3619cd). Missed:
