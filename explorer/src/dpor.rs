@@ -610,7 +610,9 @@ impl<R: Reduction> Dpor<R> {
         // them by footprints, where two writes of a location that a later write
         // overwrites unread still order its earlier steps after the disabling write
         // (odpor-ob lost a final state so:
-        // `regressions::odpor_ob_probes_the_processes_blocked_at_the_end`).
+        // `regressions::odpor_ob_probes_the_processes_blocked_at_the_end`). The
+        // probe also asks to run before each earlier write that disabled it, over
+        // the same order (its direct race is with the last one only).
         for r in 0..run.ex.state.procs.len() {
             if run.ex.state.procs[r].next.is_none() || run.ex.is_enabled(r) {
                 continue;
@@ -618,6 +620,9 @@ impl<R: Reduction> Dpor<R> {
             run.ex.probe(r);
             let probe = run.ex.events().len() - 1;
             self.observed_races_up_to(run, Some(probe));
+            let order =
+                crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
+            self.pass_disabling_writes_over(run, false, &order);
             run.ex.back();
         }
     }
@@ -1231,6 +1236,19 @@ impl<R: Reduction> Dpor<R> {
     /// goes through the usual redundancy checks, so only traces not covered yet are
     /// added.
     fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
+        let hb = std::mem::take(&mut self.hb);
+        self.pass_disabling_writes_over(run, real, &hb);
+        self.hb = hb;
+    }
+
+    /// [`Dpor::pass_disabling_writes`] over a given happens-before (the observers'
+    /// order at the end of an execution, [`Dpor::observed_races`]).
+    fn pass_disabling_writes_over(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        real: bool,
+        hb: &HappensBefore,
+    ) {
         let events = run.ex.events();
         let n = events.len() - 1;
         let (proc, block) = (events[n].proc, events[n].block);
@@ -1267,7 +1285,7 @@ impl<R: Reduction> Dpor<R> {
             if !optimal && at_block && enabled_before {
                 continue;
             }
-            if anchor.is_some_and(|a| a == e0 || (a > e0 && self.hb.before(events, e0, a))) {
+            if anchor.is_some_and(|a| a == e0 || (a > e0 && hb.before(events, e0, a))) {
                 continue;
             }
             // `v = notdep(e0, E)`, or, where a later write of what the guard reads
@@ -1278,10 +1296,10 @@ impl<R: Reduction> Dpor<R> {
             // stay (ocdpor missed a trace of its finer dependency so:
             // `regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
             let passes = |v: &[usize]| {
-                virtual_memory(&run.ex, &self.hb, e0, v)
+                virtual_memory(&run.ex, hb, e0, v)
                     .is_some_and(|mem| run.ex.machine.enabled(block, &mem, &locals) == Ok(true))
             };
-            let notdep = race::notdep(events, &self.hb, e0);
+            let notdep = race::notdep(events, hb, e0);
             // Disabled before `e0` already, the process can pass only after a `v` that
             // writes what its guard reads (cheap tests before computing memories):
             // leaving writes out then needs one to leave out and one to keep.
@@ -1295,7 +1313,7 @@ impl<R: Reduction> Dpor<R> {
             let found = if passes(&notdep) {
                 Some(notdep)
             } else if to_leave_out {
-                without_some_writes_of(events, &self.hb, proc, &guard, &notdep, disabled_before)
+                without_some_writes_of(events, hb, proc, &guard, &notdep, disabled_before)
                     .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard))
                     .find(|pruned| passes(pruned))
             } else {
@@ -1315,7 +1333,7 @@ impl<R: Reduction> Dpor<R> {
                 v.push(n);
                 let whole = run.ex.event_transition(n);
                 let guided = self.reduction.guided();
-                add_initial(run, &self.hb, &mut self.nodes[e0], guided, &v, Some(&whole));
+                add_initial(run, hb, &mut self.nodes[e0], guided, &v, Some(&whole));
             }
         }
     }

@@ -1510,7 +1510,10 @@ init { spawn p(); spawn r(1); spawn r(-1); }
 /// of z are overwritten unread, so the observers never reorder them; the incremental
 /// probe of p@3, blocked after q's x = 1, judged p@3's z = 0 to happen after q's (a
 /// footprint conflict), so it could not ask to run before it. A process blocked at
-/// the end of an execution is now probed there, over the observer-aware order.
+/// the end of an execution is now probed there, over the observer-aware order. The
+/// same seed then found the second program (two q's, each writing x = 1): the end's
+/// probe races only with the last x = 1, so it also asks to run before each earlier
+/// write that disabled it (`Dpor::pass_disabling_writes`), over that order.
 #[test]
 fn odpor_ob_probes_the_processes_blocked_at_the_end() {
     let src = "global int x = 0;
@@ -1518,6 +1521,22 @@ global int z = 0;
 proc p() { z = 0; await (x != 1); }
 proc q() { z = 0; x = 1; yield; z = 0; }
 init { spawn p(); spawn q(); spawn p(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.final_states, 3);
+    let ob = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+    );
+    assert_eq!(ob.finals, naive.finals);
+    assert_agree(src);
+    let src = "global int x = 0;
+global int y = 0;
+global int z = 0;
+proc p() { y = 0; await (x != 1); }
+proc q() { y = 0; x = 1; z = 1; yield; z = 2; }
+init { spawn p(); spawn q(); spawn q(); spawn p(); }
 ";
     let program = tests::load(src, &[]);
     let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
