@@ -1504,6 +1504,37 @@ init { spawn p(); spawn r(1); spawn r(-1); }
     assert_agree(src);
 }
 
+/// Found by the campaign `IC_DIFF_SEED=47` (its third run), shrunk by hand: ocdpor
+/// explores 54 of the 55 traces of its finer dependency (the z = 1 writes, and the
+/// x = 1 writes, commute by `R`). Missed: p@1 q@3 p@4 q@3 q@2 q@2 (both `await`s stay
+/// blocked). Not fixed: it is a side effect of `ocdpor_a_weak_initial_beside_may_disable_the_race`'s
+/// fix (the build before it explores all 55, and misses 1 of that test's 23). No final
+/// state is lost (5 of 5). Ignored until the weak initials of ocdpor with `await`s are
+/// sound in both programs (issue 14).
+#[test]
+#[ignore = "known: ocdpor misses 1 of 55 traces of its finer dependency (issue 14)"]
+fn ocdpor_two_awaits_behind_commuting_writes() {
+    let src = "global int x = 0;
+global int z = 0;
+proc p() { z = 1; await (x != 1); }
+proc q() { z = 1; x = 1; z = 1; yield; z = 2; }
+init { spawn p(); spawn q(); spawn q(); spawn p(); }
+";
+    let program = tests::load(src, &[]);
+    let ics = crate::ics(&program, src);
+    let finer = tests::explore_all(
+        &program,
+        &mut explorer::naive::Naive::with_constraints(ics.clone()),
+    );
+    assert_eq!(finer.stats.mazurkiewicz, Some(55));
+    let report = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
+    );
+    assert_eq!(report.stats.traces, 55);
+    assert_eq!(report.finals, finer.finals);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=47` (20,000 programs), shrunk by proptest and
 /// by hand: odpor-ob and odpor-cs-ob reached 2 of naive's 3 final states, missing the
 /// one where both p's pass their `await` before q's x = 1 (since f3619cd). The writes
