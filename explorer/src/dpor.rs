@@ -604,7 +604,8 @@ impl<R: Reduction> Dpor<R> {
         if !self.reduction.observers() {
             return;
         }
-        self.observed_races_up_to(run, None);
+        let order = crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
+        self.observed_races_up_to(run, &order, None);
         // A process blocked at the end is probed, one at a time, so that the writes
         // that disabled it are reversed over →ob too: the incremental probes judge
         // them by footprints, where two writes of a location that a later write
@@ -619,9 +620,9 @@ impl<R: Reduction> Dpor<R> {
             }
             run.ex.probe(r);
             let probe = run.ex.events().len() - 1;
-            self.observed_races_up_to(run, Some(probe));
             let order =
                 crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
+            self.observed_races_up_to(run, &order, Some(probe));
             self.pass_disabling_writes_over(run, false, &order);
             run.ex.back();
         }
@@ -630,10 +631,14 @@ impl<R: Reduction> Dpor<R> {
     /// The races of [`Dpor::observed_races`]: those of the execution, or only those of
     /// its last event, a `probe` of a blocked process (it runs its whole block in the
     /// reversal, and no don't-do sequence follows: there is no state after it).
-    fn observed_races_up_to(&mut self, run: &mut Exploration<'_, '_>, probe: Option<usize>) {
+    fn observed_races_up_to(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        hb: &HappensBefore,
+        probe: Option<usize>,
+    ) {
         let events = run.ex.events();
-        let hb = crate::observers::order(events, &run.ex.state.procs, &self.guarded);
-        for mut reversal in crate::observers::reversals(events, &hb, &self.guarded) {
+        for mut reversal in crate::observers::reversals(events, hb, &self.guarded) {
             if probe.is_some_and(|p| reversal.later != p) {
                 continue;
             }
@@ -641,7 +646,7 @@ impl<R: Reduction> Dpor<R> {
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis
             // handles it, over →ob.
-            let how = await_race(&run.ex, &hb, reversal.e, reversal.later);
+            let how = await_race(&run.ex, hb, reversal.e, reversal.later);
             if how == AwaitRace::InVain {
                 run.stats.pruning.irreversible_races += 1;
                 continue;
@@ -688,7 +693,7 @@ impl<R: Reduction> Dpor<R> {
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
             if self.insert_wakeup(run, reversal.e, entries) && probe.is_none() {
-                self.dont_do_after_observed_race(run, &hb, reversal.e, reversal.later);
+                self.dont_do_after_observed_race(run, hb, reversal.e, reversal.later);
             }
         }
     }
@@ -963,14 +968,13 @@ const LEFT_OUT: usize = 4;
 /// `v` without a nonempty subset of its events that write what `guard` reads and the
 /// events that happen after them, smallest subsets first (at most [`LEFT_OUT`]
 /// writers, the last ones of `v`, are considered); none where an event of process
-/// `proc` would have to go. With `keep_one`, each keeps at least one such write.
+/// `proc` would have to go.
 fn without_some_writes_of<'a>(
     events: &'a [Event],
     hb: &'a HappensBefore,
     proc: usize,
     guard: &Footprint,
     v: &'a [usize],
-    keep_one: bool,
 ) -> impl Iterator<Item = Vec<usize>> + 'a {
     let is_writer = |j: usize| events[j].proc != proc && events[j].footprint.conflicts(guard);
     let all: Vec<usize> = v.iter().copied().filter(|&j| is_writer(j)).collect();
@@ -986,11 +990,7 @@ fn without_some_writes_of<'a>(
         .collect();
     let mut subsets: Vec<u32> = (1..1u32 << writers.len()).collect();
     subsets.sort_by_key(|s| s.count_ones());
-    let total = all.len();
     subsets.into_iter().filter_map(move |subset| {
-        if keep_one && subset.count_ones() as usize == total {
-            return None;
-        }
         let gone = |i: usize| (0..goes.len()).any(|b| subset & (1 << b) != 0 && goes[b][i]);
         let mut kept = Vec::with_capacity(v.len());
         for (i, &j) in v.iter().enumerate() {
@@ -1313,7 +1313,7 @@ impl<R: Reduction> Dpor<R> {
             let found = if passes(&notdep) {
                 Some(notdep)
             } else if to_leave_out {
-                without_some_writes_of(events, hb, proc, &guard, &notdep, disabled_before)
+                without_some_writes_of(events, hb, proc, &guard, &notdep)
                     .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard))
                     .find(|pruned| passes(pruned))
             } else {

@@ -1547,37 +1547,35 @@ init { spawn p(); spawn q(); spawn q(); spawn p(); }
 /// write that disabled it (`Dpor::pass_disabling_writes`), over that order.
 #[test]
 fn odpor_ob_probes_the_processes_blocked_at_the_end() {
-    let src = "global int x = 0;
+    // odpor-ob reaches naive's 3 final states.
+    let reaches_naive = |src: &str| {
+        let program = tests::load(src, &[]);
+        let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+        assert_eq!(naive.stats.final_states, 3);
+        let ob = tests::explore_all(
+            &program,
+            &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+        );
+        assert_eq!(ob.finals, naive.finals);
+        assert_agree(src);
+    };
+    reaches_naive(
+        "global int x = 0;
 global int z = 0;
 proc p() { z = 0; await (x != 1); }
 proc q() { z = 0; x = 1; yield; z = 0; }
 init { spawn p(); spawn q(); spawn p(); }
-";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
-    assert_eq!(naive.stats.final_states, 3);
-    let ob = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+",
     );
-    assert_eq!(ob.finals, naive.finals);
-    assert_agree(src);
-    let src = "global int x = 0;
+    reaches_naive(
+        "global int x = 0;
 global int y = 0;
 global int z = 0;
 proc p() { y = 0; await (x != 1); }
 proc q() { y = 0; x = 1; z = 1; yield; z = 2; }
 init { spawn p(); spawn q(); spawn q(); spawn p(); }
-";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
-    assert_eq!(naive.stats.final_states, 3);
-    let ob = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+",
     );
-    assert_eq!(ob.finals, naive.finals);
-    assert_agree(src);
 }
 
 /// Found by the campaign `IC_DIFF_SEED=44` (its second run), shrunk by proptest and by
