@@ -537,15 +537,6 @@ impl<R: Reduction> Dpor<R> {
                 .map(|ev| ev.block)
                 .or_else(|| procs.iter().find(|q| q.pid_key == key)?.next)
         };
-        // What the race's first event's guard reads: it runs after `entries` in the
-        // reversal, and a step beside them that writes it may disable it
-        // ([`weak_initial`]).
-        let first = &events[e];
-        let keep = if waits(program, first.block) {
-            run.ex.guard_reads(first.block, run.ex.entry_locals(e))
-        } else {
-            Vec::new()
-        };
         let prefix = &mut self.nodes[e];
         let covered = prefix.sleep.entries().any(|(steps, ending)| {
             if steps.len() != 1 || ending != Ending::Asleep {
@@ -569,7 +560,6 @@ impl<R: Reduction> Dpor<R> {
                     written: Vec::new(),
                     waits,
                 },
-                &keep,
                 &mut independent,
             )
             .is_some()
@@ -581,14 +571,12 @@ impl<R: Reduction> Dpor<R> {
         // its don't-do sequence (it starts with that step).
         let repeats = entries.first().is_some_and(|first| {
             prefix.sleep.ends(first.process).always
-                && prefix
-                    .wut
-                    .branches_at_root(&entries, &keep, &mut independent)
+                && prefix.wut.branches_at_root(&entries, &mut independent)
         });
         if covered || repeats || entries.is_empty() {
             return false;
         }
-        self.wakeup_steps += prefix.wut.insert(entries, &keep, &mut independent);
+        self.wakeup_steps += prefix.wut.insert(entries, &mut independent);
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
         pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);

@@ -1505,14 +1505,15 @@ init { spawn p(); spawn r(1); spawn r(-1); }
 }
 
 /// Found by the campaign `IC_DIFF_SEED=47` (its third run), shrunk by hand: ocdpor
-/// explores 54 of the 55 traces of its finer dependency (the z = 1 writes, and the
+/// explored 54 of the 55 traces of its finer dependency (the z = 1 writes, and the
 /// x = 1 writes, commute by `R`). Missed: p@1 q@3 p@4 q@3 q@2 q@2 (both `await`s stay
-/// blocked). Not fixed: it is a side effect of `ocdpor_a_weak_initial_beside_may_disable_the_race`'s
-/// fix (the build before it explores all 55, and misses 1 of that test's 23). No final
-/// state is lost (5 of 5). Ignored until the weak initials of ocdpor with `await`s are
-/// sound in both programs (issue 14).
+/// blocked). No final state was lost (5 of 5). It was a side effect of the first fix of
+/// `ocdpor_a_weak_initial_beside_may_disable_the_race`, which refused as a weak
+/// initial "beside" a sequence any process whose step writes what the race's first
+/// `await` reads: the wakeup trees then made branches where none was needed, and the
+/// branch that inherited the missed trace's sequence ran another one. That program's
+/// trace is now found by the probes (see its test); the refusal is gone.
 #[test]
-#[ignore = "known: ocdpor misses 1 of 55 traces of its finer dependency (issue 14)"]
 fn ocdpor_two_awaits_behind_commuting_writes() {
     let src = "global int x = 0;
 global int z = 0;
@@ -1627,9 +1628,13 @@ init { spawn p(); spawn p(); spawn r(); spawn s(); }
 /// (whose `await (y == z)` holds and which reads x), then both `y = 1`. Its branch at
 /// p@1 p@2 (the race of s with r: v = r) was judged covered by p@1, explored there
 /// first: its next step, `y = 1`, commutes with r — a weak initial "beside" v. But
-/// `y = 1` disables s for good, so no execution below p@1 runs r before s. A process
-/// whose step writes what the race's first event's guard reads is now a weak initial
-/// only by running in the sequence.
+/// `y = 1` disables s for good, so no execution below p@1 runs r before s. Below p@1,
+/// s is blocked behind p@1's `y = 1`, and its probe asks to run before that write with
+/// `v = notdep = r . p@2's y = 1`, after which s is still disabled: the probe now
+/// leaves out p@2's write (`without_some_writes_of`, the fix of
+/// `sdpor_an_await_enabled_after_the_writes_that_follow`) and asks for r.s. (The first
+/// fix refused p@1 as a weak initial beside r; it lost a trace of
+/// `ocdpor_two_awaits_behind_commuting_writes` and is gone.)
 #[test]
 fn ocdpor_a_weak_initial_beside_may_disable_the_race() {
     let src = "global int x = 0;
