@@ -1263,9 +1263,14 @@ impl<R: Reduction> Dpor<R> {
         // x = 1 and r's x = 0 came last, for an `await (y == x)`
         // (`regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
         let optimal = self.reduction.optimal();
-        for e0 in 0..n {
+        // The events that write what the guard reads, found once: the candidates for
+        // `e0`, and what the tests below count in `notdep(e0, E)` without building it.
+        let guard_writers: Vec<usize> = (0..n)
+            .filter(|&j| events[j].footprint.conflicts(&guard))
+            .collect();
+        for (w, &e0) in guard_writers.iter().enumerate() {
             let events = run.ex.events();
-            if events[e0].proc == proc || !events[e0].footprint.conflicts(&guard) {
+            if events[e0].proc == proc {
                 continue;
             }
             let at_block = anchor.is_none_or(|a| a < e0);
@@ -1287,16 +1292,19 @@ impl<R: Reduction> Dpor<R> {
                 virtual_memory(&run.ex, hb, e0, v)
                     .is_some_and(|mem| run.ex.machine.enabled(block, &mem, &locals) == Ok(true))
             };
-            let notdep = race::notdep(events, hb, e0);
             // Disabled before `e0` already, the process can pass only after a `v` that
             // writes what its guard reads (cheap tests before computing memories):
             // leaving writes out then needs one to leave out and one to keep.
             let disabled_before = at_block && !enabled_before;
-            let writes_guard = |j: &usize| events[*j].footprint.conflicts(&guard);
-            let writers = notdep.iter().filter(|j| writes_guard(j)).count();
+            let writers = guard_writers[w + 1..]
+                .iter()
+                .filter(|&&j| !hb.before(events, e0, j))
+                .count();
             if disabled_before && writers == 0 {
                 continue;
             }
+            let notdep = race::notdep(events, hb, e0);
+            let writes_guard = |j: &usize| events[*j].footprint.conflicts(&guard);
             let to_leave_out = writers > usize::from(disabled_before);
             let found = if passes(&notdep) {
                 Some(notdep)

@@ -18,6 +18,9 @@ pub struct Naive {
     /// cdpor's relation `R` (see [`crate::independence`]), when the traces are those
     /// of the finer dependency (see [`Naive::with_constraints`]).
     line9: Option<LineNine>,
+    /// Some pair of events that commute by `R` spawned a process (see
+    /// [`Naive::identities_may_move`]).
+    spawning_commutes: bool,
 }
 
 impl Naive {
@@ -33,6 +36,17 @@ impl Naive {
         }
     }
 
+    /// Whether two events that commute by `R` spawned a process, one of them or both,
+    /// in the executions explored. The constraints compare the processes the two
+    /// blocks spawn as one multiset, identities aside (CDPOR Def. 6): two `p`s whose
+    /// `spawn q()` depends on which runs first commute, `q` being spawned by either.
+    /// Such executions are then one trace of `ocdpor`'s dependency up to the names of
+    /// processes, and two here (whose events are named by process identity): the
+    /// count is an upper bound of ocdpor's executions, not their number.
+    pub fn identities_may_move(&self) -> bool {
+        self.spawning_commutes
+    }
+
     /// The earlier events of the newest one's execution that conflict with it but
     /// commute with it by `R` (none without constraints), as `ocdpor` records them.
     fn independent_of_newest(&mut self, run: &Exploration<'_, '_>, initial: &State) -> Vec<usize> {
@@ -43,7 +57,8 @@ impl Naive {
         let d = events.len() - 1;
         let n = &events[d];
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
-        (0..d)
+        let spawns = |i: usize| events[i].spawned.0 < events[i].spawned.1;
+        let commuting: Vec<usize> = (0..d)
             .filter(|&i| {
                 let e = &events[i];
                 !e.failed
@@ -58,7 +73,10 @@ impl Naive {
                         (n.block, run.ex.entry_locals(d)),
                     )
             })
-            .collect()
+            .collect();
+        self.spawning_commutes |=
+            !commuting.is_empty() && (spawns(d) || commuting.iter().any(|&i| spawns(i)));
+        commuting
     }
 }
 
@@ -86,7 +104,10 @@ impl Algorithm for Naive {
             }
             // A complete execution, counted unless it is one beyond --max-traces.
             if node.enabled.is_empty() && run.complete_execution() {
-                self.traces.insert(self.hb.trace_fingerprint());
+                self.traces.insert(
+                    self.hb
+                        .trace_fingerprint(run.ex.events(), &run.ex.state.procs),
+                );
             }
             let Some(&proc) = node.enabled.get(node.next) else {
                 // Done with this node: step back to its parent.

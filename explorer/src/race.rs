@@ -10,18 +10,32 @@ use crate::happens_before::HappensBefore;
 /// process, `e → n` directly — they conflict and no event between them happens after
 /// `e` and before `n` — and `e` did not create `n`'s process (a spawn is ordered like
 /// program order, never reversible).
+///
+/// An event `j` between them with `e → j → n` exists exactly when `e` happens before
+/// one of `n`'s direct predecessors after `e` (program order, creation, or a conflict
+/// not recorded independent: the events whose clocks `n`'s clock joins): `j → n`
+/// runs through one of them, and each happens before `n`. Scanning backwards and
+/// joining their clocks answers that for every `e` in one pass, where testing each
+/// `j` cost sdpor an eighth of its time on QS_shared(20).
 pub fn races(events: &[Event], hb: &HappensBefore) -> Vec<usize> {
     let d = events.len() - 1;
     let n = &events[d];
-    (0..d)
-        .filter(|&i| {
-            let e = &events[i];
-            e.proc != n.proc
-                && !(e.spawned.0..e.spawned.1).contains(&n.proc)
-                && e.conflicts(n)
-                && !(i + 1..d).any(|j| hb.before(events, i, j) && hb.before(events, j, d))
-        })
-        .collect()
+    let recorded = hb.independent_of(d);
+    let mut later_predecessors: Vec<u32> = Vec::new();
+    let mut races = Vec::new();
+    for i in (0..d).rev() {
+        let e = &events[i];
+        let ordered = e.proc == n.proc || (e.spawned.0..e.spawned.1).contains(&n.proc);
+        let conflicts = e.conflicts(n);
+        if !ordered && conflicts && !hb.in_clock(&later_predecessors, events, i) {
+            races.push(i);
+        }
+        if ordered || (conflicts && !recorded.contains(&i)) {
+            hb.join_clock(&mut later_predecessors, i);
+        }
+    }
+    races.reverse();
+    races
 }
 
 /// `notdep(e, E)` (CSDPOR Sec. 5.1): the events after `e` in `E` that do not happen
