@@ -966,7 +966,7 @@ fn waits(program: &Program, block: BlockId) -> bool {
 /// runs after `v`) considered for leaving out, at most this many.
 const LEFT_OUT: usize = 4;
 
-/// `v` without a nonempty subset of its events that write what `guard` reads and the
+/// `v` without a nonempty subset of its events that did write what `guard` reads and the
 /// events that happen after them, smallest subsets first (at most [`LEFT_OUT`]
 /// writers, the last ones of `v`, are considered); none where an event of process
 /// `proc` would have to go.
@@ -977,7 +977,8 @@ fn without_some_writes_of<'a>(
     guard: &Footprint,
     v: &'a [usize],
 ) -> impl Iterator<Item = Vec<usize>> + 'a {
-    let is_writer = |j: usize| events[j].proc != proc && events[j].footprint.conflicts(guard);
+    let is_writer =
+        |j: usize| events[j].proc != proc && intersects(&events[j].written, &guard.reads);
     let all: Vec<usize> = v.iter().copied().filter(|&j| is_writer(j)).collect();
     let writers = &all[all.len().saturating_sub(LEFT_OUT)..];
     // For each writer, the events of `v` that go with it (itself and those after it).
@@ -1277,12 +1278,23 @@ impl<R: Reduction> Dpor<R> {
         // x = 1 and r's x = 0 came last, for an `await (y == x)`
         // (`regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
         let optimal = self.reduction.optimal();
-        // The events that write what the guard reads, found once: the candidates for
-        // `e0`, and what the tests below count in `notdep(e0, E)` without building it.
+        // The events that may write what the guard reads, found once: the candidates
+        // for `e0`.
         let guard_writers: Vec<usize> = (0..n)
             .filter(|&j| events[j].footprint.conflicts(&guard))
             .collect();
-        for (w, &e0) in guard_writers.iter().enumerate() {
+        // Of those, the events that did write what the guard reads: the only ones
+        // whose presence in `v` changes the guard's value there (an event of `v`
+        // writes there what it wrote in `E`: it reads nothing that `e0`, or an event
+        // left out with what happens after it, wrote). A transition footprint may
+        // write more: every `cell` of PS_shared may increment the `settled` that
+        // `check` awaits, and leaving out the cells that did not searched in vain.
+        let guard_written: Vec<usize> = guard_writers
+            .iter()
+            .copied()
+            .filter(|&j| intersects(&events[j].written, &guard.reads))
+            .collect();
+        for &e0 in &guard_writers {
             let events = run.ex.events();
             if events[e0].proc == proc {
                 continue;
@@ -1292,11 +1304,11 @@ impl<R: Reduction> Dpor<R> {
             }
             let at_block = anchor.is_none_or(|a| a < e0);
             let enabled_before = self.nodes[e0].enabled.contains(&proc);
-            // What `notdep(e0, E)` writes of what the guard reads, counted without
-            // building it.
-            let writers = guard_writers[w + 1..]
+            // How many events of `notdep(e0, E)` did write what the guard reads,
+            // counted without building it.
+            let writers = guard_written
                 .iter()
-                .filter(|&&j| !hb.before(events, e0, j))
+                .filter(|&&j| j > e0 && !hb.before(events, e0, j))
                 .count();
             // Source-DPOR: enabled before `e0` at this block, the process was probed
             // right after `e0`, which asked to run before it; that probe's `notdep`
@@ -1327,7 +1339,7 @@ impl<R: Reduction> Dpor<R> {
                 continue;
             }
             let notdep = race::notdep(events, hb, e0);
-            let writes_guard = |j: &usize| events[*j].footprint.conflicts(&guard);
+            let writes_guard = |j: &usize| intersects(&events[*j].written, &guard.reads);
             let to_leave_out = writers > usize::from(disabled_before);
             let found = if passes(&notdep) {
                 Some(notdep)
