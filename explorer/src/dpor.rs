@@ -981,22 +981,22 @@ fn without_some_writes_of<'a>(
         |j: usize| events[j].proc != proc && intersects(&events[j].written, &guard.reads);
     let all: Vec<usize> = v.iter().copied().filter(|&j| is_writer(j)).collect();
     let writers = &all[all.len().saturating_sub(LEFT_OUT)..];
-    // For each writer, the events of `v` that go with it (itself and those after it).
-    let goes: Vec<Vec<bool>> = writers
+    // For each event of `v`, the writers it goes with (bit `b`: it is writer `b` or
+    // happens after it).
+    let goes: Vec<u32> = v
         .iter()
-        .map(|&w| {
-            v.iter()
-                .map(|&j| j == w || hb.before(events, w, j))
-                .collect()
+        .map(|&j| {
+            (0..writers.len())
+                .filter(|&b| j == writers[b] || hb.before(events, writers[b], j))
+                .fold(0, |mask, b| mask | 1 << b)
         })
         .collect();
     let mut subsets: Vec<u32> = (1..1u32 << writers.len()).collect();
     subsets.sort_by_key(|s| s.count_ones());
     subsets.into_iter().filter_map(move |subset| {
-        let gone = |i: usize| (0..goes.len()).any(|b| subset & (1 << b) != 0 && goes[b][i]);
         let mut kept = Vec::with_capacity(v.len());
-        for (i, &j) in v.iter().enumerate() {
-            if !gone(i) {
+        for (&j, &with) in v.iter().zip(&goes) {
+            if with & subset == 0 {
                 kept.push(j);
             } else if events[j].proc == proc {
                 return None;
