@@ -431,9 +431,9 @@ impl<R: Reduction> Dpor<R> {
         let mut independent = Vec::new();
         let n = run.ex.events().len() - 1;
         let reached = std::cell::OnceCell::new();
+        let climbs = !self.reduction.optimal();
         for &e in races {
             run.stats.pruning.races += 1;
-            let climbs = !self.reduction.optimal();
             let await_race = await_race(&run.ex, &self.hb, e, n, climbs);
             if await_race == AwaitRace::InVain {
                 run.stats.pruning.irreversible_races += 1;
@@ -966,19 +966,18 @@ fn waits(program: &Program, block: BlockId) -> bool {
 /// runs after `v`) considered for leaving out, at most this many.
 const LEFT_OUT: usize = 4;
 
-/// `v` without a nonempty subset of its events that did write what `guard` reads and the
-/// events that happen after them, smallest subsets first (at most [`LEFT_OUT`]
-/// writers, the last ones of `v`, are considered); none where an event of process
-/// `proc` would have to go.
+/// `v` without a nonempty subset of its events in `written` (sorted: those that did
+/// write what the guard reads) and the events that happen after them, smallest
+/// subsets first (at most [`LEFT_OUT`] writers, the last ones of `v`, are
+/// considered); none where an event of process `proc` would have to go.
 fn without_some_writes_of<'a>(
     events: &'a [Event],
     hb: &'a HappensBefore,
     proc: usize,
-    guard: &Footprint,
+    written: &[usize],
     v: &'a [usize],
 ) -> impl Iterator<Item = Vec<usize>> + 'a {
-    let is_writer =
-        |j: usize| events[j].proc != proc && intersects(&events[j].written, &guard.reads);
+    let is_writer = |j: usize| events[j].proc != proc && written.binary_search(&j).is_ok();
     let all: Vec<usize> = v.iter().copied().filter(|&j| is_writer(j)).collect();
     let writers = &all[all.len().saturating_sub(LEFT_OUT)..];
     // For each event of `v`, the writers it goes with (bit `b`: it is writer `b` or
@@ -1268,15 +1267,6 @@ impl<R: Reduction> Dpor<R> {
         let anchor = events[..n]
             .iter()
             .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc));
-        // Source-DPOR skips the writes after that event before which the process was
-        // enabled and after which nothing wrote what its guard reads: the probe right
-        // after such a write asked to run the process before it, and sleep sets do
-        // the rest (scanning every write made sdpor up to 20% slower on Reg, whose
-        // guards count logins). Where the guard was already
-        // false, only the events that come later in `notdep` can make it true: sdpor
-        // missed 4 of 54 traces where the two y = 2 of p@1 and p@2 followed their
-        // x = 1 and r's x = 0 came last, for an `await (y == x)`
-        // (`regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
         let optimal = self.reduction.optimal();
         // The events that may write what the guard reads, found once: the candidates
         // for `e0`.
@@ -1306,17 +1296,20 @@ impl<R: Reduction> Dpor<R> {
             let enabled_before = self.nodes[e0].enabled.contains(&proc);
             // How many events of `notdep(e0, E)` did write what the guard reads,
             // counted without building it.
-            let writers = guard_written
+            let after_e0 = guard_written.partition_point(|&j| j <= e0);
+            let writers = guard_written[after_e0..]
                 .iter()
-                .filter(|&&j| j > e0 && !hb.before(events, e0, j))
+                .filter(|&&j| !hb.before(events, e0, j))
                 .count();
-            // Source-DPOR: enabled before `e0` at this block, the process was probed
-            // right after `e0`, which asked to run before it; that probe's `notdep`
-            // was empty, and it stands for this one only where the later events
-            // write nothing the guard reads (else they may leave it false or make
-            // it true, and running after them is another trace: sdpor missed
-            // q@3 r q@2 p p, r's `z = z` between two `await (z != y)`, where p's
-            // `y = 0` disables both: `regressions::sdpor_an_await_after_a_later_write_of_its_guard`).
+            // Source-DPOR skips a write before which the process was enabled at this
+            // block and after which nothing in `notdep` wrote what its guard reads:
+            // the probe right after the write asked to run the process before it,
+            // with the same guard value, and sleep sets do the rest (scanning every
+            // write made sdpor up to 20% slower on Reg, whose guards count logins).
+            // A later write of the guard makes running after it another trace:
+            // sdpor missed q@3 r q@2 p p, r's `z = z` between two `await (z != y)`,
+            // where p's `y = 0` disables both
+            // (`regressions::sdpor_an_await_after_a_later_write_of_its_guard`).
             if !optimal && at_block && enabled_before && writers == 0 {
                 continue;
             }
@@ -1333,18 +1326,21 @@ impl<R: Reduction> Dpor<R> {
             };
             // Disabled before `e0` already, the process can pass only after a `v` that
             // writes what its guard reads (cheap tests before computing memories):
-            // leaving writes out then needs one to leave out and one to keep.
+            // leaving writes out then needs one to leave out and one to keep. (sdpor
+            // missed 4 of 54 traces where the two y = 2 of p@1 and p@2 followed their
+            // x = 1 and r's x = 0 came last, for an `await (y == x)`, while it skipped
+            // these writes.)
             let disabled_before = at_block && !enabled_before;
             if disabled_before && writers == 0 {
                 continue;
             }
             let notdep = race::notdep(events, hb, e0);
-            let writes_guard = |j: &usize| intersects(&events[*j].written, &guard.reads);
+            let writes_guard = |j: &usize| guard_written.binary_search(j).is_ok();
             let to_leave_out = writers > usize::from(disabled_before);
             let found = if passes(&notdep) {
                 Some(notdep)
             } else if to_leave_out {
-                without_some_writes_of(events, hb, proc, &guard, &notdep)
+                without_some_writes_of(events, hb, proc, &guard_written, &notdep)
                     .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard))
                     .find(|pruned| passes(pruned))
             } else {

@@ -12,6 +12,21 @@ use std::collections::BTreeSet;
 
 /// `naive`'s (traces, states, final states, Mazurkiewicz traces) and violations
 /// (kind, message, block, schedule), then every reduced algorithm against it.
+/// ocdpor on `src` beside naive's traces of its finer dependency
+/// ([`explorer::naive::Naive::with_constraints`]): naive's report, whether
+/// identities may move there, and ocdpor's report.
+fn ocdpor_against_finer(src: &str) -> (explorer::Report, bool, explorer::Report) {
+    let program = tests::load(src, &[]);
+    let ics = crate::ics(&program, src);
+    let mut naive = explorer::naive::Naive::with_constraints(ics.clone());
+    let finer = tests::explore_all(&program, &mut naive);
+    let report = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
+    );
+    (finer, naive.identities_may_move(), report)
+}
+
 fn check(
     source: &str,
     counts: (u64, u64, u64, u64),
@@ -1488,17 +1503,8 @@ proc r(int v) {
 }
 init { spawn p(); spawn r(1); spawn r(-1); }
 ";
-    let program = tests::load(src, &[]);
-    let ics = crate::ics(&program, src);
-    let finer = tests::explore_all(
-        &program,
-        &mut explorer::naive::Naive::with_constraints(ics.clone()),
-    );
+    let (finer, _, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(9));
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
-    );
     assert_eq!(report.stats.traces, 9);
     assert_eq!(report.finals, finer.finals);
     assert_agree(src);
@@ -1521,17 +1527,8 @@ proc p() { z = 1; await (x != 1); }
 proc q() { z = 1; x = 1; z = 1; yield; z = 2; }
 init { spawn p(); spawn q(); spawn q(); spawn p(); }
 ";
-    let program = tests::load(src, &[]);
-    let ics = crate::ics(&program, src);
-    let finer = tests::explore_all(
-        &program,
-        &mut explorer::naive::Naive::with_constraints(ics.clone()),
-    );
+    let (finer, _, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(55));
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
-    );
     assert_eq!(report.stats.traces, 55);
     assert_eq!(report.finals, finer.finals);
 }
@@ -1608,16 +1605,8 @@ init { spawn p(); spawn p(); spawn r(); spawn s(); }
         &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, 54);
-    let ics = crate::ics(&program, src);
-    let finer = tests::explore_all(
-        &program,
-        &mut explorer::naive::Naive::with_constraints(ics.clone()),
-    );
+    let (finer, _, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(30));
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
-    );
     assert_eq!(report.stats.traces, 30);
     assert_agree(src);
 }
@@ -1646,17 +1635,8 @@ proc r() { x = z; }
 proc s() { await (y == z); l = append(l, x); }
 init { spawn p(); spawn p(); spawn r(); spawn s(); }
 ";
-    let program = tests::load(src, &[]);
-    let ics = crate::ics(&program, src);
-    let finer = tests::explore_all(
-        &program,
-        &mut explorer::naive::Naive::with_constraints(ics.clone()),
-    );
+    let (finer, _, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(23));
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
-    );
     assert_eq!(report.stats.traces, 23);
     assert_eq!(report.finals, finer.finals);
     assert_agree(src);
@@ -1858,16 +1838,9 @@ proc p() { if (y < 0) { spawn q(); } y = -1; }
 proc q() { x = 1; }
 init { spawn p(); spawn p(); }
 ";
-    let program = tests::load(src, &[]);
-    let ics = crate::ics(&program, src);
-    let mut naive = explorer::naive::Naive::with_constraints(ics.clone());
-    let finer = tests::explore_all(&program, &mut naive);
+    let (finer, identities_may_move, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(2));
-    assert!(naive.identities_may_move());
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
-    );
+    assert!(identities_may_move);
     assert_eq!(report.stats.traces, 1);
     assert_eq!(report.finals, finer.finals);
     assert_agree(src);
@@ -1884,16 +1857,9 @@ proc p(int v) { z = 1; a[1] = 1; v = a[1]; l = l ++ [a[(abs(1) % 3)]]; spawn q(l
 proc q(int v) { z = 1; if (max(K, 0) != 1) { assert(y > (-1)); } z = (v % 2); }
 init { spawn p(0); spawn p(0); }
 ";
-    let program = tests::load(src, &[]);
-    let ics = crate::ics(&program, src);
-    let mut naive = explorer::naive::Naive::with_constraints(ics.clone());
-    let finer = tests::explore_all(&program, &mut naive);
+    let (finer, identities_may_move, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(4));
-    assert!(naive.identities_may_move());
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
-    );
+    assert!(identities_may_move);
     assert_eq!((report.stats.traces, report.stats.blocked), (2, 1));
     assert_eq!(report.finals, finer.finals);
     assert_agree(src);
