@@ -658,7 +658,7 @@ impl<R: Reduction> Dpor<R> {
                     (w, done.filter(|&p| Some(p) != node.current).collect())
                 })
                 .collect();
-            if crate::observers::redundant(run.ex.events(), &reversal, &done, &self.guarded) {
+            if crate::observers::redundant(run.ex.events(), &reversal, &done) {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }

@@ -36,6 +36,8 @@ pub struct Config {
     pub limits: Limits,
     /// Keep the schedule of every complete execution ([`Report::schedules`]).
     pub record_schedules: bool,
+    /// Keep the reads-from class of every complete execution ([`Report::reads_from`]).
+    pub record_reads_from: bool,
     pub deps: Deps,
     /// Record the execution tree ([`Report::tree`]).
     pub tree: Option<TreeConfig>,
@@ -65,6 +67,7 @@ impl Default for Config {
             timeout: None,
             limits: Limits::default(),
             record_schedules: false,
+            record_reads_from: false,
             deps: Deps::default(),
             tree: None,
             interrupt: None,
@@ -96,6 +99,7 @@ pub struct Exploration<'p, 'a> {
     pub stats: Stats,
     violations: Vec<Violation>,
     schedules: Vec<String>,
+    reads_from: FxHashSet<Fingerprint>,
     seen: FxHashSet<(ViolationKind, String, String, Option<frontend::ast::Span>)>,
     /// Every distinct final state.
     finals: FxHashSet<Fingerprint>,
@@ -176,6 +180,7 @@ pub fn explore_with_progress(
         },
         violations: Vec::new(),
         schedules: Vec::new(),
+        reads_from: FxHashSet::default(),
         seen: FxHashSet::default(),
         finals: FxHashSet::default(),
         outcomes: Vec::new(),
@@ -192,6 +197,8 @@ pub fn explore_with_progress(
     run.stats.final_states = run.finals.len() as u64;
     let mut finals: Vec<Fingerprint> = run.finals.into_iter().collect();
     finals.sort_unstable();
+    let mut reads_from: Vec<Fingerprint> = run.reads_from.into_iter().collect();
+    reads_from.sort_unstable();
     let mut outcomes = run.outcomes;
     outcomes.sort_unstable_by(|a, b| {
         (&a.globals, &a.processes, a.fingerprint).cmp(&(&b.globals, &b.processes, b.fingerprint))
@@ -203,6 +210,7 @@ pub fn explore_with_progress(
         finals,
         outcomes,
         schedules: run.schedules,
+        reads_from,
         tree: run.tree.map(|t| t.finish()),
     }
 }
@@ -217,6 +225,7 @@ fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
         finals: Vec::new(),
         outcomes: Vec::new(),
         schedules: Vec::new(),
+        reads_from: Vec::new(),
         violations: vec![Violation {
             kind,
             message: fault.to_string(),
@@ -378,6 +387,10 @@ impl<'p> Exploration<'p, '_> {
         if self.config.record_schedules {
             let schedule = self.schedule();
             self.schedules.push(schedule);
+        }
+        if self.config.record_reads_from {
+            let class = crate::reads_from::class(self.ex.events(), &self.ex.state.procs);
+            self.reads_from.insert(class);
         }
         self.record_final();
         let program = self.program();

@@ -21,6 +21,7 @@ pub mod odpor_cs_ob;
 pub mod odpor_ob;
 pub mod pid;
 pub mod race;
+pub mod reads_from;
 pub mod replay;
 pub mod report;
 pub mod schedule;

@@ -20,15 +20,16 @@
 //!   inserts more). A race whose later event is an `await` that cannot run first is
 //!   left out or climbed as in `odpor` (the reversible races `e ≲ e'` of Sec. 2.1).
 //! - **Redundancy** (Fig. 1, line 9, `redundant(E', done)`,
-//!   [`crate::observers::redundant`]) and the **weak initials** of the wakeup-tree
-//!   insertion ([`crate::observers::unobserved`]) use `→ob` of the sequence itself,
-//!   its end observing everything: a pair of writes is unobserved there only when the
-//!   sequence overwrites the value before reading it, which stays true in every
-//!   extension. So a process found first in the sequence with no predecessor is first
-//!   with none in every complete execution that extends it, which is therefore
-//!   equivalent to one that starts with that process. Only that form of weak initial
-//!   counts for `done` (the paper's also takes a process without an event in the
-//!   sequence that commutes with all of it): less pruning, never a lost trace.
+//!   [`crate::observers::redundant`]) is judged over plain happens-before, not `→ob`:
+//!   a reversal covered only as a class (two writes overwritten unread, ordered the
+//!   other way in the covering subtree) was dropped while the races of that class lead
+//!   each subtree to a different neighbour; odpor-ob lost an assertion so. Only that
+//!   form of weak initial counts for `done` (a process first in the sequence with no
+//!   predecessor; the paper's also takes a process without an event in the sequence
+//!   that commutes with all of it): less pruning, never a lost trace. The **weak
+//!   initials** of the wakeup-tree insertion ([`crate::observers::unobserved`]) use
+//!   `→ob` of the sequence itself, its end observing everything: a pair of writes is
+//!   unobserved there only when the sequence overwrites the value before reading it.
 //! - **Sleep sets of plain happens-before** stay as in `odpor`, the paper's `done` sets
 //!   besides: the paper notes that sleep sets are not precise enough with observers (a
 //!   sleeping process would have to stay asleep after a write of what it writes, a
@@ -47,10 +48,11 @@
 //!   Writes of the other globals change no guard, so every order of them enables the
 //!   same processes.
 //!
-//! Completeness is Aronis et al.'s theorem for the races and sequences of Fig. 1, with
-//! coarser redundancy checks (only sound pruning removed); the differential test checks
-//! the result against `naive` on generated programs, and that it never explores more
-//! complete executions than `odpor`.
+//! Completeness rests on Aronis et al.'s theorem for the races and sequences of Fig. 1,
+//! with coarser redundancy checks (only pruning removed) — not a proof for our
+//! observers (the end, guards, may-writes): the differential test checks the result
+//! against `naive` on generated programs, the *set* of reads-from classes reached
+//! included, and that it never explores more complete executions than `odpor`.
 
 use crate::dpor::Reduction;
 

@@ -99,7 +99,7 @@ pub struct Pruning {
     /// `await`; `odpor` then chooses as Source-DPOR does).
     pub wakeup_dropped: u64,
     /// Reversals not inserted because a process done at a prefix comes first in them
-    /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over observers).
+    /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over plain happens-before).
     pub redundant_races: u64,
 }
 
@@ -137,6 +137,10 @@ pub struct Report {
     /// The schedule of every complete execution, in exploration order (when asked).
     #[serde(skip)]
     pub schedules: Vec<String>,
+    /// The reads-from classes of the complete executions explored, sorted (when asked,
+    /// [`crate::Config::record_reads_from`]; see [`crate::reads_from`]).
+    #[serde(skip)]
+    pub reads_from: Vec<crate::fingerprint::Fingerprint>,
     /// The execution tree, when [`crate::Config::tree`] asked for it.
     #[serde(skip)]
     pub tree: Option<crate::tree::Tree>,

@@ -418,6 +418,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         timeout: cli.timeout.map(|t| t.saturating_sub(started.elapsed())),
         limits,
         record_schedules: cli.print_traces,
+        record_reads_from: false,
         deps: cli.deps.into(),
         tree: tree_file.as_ref().map(|_| TreeConfig {
             limit: usize::try_from(cli.tree_limit).unwrap_or(usize::MAX),

@@ -37,6 +37,17 @@ pub fn explore_all(program: &frontend::ir::Program, algorithm: &mut dyn Algorith
     explorer::explore(program, algorithm, config)
 }
 
+/// [`explore_all`], also recording the reads-from classes reached
+/// ([`Report::reads_from`]).
+pub fn explore_classes(program: &frontend::ir::Program, algorithm: &mut dyn Algorithm) -> Report {
+    let config = Config {
+        all_violations: true,
+        record_reads_from: true,
+        ..Config::default()
+    };
+    explorer::explore(program, algorithm, config)
+}
+
 /// (traces, states, final states, Mazurkiewicz traces) of a report.
 pub fn counts(report: &Report) -> (u64, u64, u64, Option<u64>) {
     let s = &report.stats;

@@ -237,7 +237,8 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
             "{PAPER_ODPOR_OB}: the ISSTA paper's ODPOR^ob executions at that size. Its \
              executions end unobserved; ours observe the final memory (the end reads \
              every location), so two executions that differ only in a final value count \
-             as two here (FR(3): 18, not 13)."
+             as two here (FR(3): 18 classes, not 13), and its redundancy check is over \
+             plain happens-before (see the notes below: 22 executions)."
         ));
     }
     if rows.iter().any(|r| r.algos.contains(&Algo::OdporCsOb)) {

@@ -1686,7 +1686,9 @@ init {
     );
     assert_eq!(naive.stats.final_states, 3);
     assert_eq!(report.finals, naive.finals);
-    assert_eq!((report.stats.traces, report.stats.blocked), (7, 2));
+    // Measured: 7 complete before odpor-ob's redundancy check was made over plain
+    // happens-before (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+    assert_eq!((report.stats.traces, report.stats.blocked), (9, 2));
     assert_agree(src);
 }
 
@@ -1699,7 +1701,9 @@ init {
 /// count as observed there (in a complete execution r's second write overwrites z
 /// unread), so the root gets branches p@2 and p@3, and r p@2 r p@3 and p@2 r r p@3 —
 /// one trace of `→ob` — are both explored. Sound (final states as naive's), not
-/// optimal: the differential test now bounds odpor-cs-ob by odpor.
+/// optimal: the differential test now bounds odpor-cs-ob by odpor. (9 complete, 32
+/// states since the redundancy check of both is over plain happens-before:
+/// `regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`.)
 #[test]
 fn odpor_cs_ob_may_explore_more_than_odpor_ob() {
     let src = "global int x = 0;
@@ -1742,7 +1746,7 @@ init {
         count(&mut Dpor::new(
             explorer::odpor_cs_ob::OptimalContextSensitiveObservers
         )),
-        (7, 3, 28)
+        (9, 3, 32)
     );
     assert_agree(src);
 }
@@ -1903,4 +1907,102 @@ init { spawn p(); spawn q(); spawn q(); spawn r(); }
     );
     assert_eq!(sdpor.stats.traces, 9);
     assert_agree(src);
+}
+
+/// Found by an oracle of naive's classes of `→ob` (2 of 1,000 generated programs, the
+/// first version of the reads-from check (j)), shrunk by hand: odpor-ob and
+/// odpor-cs-ob explored 9 executions of the 10 classes, and with an assertion on what
+/// q reads they missed it (since they were written). p@1: x = 1, c = c*10+1; p@3:
+/// x = 2, c = c*10+2; q: x = 9, then o = x*100 + c. Missed: p@3 q q p@1 (q reads its
+/// own 9 after p@3: o = 902). Below p@3 at the root the search ran p@3 p@1 q q, whose
+/// reversal p@3 q p@1 q was judged redundant over `→ob`: q, done at the root, has no
+/// predecessor there (p@1 overwrites the x's of p@3 and q unread). The class is
+/// explored indeed, as q p@3 p@1 q; but its reversal of p@1 with q's read gives
+/// q p@3 q p@1, not p@3 q q p@1. `observers::redundant` now judges over plain
+/// happens-before: 12 executions (the 10 classes, and p@3 q p@1 q, p@1 q p@3 q again
+/// as q p@3 p@1 q, q p@1 p@3 q), every class and the assertion.
+///
+/// The classes, derived by hand: p@1 and p@3 are ordered (both read and write c), and
+/// q's read with both; a class is their order (2) times where q's read falls (before
+/// both: 1 class; between: q's write before or after the first p, 2; after both: q's
+/// write last, or not — before or between the p's, one class as the second p
+/// overwrites it unread: 2): 2 × 5 = 10, each with its own final state (and its own
+/// reads-from class).
+#[test]
+fn odpor_ob_a_covered_class_does_not_cover_its_neighbours() {
+    let src = "global int x = 0;
+global int o = 0;
+global int c = 0;
+proc p(int v) { x = v; c = c * 10 + v; }
+proc q() { x = 9; yield; o = x * 100 + c; }
+init { spawn p(1); spawn q(); spawn p(2); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    assert_eq!((naive.stats.traces, naive.stats.final_states), (12, 10));
+    assert_eq!(naive.reads_from.len(), 10);
+    let ob = tests::explore_classes(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+    );
+    assert_eq!(ob.stats.traces, 12);
+    assert_eq!(ob.reads_from, naive.reads_from);
+    assert_eq!(ob.finals, naive.finals);
+    assert_agree(src);
+    // The same with an assertion on the missed read: every algorithm reports it.
+    check(
+        &src.replace("o = x * 100 + c; }", "o = x * 100 + c; assert(o != 902); }"),
+        (11, 33, 9, 11),
+        &[(Assert, "assertion failed", "q#1", "p@3 q q")],
+    );
+}
+
+/// Found by the campaign `IC_DIFF_SEED=101` when the reads-from oracle first ran,
+/// shrunk by proptest (the unused globals and `q`'s list dropped by hand): the oracle
+/// itself was wrong. p's second block reads `a[abs(x) % 3]`, an index the footprint
+/// cannot know, so it reads the whole array; the two writes before it (p's `a[0]`, q's
+/// `a[1]`) commute, and "the last writer of any element" named either one: sdpor,
+/// odpor and odpor-ob seemed to miss 6 of 18 classes. A read of a whole container now
+/// names the last writer of each of its locations written so far: the same set in
+/// every execution of a Mazurkiewicz trace.
+#[test]
+fn reads_from_of_a_whole_container_read() {
+    let src = "global int x = 0;
+global int[3] a;
+proc p() { a[0] = 0; yield; x = a[abs(x) % 3]; }
+proc q() { a[1] = 0; }
+init { spawn p(); spawn q(); spawn p(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let sdpor = tests::explore_classes(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+    );
+    assert_eq!(sdpor.stats.traces, naive.stats.mazurkiewicz.unwrap_or(0));
+    assert_eq!(sdpor.reads_from, naive.reads_from);
+    assert_agree(src);
+}
+
+/// Found by the campaign `IC_DIFF_SEED=107` (5,000 programs), shrunk by hand; also in
+/// a63d39b, before this session's changes: ocdpor explores 8 of the 10 traces of its
+/// finer dependency and ends 1 execution blocked. The two p's `y = 0` commute by `R`,
+/// and so do their `y = 1`; q's second `await (y != z)` passes only while y is not
+/// 0. Traces (by hand): the writes' orders a1 b1 a2 b2, a2 b2 a1 b1, and the two a's
+/// then the two b's, with q's await wherever y != 0: 3 + 3 + 4 = 10. Missed:
+/// a2 b2 q q a1 b1 and a2 b2 a1 b1 q q — below p@2 at the root, q sleeps (its first
+/// step reads only z) and the search ends blocked. No final state is lost here (1).
+/// Open in issue 14.
+#[test]
+#[ignore = "open: ocdpor misses 2 of 10 traces of its finer dependency (issue 14)"]
+fn ocdpor_a_sleeping_first_await_hides_the_second() {
+    let src = "global int y = -1;
+global int z = 0;
+proc p() { y = 0; yield; y = 1; }
+proc q() { await (z != 1); await (y != z); }
+init { spawn p(); spawn p(); spawn q(); }
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.mazurkiewicz, Some(10));
+    assert_eq!((report.stats.traces, report.stats.blocked), (10, 0));
 }
