@@ -205,14 +205,10 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBe
 /// The cost is pruning: lastwrite(10) 512 executions instead of 10, FR(7) 21,120
 /// instead of 1,358 (odpor: 10! and 8!).
 pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usize>)]) -> bool {
-    let Some((&last, init)) = reversal.v.split_last() else {
-        return false;
-    };
     done.iter().any(|(w, processes)| {
         let seq: Vec<&Event> = events[*w..reversal.e]
             .iter()
-            .chain(init.iter().map(|&i| &events[i]))
-            .chain(std::iter::once(&events[last]))
+            .chain(reversal.v.iter().map(|&i| &events[i]))
             .collect();
         processes.iter().any(|&q| {
             seq.iter()
