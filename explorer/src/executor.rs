@@ -38,6 +38,12 @@ impl Event {
     pub fn conflicts(&self, other: &Event) -> bool {
         self.footprint.conflicts(&other.footprint)
     }
+
+    /// Ordered before `later` whatever the data: the same process, or `later`'s
+    /// process is one this event spawned.
+    pub fn precedes_in_program(&self, later: &Event) -> bool {
+        self.proc == later.proc || (self.spawned.0..self.spawned.1).contains(&later.proc)
+    }
 }
 
 /// What stepping back an event needs.

@@ -43,12 +43,11 @@ impl HappensBefore {
         clock.resize(procs.len(), 0);
         let mut nth = 1;
         for (i, (earlier, c)) in events[..d].iter().zip(done.iter()).enumerate() {
-            let same = earlier.proc == e.proc;
-            let spawner = (earlier.spawned.0..earlier.spawned.1).contains(&e.proc);
-            if same {
+            if earlier.proc == e.proc {
                 nth += 1;
             }
-            if same || spawner || (earlier.conflicts(e) && !independent.contains(&i)) {
+            if earlier.precedes_in_program(e) || (earlier.conflicts(e) && !independent.contains(&i))
+            {
                 for (mine, theirs) in clock.iter_mut().zip(c) {
                     *mine = (*mine).max(*theirs);
                 }

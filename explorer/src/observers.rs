@@ -221,7 +221,7 @@ pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usiz
 /// Whether `a`, run before `b`, happens before it in plain happens-before: the same
 /// process, creation, or a conflict of footprints.
 fn before(a: &Event, b: &Event) -> bool {
-    a.proc == b.proc || (a.spawned.0..a.spawned.1).contains(&b.proc) || a.conflicts(b)
+    a.precedes_in_program(b) || a.conflicts(b)
 }
 
 /// A race `e ⋖ e'` and the sequence that reverses it (event indices).

@@ -25,7 +25,7 @@ pub fn races(events: &[Event], hb: &HappensBefore) -> Vec<usize> {
     let mut races = Vec::new();
     for i in (0..d).rev() {
         let e = &events[i];
-        let ordered = e.proc == n.proc || (e.spawned.0..e.spawned.1).contains(&n.proc);
+        let ordered = e.precedes_in_program(n);
         let conflicts = e.conflicts(n);
         if !ordered && conflicts && !hb.in_clock(&later_predecessors, events, i) {
             races.push(i);
