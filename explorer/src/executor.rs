@@ -41,6 +41,7 @@ impl Event {
 
     /// Ordered before `later` whatever the data: the same process, or `later`'s
     /// process is one this event spawned.
+    #[inline]
     pub fn precedes_in_program(&self, later: &Event) -> bool {
         self.proc == later.proc || (self.spawned.0..self.spawned.1).contains(&later.proc)
     }
