@@ -62,7 +62,8 @@ pub enum WeakInitial {
 }
 
 /// Whether the process whose next step is `p` is a weak initial of `v`, as JACM
-/// defines it: `Beside` even when `p` waits (see [`weak_initial`]).
+/// defines it: `Beside` even when `p` waits (see [`weak_initial`] and
+/// [`WakeupTree::insert`]).
 fn weak_initial_in_order(
     v: &[Entry],
     p: &Entry,
@@ -79,8 +80,9 @@ fn weak_initial_in_order(
     }
 }
 
-/// Whether the process whose next step is `p` is a weak initial of `v`: whether an
-/// exploration that starts with `p` covers every trace that starts with `v`.
+/// Whether the process whose next step is `p`, asleep before `v` (explored from there
+/// already), is a weak initial of `v`: whether the exploration that started with `p`
+/// covered `v`'s traces.
 ///
 /// `Beside` assumes, as JACM's model does, that a process enabled before `v` stays
 /// enabled after it and in every continuation until it runs, so that `E'.v.w` is
@@ -144,13 +146,22 @@ impl WakeupTree {
         (!self.children.is_empty()).then(|| self.children.remove(0).1)
     }
 
+    /// The leftmost child whose process is a weak initial of `v`, and how.
+    fn child_for(
+        &self,
+        v: &[Entry],
+        independent: &mut Independent<'_>,
+    ) -> Option<(usize, WeakInitial)> {
+        self.children
+            .iter()
+            .enumerate()
+            .find_map(|(i, (c, _))| weak_initial_in_order(v, c, independent).map(|w| (i, w)))
+    }
+
     /// Whether inserting `v` makes a new branch at the root, which starts with `v`'s
     /// first step: no child's process is a weak initial of `v`.
     pub fn branches_at_root(&self, v: &[Entry], independent: &mut Independent<'_>) -> bool {
-        !self
-            .children
-            .iter()
-            .any(|(c, _)| weak_initial(v, c, independent).is_some())
+        self.child_for(v, independent).is_none()
     }
 
     /// `insert_[E](v, wut)` (JACM Sec. 6.2): walks down from the root, into the
@@ -159,40 +170,40 @@ impl WakeupTree {
     /// sequence and nothing changes; where no child is a weak initial, the rest of `v`
     /// becomes a new rightmost branch. Returns the number of steps added.
     ///
-    /// A child that waits at an `await` and is beside `v` covers only the traces of
-    /// `v` where it runs after all (see [`weak_initial`]): `v` goes below it, for
-    /// those, and on to the children right of it, for the traces where it stays
-    /// disabled. Going on alone lost the first kind: `v` became a branch of its own,
-    /// where the waiting process sleeps (explored before it, and commuting with `v`),
-    /// so no exploration ran it after `v` (ocdpor missed 2 of 10 traces:
-    /// `regressions::ocdpor_a_sleeping_first_await_hides_the_second`).
+    /// A child beside `v` counts even when it waits at an `await` (unlike a sleeping
+    /// process: [`weak_initial`]): `v` goes below it, as JACM's insertion does. The
+    /// traces that start with `v` where its process runs before any event that
+    /// conflicts with its step are explored below it, equivalent to ones that start
+    /// with it. In the others, a first such event `d` comes after `v` (none of `v`
+    /// conflicts), and may disable it for good; below the child, `d` then runs after
+    /// the child's step with no conflicting event between: a race, whose reversal
+    /// `v.u.d` (`u` all that ran between, none in conflict with the child) joins the
+    /// tree at this node as a branch of its own, where `d` wakes the child. So no
+    /// trace needs `v` right of the child. Putting it there, as this insertion did
+    /// while it refused a waiting child (for what it is as a sleeping process), made a
+    /// branch where the child sleeps: no exploration ran it after `v` (ocdpor missed 2
+    /// of 10 traces: `regressions::ocdpor_a_sleeping_first_await_hides_the_second`),
+    /// and the executions where it ran at the end were blocked (odpor on dining(8):
+    /// 32, none now).
     pub fn insert(&mut self, mut v: Vec<Entry>, independent: &mut Independent<'_>) -> usize {
-        if v.is_empty() {
-            return 0;
-        }
-        let mut added = 0;
-        for (child, sub) in &mut self.children {
-            match weak_initial_in_order(&v, child, independent) {
-                None => {}
-                Some(WeakInitial::Beside) if child.waits => {
-                    if !sub.is_empty() {
-                        added += sub.insert(v.clone(), independent);
-                    }
-                }
-                Some(how) => {
-                    if let WeakInitial::At(k) = how {
-                        v.remove(k);
-                    }
-                    if sub.is_empty() {
-                        return added;
-                    }
-                    return added + sub.insert(v, independent);
-                }
+        let mut node = self;
+        loop {
+            if v.is_empty() {
+                return 0;
             }
+            let Some((i, how)) = node.child_for(&v, independent) else {
+                let added = v.len();
+                node.children.push((v.remove(0), WakeupTree::chain(v)));
+                return added;
+            };
+            if let WeakInitial::At(k) = how {
+                v.remove(k);
+            }
+            if node.children[i].1.is_empty() {
+                return 0;
+            }
+            node = &mut node.children[i].1;
         }
-        added += v.len();
-        self.children.push((v.remove(0), WakeupTree::chain(v)));
-        added
     }
 }
 
