@@ -282,4 +282,20 @@ mod tests {
         assert_eq!(wut.insert(vec![b, a], &mut never), 0);
         assert_eq!(wut.size(), 4);
     }
+
+    #[test]
+    fn a_waiting_child_beside_a_sequence_takes_it_below_it() {
+        // q waits at an `await` reading z; a: w(x) then b: w(y), of another process.
+        let mut q = entry(1, &[2], &[]);
+        q.waits = true;
+        let (a, b) = (entry(2, &[], &[0]), entry(2, &[], &[1]));
+        let mut wut = WakeupTree::chain(vec![q.clone(), entry(1, &[0], &[])]);
+        // As a sleeping process q covers nothing beside a.b; as a branch still to
+        // explore, a.b goes below it (after q's step; its second step reads x).
+        assert_eq!(weak_initial(&[a.clone(), b.clone()], &q, &mut never), None);
+        assert!(!wut.branches_at_root(&[a.clone(), b.clone()], &mut never));
+        assert_eq!(wut.insert(vec![a, b], &mut never), 2);
+        assert_eq!(wut.children.len(), 1, "no branch of its own at the root");
+        assert_eq!(wut.size(), 4);
+    }
 }
