@@ -434,7 +434,9 @@ impl<R: Reduction> Dpor<R> {
         let climbs = !self.reduction.optimal();
         for &e in races {
             run.stats.pruning.races += 1;
-            let await_race = await_race(&run.ex, &self.hb, e, n, climbs);
+            let prefix = self.snapshots.get(e);
+            let replayed = &mut run.stats.pruning.replayed_events;
+            let await_race = await_race(&run.ex, &self.hb, (e, n), climbs, prefix, replayed);
             if await_race == AwaitRace::InVain {
                 run.stats.pruning.irreversible_races += 1;
                 continue;
@@ -634,7 +636,15 @@ impl<R: Reduction> Dpor<R> {
             // Unlike odpor's, the climb stays: the races of real `await` events are
             // analysed here, at the end, where no `pass_disabling_writes` asks for
             // them (without it, odpor-ob explored 11 of dining(4)'s 14 traces).
-            let how = await_race(&run.ex, hb, reversal.e, reversal.later, true);
+            let replayed = &mut run.stats.pruning.replayed_events;
+            let how = await_race(
+                &run.ex,
+                hb,
+                (reversal.e, reversal.later),
+                true,
+                None,
+                replayed,
+            );
             if how == AwaitRace::InVain {
                 run.stats.pruning.irreversible_races += 1;
                 continue;
@@ -741,12 +751,20 @@ impl<R: Reduction> Dpor<R> {
 /// which is what the probe at the end of the climb asked. The climb only added an
 /// execution blocked at that guard: odpor ended 151 of its executions on dining(8)
 /// blocked with it, 32 without, the same 254 complete.
+///
+/// Where the memory of `s[E'.notdep(e, E)]` cannot be read off the undo log (an
+/// event of `notdep` commutes by `R` with one it may have read from:
+/// [`virtual_memory`]), a search that does not climb and keeps the snapshot `prefix`
+/// of `s[E']` replays `notdep` from it (each step counted in `replayed`), and judges
+/// the guard on the state reached. Taking such a race as reversible made ocdpor
+/// follow a sequence whose `await` could not run, and end it blocked.
 fn await_race(
     ex: &Executor<'_>,
     hb: &HappensBefore,
-    e: usize,
-    n: usize,
+    (e, n): (usize, usize),
     climbs: bool,
+    prefix: Option<&State>,
+    replayed: &mut u64,
 ) -> AwaitRace {
     let events = &ex.events()[..=n];
     let (proc, block) = (events[n].proc, events[n].block);
@@ -755,7 +773,27 @@ fn await_race(
     }
     let v = race::notdep(events, hb, e);
     let Some(mem) = virtual_memory(ex, hb, e, &v) else {
-        return AwaitRace::Reversible;
+        let replay = prefix.filter(|_| !climbs).and_then(|state| {
+            let procs = &ex.state.procs;
+            let keys: Vec<Fingerprint> = v.iter().map(|&i| procs[events[i].proc].pid_key).collect();
+            run_from(ex, state, &keys, replayed)
+        });
+        let key = ex.state.procs[proc].pid_key;
+        let disabled = replay.is_some_and(|(after, _)| {
+            after
+                .procs
+                .iter()
+                .find(|q| q.pid_key == key)
+                .is_some_and(|q| {
+                    q.next == Some(block)
+                        && ex.machine.enabled(block, &after.mem, &q.locals) == Ok(false)
+                })
+        });
+        return if disabled {
+            AwaitRace::InVain
+        } else {
+            AwaitRace::Reversible
+        };
     };
     let locals = ex.entry_locals(n);
     if ex.machine.enabled(block, &mem, locals) != Ok(false) {

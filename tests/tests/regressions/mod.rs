@@ -2006,3 +2006,27 @@ init { spawn p(); spawn p(); spawn q(); }
     assert_eq!(finer.stats.mazurkiewicz, Some(10));
     assert_eq!((report.stats.traces, report.stats.blocked), (10, 0));
 }
+
+/// Found by a campaign (`IC_DIFF_SEED=120`) that required ocdpor to end no execution
+/// blocked even with `await`s, shrunk by proptest (unused globals dropped by hand): q
+/// waits for y = 1, which never comes; the two p's `if (y == 0) { y = 0; }` commute
+/// by `R`. naive counts 2 interleavings, 1 trace of the finer dependency (a deadlock).
+/// The race of p@1 with q's probe looked reversible: the memory after `notdep` =
+/// p@3 could not be read off the undo log (p@3, recorded independent of p@1, reads
+/// y, which p@1 wrote), so the sequence p@3.q joined the tree, q could not run there,
+/// and the search after p@3 ended blocked (p@1 asleep). `await_race` now replays
+/// `notdep` from the snapshot of `E'` and finds q's guard false: nothing to reverse.
+#[test]
+fn ocdpor_replays_notdep_where_r_hides_the_memory_of_an_await_race() {
+    let src = "global int y = 0;
+proc p() { if (y == 0) { y = 0; } }
+proc q() { await (y == 1); }
+init { spawn p(); spawn q(); spawn p(); }
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.mazurkiewicz, Some(1));
+    assert_eq!((report.stats.traces, report.stats.blocked), (1, 0));
+    let deadlocks = report.violations.iter().filter(|v| v.kind == Deadlock);
+    assert_eq!(deadlocks.count(), 1);
+    assert_agree(src);
+}
