@@ -92,7 +92,17 @@ fn weak_initial_in_order(
 /// by no exploration that starts with it (ocdpor missed 2 of 9 traces where a sleeping
 /// `await` commuted with `v` by `R` and a later write disabled it:
 /// `regressions::ocdpor_a_sleeping_await_is_no_weak_initial_beside`). Such a process
-/// is a weak initial only by running in `v`.
+/// is a weak initial only by running in `v` — unless its step conflicts with no event
+/// of `v` by footprints, `R` aside. Then a later event that disables it writes what
+/// its guard reads, a conflict of footprints: in the subtree of the sleeping process,
+/// which covers every trace that starts with its step, that event ran after the step
+/// with no conflicting event between (or, disabled by it, was probed behind it) and
+/// the race was reversed, as [`WakeupTree::insert`] argues for a waiting branch. So
+/// the traces where it stays disabled are reached from there. Refusing it anyway
+/// made a branch of its own where it sleeps, and odpor ended executions blocked there
+/// (`regressions::odpor_a_sleeping_await_beside_by_footprints_covers`). With `R`, the
+/// race with the disabling event is not the one the subtree reversed (measured: the
+/// regression above).
 ///
 /// The race's first event `e`, which runs after `v` in the reversal, may be an `await`
 /// that a process beside `v` disables for good: no exploration that starts with that
@@ -107,7 +117,11 @@ pub fn weak_initial(
     p: &Entry,
     independent: &mut Independent<'_>,
 ) -> Option<WeakInitial> {
-    weak_initial_in_order(v, p, independent).filter(|w| *w != WeakInitial::Beside || !p.waits)
+    weak_initial_in_order(v, p, independent).filter(|w| {
+        *w != WeakInitial::Beside
+            || !p.waits
+            || !v.iter().any(|x| x.footprint.conflicts(&p.footprint))
+    })
 }
 
 /// An ordered forest of steps.

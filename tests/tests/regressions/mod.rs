@@ -2030,3 +2030,32 @@ init { spawn p(); spawn q(); spawn p(); }
     assert_eq!(deadlocks.count(), 1);
     assert_agree(src);
 }
+
+/// Found by the campaign `IC_DIFF_SEED=123` once the differential test required odpor
+/// to end no execution blocked with `await`s, shrunk by proptest (simplified by hand):
+/// p's `await (x != 0)` always passes, q's write of b disables r for good when it comes
+/// first, and r may write x (a may-write: p and r are dependent). Three Mazurkiewicz
+/// traces: p q with r blocked (q p is the same), p r q, r p q. The race of r with q
+/// asked for q at the root, where p slept; p waits at an `await`, so it was refused
+/// as a weak initial beside q, q became a branch of its own, p slept there and the
+/// search ended blocked. p's step conflicts with q by no footprint: it is a weak
+/// initial beside q now (`wakeup_tree::weak_initial`), and q's branch is p's.
+#[test]
+fn odpor_a_sleeping_await_beside_by_footprints_covers() {
+    let src = "global int x = 1;
+global bool b = true;
+proc p() { await (x != 0); }
+proc q() { b = (x == 0); }
+proc r() { await (b); if (x == 0) { x = 0; } }
+init { spawn p(); spawn q(); spawn r(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.mazurkiewicz, Some(3));
+    let odpor = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+    );
+    assert_eq!((odpor.stats.traces, odpor.stats.blocked), (3, 0));
+    assert_agree(src);
+}
