@@ -752,12 +752,11 @@ impl<R: Reduction> Dpor<R> {
 /// execution blocked at that guard: odpor ended 151 of its executions on dining(8)
 /// blocked with it, 32 without, the same 254 complete.
 ///
-/// Where the memory of `s[E'.notdep(e, E)]` cannot be read off the undo log (an
-/// event of `notdep` commutes by `R` with one it may have read from:
-/// [`virtual_memory`]), a search that does not climb and keeps the snapshot `prefix`
-/// of `s[E']` replays `notdep` from it (each step counted in `replayed`), and judges
-/// the guard on the state reached. Taking such a race as reversible made ocdpor
-/// follow a sequence whose `await` could not run, and end it blocked.
+/// Where the memory of `s[E'.notdep(e, E)]` cannot be read off the undo log, a search
+/// that does not climb and keeps the snapshot `prefix` of `s[E']` judges the guard by
+/// replaying `notdep` ([`guard_after`]). Taking such a race as reversible made ocdpor
+/// follow a sequence whose `await` could not run, and end it blocked
+/// (`regressions::ocdpor_replays_notdep_where_r_hides_the_memory_of_an_await_race`).
 fn await_race(
     ex: &Executor<'_>,
     hb: &HappensBefore,
@@ -773,26 +772,10 @@ fn await_race(
     }
     let v = race::notdep(events, hb, e);
     let Some(mem) = virtual_memory(ex, hb, e, &v) else {
-        let replay = prefix.filter(|_| !climbs).and_then(|state| {
-            let procs = &ex.state.procs;
-            let keys: Vec<Fingerprint> = v.iter().map(|&i| procs[events[i].proc].pid_key).collect();
-            run_from(ex, state, &keys, replayed)
-        });
-        let key = ex.state.procs[proc].pid_key;
-        let disabled = replay.is_some_and(|(after, _)| {
-            after
-                .procs
-                .iter()
-                .find(|q| q.pid_key == key)
-                .is_some_and(|q| {
-                    q.next == Some(block)
-                        && ex.machine.enabled(block, &after.mem, &q.locals) == Ok(false)
-                })
-        });
-        return if disabled {
-            AwaitRace::InVain
-        } else {
-            AwaitRace::Reversible
+        let prefix = prefix.filter(|_| !climbs);
+        return match guard_after(ex, hb, (e, n), &v, prefix, replayed) {
+            Some(Ok(false)) => AwaitRace::InVain,
+            _ => AwaitRace::Reversible,
         };
     };
     let locals = ex.entry_locals(n);
@@ -819,6 +802,33 @@ fn await_race(
     } else {
         AwaitRace::InVain
     }
+}
+
+/// Whether the guard of event `n`'s block holds in `s[E'.w]` (`E'` the prefix before
+/// event `e`, `w` events after it, in order): read off the undo log where that is
+/// exact ([`virtual_memory`], with `n`'s locals), else found by replaying `w` from
+/// `prefix`, a snapshot of `s[E']`, when there is one (each step counted in
+/// `replayed`; `n`'s process must then be at `n`'s block). `None` when neither
+/// tells.
+fn guard_after(
+    ex: &Executor<'_>,
+    hb: &HappensBefore,
+    (e, n): (usize, usize),
+    w: &[usize],
+    prefix: Option<&State>,
+    replayed: &mut u64,
+) -> Option<Result<bool, frontend::interp::Fault>> {
+    let events = ex.events();
+    let block = events[n].block;
+    if let Some(mem) = virtual_memory(ex, hb, e, w) {
+        return Some(ex.machine.enabled(block, &mem, ex.entry_locals(n)));
+    }
+    let procs = &ex.state.procs;
+    let keys: Vec<Fingerprint> = w.iter().map(|&i| procs[events[i].proc].pid_key).collect();
+    let (after, _) = run_from(ex, prefix?, &keys, replayed)?;
+    let key = procs[events[n].proc].pid_key;
+    let q = after.procs.iter().find(|q| q.pid_key == key)?;
+    (q.next == Some(block)).then(|| ex.machine.enabled(block, &after.mem, &q.locals))
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -1358,9 +1368,14 @@ impl<R: Reduction> Dpor<R> {
             // and only both passed let `n` run, while a write that enables it must
             // stay (ocdpor missed a trace of its finer dependency so:
             // `regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
-            let passes = |v: &[usize]| {
-                virtual_memory(&run.ex, hb, e0, v)
-                    .is_some_and(|mem| run.ex.machine.enabled(block, &mem, &locals) == Ok(true))
+            // In an optimal search, judged on `s[E'.v]` replayed from the snapshot
+            // where `R` hides it from the undo log, as `await_race` judges the race
+            // (without it, ocdpor lost a final state: the race took the replay, this
+            // did not: `regressions::ocdpor_replays_the_writes_that_disabled_it`).
+            let prefix = self.snapshots.get(e0).filter(|_| optimal);
+            let mut replayed = 0;
+            let mut passes = |v: &[usize]| {
+                guard_after(&run.ex, hb, (e0, n), v, prefix, &mut replayed) == Some(Ok(true))
             };
             // Disabled before `e0` already, the process can pass only after a `v` that
             // writes what its guard reads (cheap tests before computing memories):
@@ -1384,6 +1399,7 @@ impl<R: Reduction> Dpor<R> {
             } else {
                 None
             };
+            run.stats.pruning.replayed_events += replayed;
             let Some(mut v) = found else {
                 continue;
             };

@@ -2059,3 +2059,28 @@ init { spawn p(); spawn q(); spawn r(); }
     assert_eq!((odpor.stats.traces, odpor.stats.blocked), (3, 0));
     assert_agree(src);
 }
+
+/// Found by the campaign `IC_DIFF_SEED=123` right after `await_race` began to replay
+/// `notdep` where `R` hides its memory, shrunk by proptest and by hand: ocdpor lost
+/// the final state where r passes. r's `await (z > y)` holds only before p's `y = 1`;
+/// r's first block reads y only when x is -2 (never), and commutes with p's blocks by
+/// `R`, which leaves the memory of `notdep` inexact. The probe after p p r raced with
+/// p's `y = 0`: replayed, the `await` cannot pass after p's `y = 1` (no sequence, rightly);
+/// the sequence that runs r before `y = 1` is `pass_disabling_writes`'s, which judged
+/// it on the undo log only and gave up. Both now replay: 2 traces, as naive counts of
+/// the finer dependency, and both final states.
+#[test]
+fn ocdpor_replays_the_writes_that_disabled_it() {
+    let src = "global int x = 0;
+global int y = -2;
+global int z = 0;
+proc p() { y = 1; yield; y = 0; }
+proc r() { z = ((-2) != x ? 0 : y); await (z > y); }
+init { spawn p(); spawn r(); }
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.mazurkiewicz, Some(2));
+    assert_eq!((report.stats.traces, report.stats.blocked), (2, 0));
+    assert_eq!(report.finals, finer.finals);
+    assert_agree(src);
+}
