@@ -740,8 +740,10 @@ impl<R: Reduction> Dpor<R> {
 /// search climbs past several falsifying writes
 /// (`regressions::irreversible_await_race_still_climbs`,
 /// `regressions::probe_two_falsifying_writes`). So the race is skipped only when
-/// that cannot happen: every earlier step of the process is in `E'` (it already
-/// waited at this guard there, and was probed there), or no event of another process before `e` or in
+/// that cannot happen: every earlier step of the process, and the event that created
+/// it, is in `E'` (it already waited at this guard there, and was probed there; a
+/// process whose creator ran after `e` had not: sdpor missed 2 of 4 traces so,
+/// `regressions::sdpor_climbs_with_the_creator_of_an_await`), or no event of another process before `e` or in
 /// `notdep(e, E)` wrote what the guard reads (a probe would have nothing to race
 /// with). Checked by the differential campaign; not a theorem of the papers.
 ///
@@ -782,11 +784,12 @@ fn await_race(
     if ex.machine.enabled(block, &mem, locals) != Ok(false) {
         return AwaitRace::Reversible;
     }
-    if !climbs || !v.iter().any(|&i| events[i].proc == proc) {
+    if !climbs || !v.iter().any(|&i| events[i].precedes_in_program(&events[n])) {
         return AwaitRace::InVain;
     }
-    // An earlier step of the process runs after `e`: bringing it forward brings
-    // the process to this guard earlier, where a probe races with the events of
+    // An earlier step of the process (or the event that created it) runs after `e`:
+    // bringing it forward brings the process to this guard earlier, where a probe
+    // races with the events of
     // other processes that wrote what the guard reads. With no such event before
     // `e` or in `notdep(e, E)`, there is nothing for that probe to race with (its
     // own process's writes are in program order before it, never in a race).
@@ -1190,9 +1193,14 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             if !self.reduction.observers() {
                 self.analyse_races(run, true);
-                if optimal {
-                    self.pass_disabling_writes(run, true);
-                }
+            }
+            // odpor-ob too: its races are found at the end, but an `await` that ran
+            // before the end asks here, over plain happens-before (a valid sequence,
+            // if a less reduced one), to run before the writes that disabled it; at
+            // the end only the processes still blocked are probed (odpor-ob missed a
+            // trace so: `regressions::odpor_ob_an_await_passes_the_writes_that_disabled_it`).
+            if optimal {
+                self.pass_disabling_writes(run, true);
             }
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);

@@ -304,12 +304,35 @@ mod tests {
         q.waits = true;
         let (a, b) = (entry(2, &[], &[0]), entry(2, &[], &[1]));
         let mut wut = WakeupTree::chain(vec![q.clone(), entry(1, &[0], &[])]);
-        // As a sleeping process q covers nothing beside a.b; as a branch still to
-        // explore, a.b goes below it (after q's step; its second step reads x).
-        assert_eq!(weak_initial(&[a.clone(), b.clone()], &q, &mut never), None);
+        // As a branch still to explore, a.b goes below it (after q's step; its
+        // second step reads x).
         assert!(!wut.branches_at_root(&[a.clone(), b.clone()], &mut never));
         assert_eq!(wut.insert(vec![a, b], &mut never), 2);
         assert_eq!(wut.children.len(), 1, "no branch of its own at the root");
         assert_eq!(wut.size(), 4);
+    }
+
+    #[test]
+    fn a_sleeping_waiting_process_is_beside_by_footprints_only() {
+        // q waits at an `await` reading x; a writes x, b writes y.
+        let mut q = entry(1, &[0], &[]);
+        q.waits = true;
+        let (a, b) = (entry(2, &[], &[0]), entry(3, &[], &[1]));
+        assert_eq!(
+            weak_initial(std::slice::from_ref(&b), &q, &mut never),
+            Some(WeakInitial::Beside)
+        );
+        // a conflicts with q's guard: a commutation that lifts it (`R`) does not make
+        // q a weak initial beside it, as it does a process that does not wait.
+        let mut always = |_: &[&Entry], _: usize, _: usize| true;
+        assert_eq!(
+            weak_initial(std::slice::from_ref(&a), &q, &mut always),
+            None
+        );
+        q.waits = false;
+        assert_eq!(
+            weak_initial(std::slice::from_ref(&a), &q, &mut always),
+            Some(WeakInitial::Beside)
+        );
     }
 }

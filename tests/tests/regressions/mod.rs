@@ -2084,3 +2084,62 @@ init { spawn p(); spawn r(); }
     assert_eq!(report.finals, finer.finals);
     assert_agree(src);
 }
+
+/// Found by the campaign `IC_DIFF_SEED=125` (the reads-from check (j)), shrunk by
+/// proptest: sdpor explored 2 of 4 Mazurkiewicz traces (s's `await (y > 0)` before
+/// both negations of y or after both, times their order), no final state lost. In
+/// p@1 p@2 q s, the race of p@2 with s's `await` cannot be reversed (after p@1 alone
+/// y is -2), and `await_race` left it out: no earlier step of s ran after p@2 — but
+/// its creator q did, and running q sooner brings s to its guard before p@2, where
+/// its probe races with p@1. Climbing now counts the creator as an earlier step.
+#[test]
+fn sdpor_climbs_with_the_creator_of_an_await() {
+    let src = "global int y = 2;
+proc p() { y = (-y); }
+proc q() { spawn s(); }
+proc s() { await (y > 0); }
+init { spawn p(); spawn p(); spawn q(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.mazurkiewicz, Some(4));
+    let sdpor = tests::explore_classes(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+    );
+    assert_eq!(sdpor.stats.traces, 4);
+    assert_eq!(sdpor.reads_from, naive.reads_from);
+    assert_agree(src);
+}
+
+/// Found by the campaign `IC_DIFF_SEED=123` (the reads-from check (j)), shrunk by
+/// proptest and by hand: odpor-ob explored 3 of the 4 classes; missed q r p p, where
+/// r's `await (z >= y)` passes before p's `y = 1` after q read the l that r then
+/// writes. odpor asks for it when r's `await` runs after p's two steps (it asks to run
+/// before each earlier write that disabled it, with q: `pass_disabling_writes`);
+/// odpor-ob analysed its races only at the end, where only processes still blocked
+/// were probed. It now asks as odpor does, over plain happens-before.
+#[test]
+fn odpor_ob_an_await_passes_the_writes_that_disabled_it() {
+    let src = "global int y = -2;
+global int z = 0;
+global list l = [];
+global list[2] c;
+proc p() { y = 1; yield; z = 1; }
+proc q() {
+    if (len(c[(abs((len(l) > 0 ? l[abs(0) % len(l)] : 0)) % 2)]) > 0) { c[0] = tail(c[0]); }
+}
+proc r() { await (z >= y); l = take(l, 0); }
+init { spawn p(); spawn q(); spawn r(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.reads_from.len(), 4);
+    let ob = tests::explore_classes(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+    );
+    assert_eq!((ob.stats.traces, ob.stats.blocked), (4, 0));
+    assert_eq!(ob.reads_from, naive.reads_from);
+    assert_agree(src);
+}
