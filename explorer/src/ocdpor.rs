@@ -6,7 +6,10 @@
 //! finer dependency, Optimal-DPOR's argument (JACM 2017, Thm. 6.7) applies as is:
 //! `R` is used where Optimal-DPOR uses independence — races (line 9: not reversed,
 //! recorded in happens-before), weak initials in the wakeup trees, and sleep sets
-//! (a sleeping step stays asleep after an event it commutes with). Nothing rests on
+//! (a sleeping step stays asleep after an event it commutes with) — but not to take a
+//! sleeping process as a weak initial beside a wakeup sequence, which footprints alone
+//! decide (see [`crate::wakeup_tree::weak_initial`]: with `R`, ocdpor lost a final
+//! state). Nothing rests on
 //! state equality, so none of cdpor's sleep sequences (lines 11–17) are used: one
 //! complete execution per trace of the finer relation, and none blocked (in programs
 //! without `await`).

@@ -84,25 +84,24 @@ fn weak_initial_in_order(
 /// already), is a weak initial of `v`: whether the exploration that started with `p`
 /// covered `v`'s traces.
 ///
-/// `Beside` assumes, as JACM's model does, that a process enabled before `v` stays
-/// enabled after it and in every continuation until it runs, so that `E'.v.w` is
-/// equivalent to an execution that starts with it. A process waiting at an `await`
-/// can be disabled by an event of the continuation that writes what its guard reads
-/// and never run again; the executions where that happens after `v` are then covered
-/// by no exploration that starts with it (ocdpor missed 2 of 9 traces where a sleeping
-/// `await` commuted with `v` by `R` and a later write disabled it:
-/// `regressions::ocdpor_a_sleeping_await_is_no_weak_initial_beside`). Such a process
-/// is a weak initial only by running in `v` — unless its step conflicts with no event
-/// of `v` by footprints, `R` aside. Then a later event that disables it writes what
-/// its guard reads, a conflict of footprints: in the subtree of the sleeping process,
-/// which covers every trace that starts with its step, that event ran after the step
-/// with no conflicting event between (or, disabled by it, was probed behind it) and
-/// the race was reversed, as [`WakeupTree::insert`] argues for a waiting branch. So
-/// the traces where it stays disabled are reached from there. Refusing it anyway
-/// made a branch of its own where it sleeps, and odpor ended executions blocked there
-/// (`regressions::odpor_a_sleeping_await_beside_by_footprints_covers`). With `R`, the
-/// race with the disabling event is not the one the subtree reversed (measured: the
-/// regression above).
+/// A sleeping process is a weak initial beside `v` only when its step conflicts with
+/// no event of `v` by footprints: `R` (ocdpor's commutations) does not count here.
+/// JACM's argument for `Beside` is that a trace of `v` where the process does not run
+/// first is reached by a race of its step, in its own subtree, with the first event
+/// that conflicts with it; with `R`, the footprints of that subtree's events may order
+/// the events differently from what `R` lifted, and the race that leads back to the
+/// trace may be hidden behind a conflict of footprints that `R` does not lift. ocdpor
+/// lost a final state so: q slept beside `v = s`, commuting with it by `R` (`x != -1`:
+/// s only loops), while p's write of y stood before s by a may-read of s's footprint,
+/// so the race of p with s's later read of y, which no other branch asked for, never
+/// showed (`regressions::ocdpor_a_sleeping_process_is_beside_by_footprints_only`).
+/// The same held for processes waiting at an `await`, whose later disabling write
+/// went unraced (ocdpor missed 2 of 9 traces:
+/// `regressions::ocdpor_a_sleeping_await_is_no_weak_initial_beside`). By footprints
+/// alone, a waiting process is beside too: an event that disables it writes what its
+/// guard reads, a conflict of footprints whose race its subtree reversed (refusing
+/// it made a branch where it sleeps, and odpor ended executions blocked there:
+/// `regressions::odpor_a_sleeping_await_beside_by_footprints_covers`).
 ///
 /// The race's first event `e`, which runs after `v` in the reversal, may be an `await`
 /// that a process beside `v` disables for good: no exploration that starts with that
@@ -118,9 +117,7 @@ pub fn weak_initial(
     independent: &mut Independent<'_>,
 ) -> Option<WeakInitial> {
     weak_initial_in_order(v, p, independent).filter(|w| {
-        *w != WeakInitial::Beside
-            || !p.waits
-            || !v.iter().any(|x| x.footprint.conflicts(&p.footprint))
+        *w != WeakInitial::Beside || !v.iter().any(|x| x.footprint.conflicts(&p.footprint))
     })
 }
 
@@ -313,7 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn a_sleeping_waiting_process_is_beside_by_footprints_only() {
+    fn a_sleeping_process_is_beside_by_footprints_only() {
         // q waits at an `await` reading x; a writes x, b writes y.
         let mut q = entry(1, &[0], &[]);
         q.waits = true;
@@ -322,8 +319,8 @@ mod tests {
             weak_initial(std::slice::from_ref(&b), &q, &mut never),
             Some(WeakInitial::Beside)
         );
-        // a conflicts with q's guard: a commutation that lifts it (`R`) does not make
-        // q a weak initial beside it, as it does a process that does not wait.
+        // a conflicts with q's read: a commutation that lifts it (`R`) does not make
+        // q a weak initial beside it, waiting or not; running in the sequence, it is.
         let mut always = |_: &[&Entry], _: usize, _: usize| true;
         assert_eq!(
             weak_initial(std::slice::from_ref(&a), &q, &mut always),
@@ -332,7 +329,11 @@ mod tests {
         q.waits = false;
         assert_eq!(
             weak_initial(std::slice::from_ref(&a), &q, &mut always),
-            Some(WeakInitial::Beside)
+            None
+        );
+        assert_eq!(
+            weak_initial(&[a, q.clone()], &q, &mut always),
+            Some(WeakInitial::At(1))
         );
     }
 }

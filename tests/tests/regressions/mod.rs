@@ -2143,3 +2143,57 @@ init { spawn p(); spawn q(); spawn r(); }
     assert_eq!(ob.reads_from, naive.reads_from);
     assert_agree(src);
 }
+
+/// Found by the campaign `IC_DIFF_SEED=123` (on the final code of issue 14's stop 25,
+/// and in 63e4e57 before it), shrunk by proptest: ocdpor lost the final state
+/// z = 0 where s's `z = y` runs before p's and q's `y = 1`. q commutes with s's first
+/// block by `R` (`x != -1`: s only loops and yields), while p's `y = 1` conflicts with
+/// it by footprints (s may read y, were the loop skipped) and `R` cannot lift that
+/// (p's constraint also reads the list l). Below r r, p's race with s asked for s
+/// alone, and q, asleep there, was taken as a weak initial beside it by `R`; q's own
+/// subtree could not reach the trace (s's read of y comes before q), and the race of
+/// p with that read was hidden behind p → s. A sleeping process is now beside a
+/// sequence by footprints only.
+#[test]
+fn ocdpor_a_sleeping_process_is_beside_by_footprints_only() {
+    let src = "global int x = 0;
+global int y = 0;
+global int z = 0;
+global bool b = true;
+global map m;
+global list l = [];
+global list[2] c;
+proc p() {
+    if (len(l) > 0) { l[abs(0) % len(l)] = 0; }
+    y = 1;
+    b = y != 1;
+}
+proc q() {
+    z = z;
+    int n0 = 0;
+    while (n0 < 2) { n0 = n0 + 1; if (n0 > 0) { y = 1; } }
+}
+proc r() {
+    if (len(c[0]) > 0) { c[0] = tail(c[0]); }
+    await (b);
+    z = m[0];
+    spawn s();
+}
+proc s() {
+    for i0 in 0..1 {
+        int n0 = 0;
+        while (n0 < 1 && (((-1) != x) || (x == 0))) { n0 = n0 + 1; yield; }
+    }
+    z = y;
+}
+init { spawn p(); spawn q(); spawn r(); }
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.final_states, 3);
+    assert_eq!(report.finals, finer.finals);
+    assert_eq!(
+        (report.stats.traces, report.stats.blocked),
+        (finer.stats.mazurkiewicz.unwrap_or(0), 0)
+    );
+    assert_agree(src);
+}
