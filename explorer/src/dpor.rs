@@ -526,16 +526,6 @@ impl<R: Reduction> Dpor<R> {
         // A sleeping step is its process's next event in `s[E']` (kept when
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);
-        // The block a process is at in `s[E']`: that of its first event from `e` on,
-        // or where it is now.
-        let (events, procs) = (run.ex.events(), &run.ex.state.procs);
-        let block_at_prefix = |key: Fingerprint| {
-            events[e..]
-                .iter()
-                .find(|ev| procs[ev.proc].pid_key == key)
-                .map(|ev| ev.block)
-                .or_else(|| procs.iter().find(|q| q.pid_key == key)?.next)
-        };
         let prefix = &mut self.nodes[e];
         let covered = prefix.sleep.entries().any(|(steps, ending)| {
             if steps.len() != 1 || ending != Ending::Asleep {
@@ -544,11 +534,6 @@ impl<R: Reduction> Dpor<R> {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
-            let block = event
-                .as_ref()
-                .map(|(b, _)| *b)
-                .or_else(|| block_at_prefix(steps[0].process));
-            let waits = block.is_none_or(|b| waits(program, b));
             weak_initial(
                 &entries,
                 &Entry {
@@ -557,7 +542,6 @@ impl<R: Reduction> Dpor<R> {
                     spawns: Vec::new(),
                     event,
                     written: Vec::new(),
-                    waits,
                 },
                 &mut independent,
             )
@@ -775,7 +759,7 @@ fn await_race(
     let v = race::notdep(events, hb, e);
     let Some(mem) = virtual_memory(ex, hb, e, &v) else {
         let prefix = prefix.filter(|_| !climbs);
-        return match guard_after(ex, hb, (e, n), &v, prefix, replayed) {
+        return match prefix.and_then(|state| replayed_guard(ex, state, n, &v, replayed)) {
             Some(Ok(false)) => AwaitRace::InVain,
             _ => AwaitRace::Reversible,
         };
@@ -809,10 +793,8 @@ fn await_race(
 
 /// Whether the guard of event `n`'s block holds in `s[E'.w]` (`E'` the prefix before
 /// event `e`, `w` events after it, in order): read off the undo log where that is
-/// exact ([`virtual_memory`], with `n`'s locals), else found by replaying `w` from
-/// `prefix`, a snapshot of `s[E']`, when there is one (each step counted in
-/// `replayed`; `n`'s process must then be at `n`'s block). `None` when neither
-/// tells.
+/// exact ([`virtual_memory`], with `n`'s locals), else by [`replayed_guard`] from
+/// `prefix`, a snapshot of `s[E']`, when there is one. `None` when neither tells.
 fn guard_after(
     ex: &Executor<'_>,
     hb: &HappensBefore,
@@ -821,15 +803,29 @@ fn guard_after(
     prefix: Option<&State>,
     replayed: &mut u64,
 ) -> Option<Result<bool, frontend::interp::Fault>> {
-    let events = ex.events();
-    let block = events[n].block;
-    if let Some(mem) = virtual_memory(ex, hb, e, w) {
-        return Some(ex.machine.enabled(block, &mem, ex.entry_locals(n)));
+    match virtual_memory(ex, hb, e, w) {
+        Some(mem) => Some(
+            ex.machine
+                .enabled(ex.events()[n].block, &mem, ex.entry_locals(n)),
+        ),
+        None => replayed_guard(ex, prefix?, n, w, replayed),
     }
-    let procs = &ex.state.procs;
+}
+
+/// Whether the guard of event `n`'s block holds after the events `w` replayed from
+/// `state` (each step counted in `replayed`): `None` when `w` cannot run there or
+/// leaves `n`'s process at another block.
+fn replayed_guard(
+    ex: &Executor<'_>,
+    state: &State,
+    n: usize,
+    w: &[usize],
+    replayed: &mut u64,
+) -> Option<Result<bool, frontend::interp::Fault>> {
+    let (events, procs) = (ex.events(), &ex.state.procs);
     let keys: Vec<Fingerprint> = w.iter().map(|&i| procs[events[i].proc].pid_key).collect();
-    let (after, _) = run_from(ex, prefix?, &keys, replayed)?;
-    let key = procs[events[n].proc].pid_key;
+    let (after, _) = run_from(ex, state, &keys, replayed)?;
+    let (key, block) = (procs[events[n].proc].pid_key, events[n].block);
     let q = after.procs.iter().find(|q| q.pid_key == key)?;
     (q.next == Some(block)).then(|| ex.machine.enabled(block, &after.mem, &q.locals))
 }
@@ -873,7 +869,6 @@ impl<R: Reduction> Dpor<R> {
             spawns: Vec::new(),
             event: proc.next.map(|b| (b, proc.locals.clone())),
             written: Vec::new(),
-            waits: proc.next.is_some_and(|b| waits(run.ex.program(), b)),
         }
     }
 
@@ -1003,7 +998,6 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
         } else {
             event.written.clone()
         },
-        waits: waits(ex.program(), event.block),
     }
 }
 

@@ -32,8 +32,6 @@ pub struct Entry {
     /// The locations its event did write, when it ran (empty otherwise): whether a
     /// write is overwritten unobserved in a sequence ([`crate::observers`]).
     pub written: Vec<Loc>,
-    /// Its block starts with an `await`: a later event may disable it.
-    pub waits: bool,
 }
 
 /// Whether events `i < k` of a sequence, whose footprints conflict, commute
@@ -62,8 +60,8 @@ pub enum WeakInitial {
 }
 
 /// Whether the process whose next step is `p` is a weak initial of `v`, as JACM
-/// defines it: `Beside` even when `p` waits (see [`weak_initial`] and
-/// [`WakeupTree::insert`]).
+/// defines it, with `independent` lifting conflicts (see [`weak_initial`] for a
+/// sleeping process, and [`WakeupTree::insert`]).
 fn weak_initial_in_order(
     v: &[Entry],
     p: &Entry,
@@ -181,8 +179,9 @@ impl WakeupTree {
     /// sequence and nothing changes; where no child is a weak initial, the rest of `v`
     /// becomes a new rightmost branch. Returns the number of steps added.
     ///
-    /// A child beside `v` counts even when it waits at an `await` (unlike a sleeping
-    /// process: [`weak_initial`]): `v` goes below it, as JACM's insertion does. The
+    /// A child beside `v` counts even when it waits at an `await`, or commutes with
+    /// `v` only by `R` (unlike a sleeping process: [`weak_initial`]): `v` goes below
+    /// it, as JACM's insertion does. The
     /// traces that start with `v` where its process runs before any event that
     /// conflicts with its step are explored below it, equivalent to ones that start
     /// with it. In the others, a first such event `d` comes after `v` (none of `v`
@@ -235,7 +234,6 @@ mod tests {
             },
             spawns: Vec::new(),
             event: None,
-            waits: false,
             written: Vec::new(),
         }
     }
@@ -295,10 +293,9 @@ mod tests {
     }
 
     #[test]
-    fn a_waiting_child_beside_a_sequence_takes_it_below_it() {
-        // q waits at an `await` reading z; a: w(x) then b: w(y), of another process.
-        let mut q = entry(1, &[2], &[]);
-        q.waits = true;
+    fn a_child_beside_a_sequence_takes_it_below_it() {
+        // q reads z (an `await` or not); a: w(x) then b: w(y), of another process.
+        let q = entry(1, &[2], &[]);
         let (a, b) = (entry(2, &[], &[0]), entry(2, &[], &[1]));
         let mut wut = WakeupTree::chain(vec![q.clone(), entry(1, &[0], &[])]);
         // As a branch still to explore, a.b goes below it (after q's step; its
@@ -311,22 +308,16 @@ mod tests {
 
     #[test]
     fn a_sleeping_process_is_beside_by_footprints_only() {
-        // q waits at an `await` reading x; a writes x, b writes y.
-        let mut q = entry(1, &[0], &[]);
-        q.waits = true;
+        // q reads x (an `await` or not); a writes x, b writes y.
+        let q = entry(1, &[0], &[]);
         let (a, b) = (entry(2, &[], &[0]), entry(3, &[], &[1]));
         assert_eq!(
             weak_initial(std::slice::from_ref(&b), &q, &mut never),
             Some(WeakInitial::Beside)
         );
         // a conflicts with q's read: a commutation that lifts it (`R`) does not make
-        // q a weak initial beside it, waiting or not; running in the sequence, it is.
+        // q a weak initial beside it; running in the sequence, it is.
         let mut always = |_: &[&Entry], _: usize, _: usize| true;
-        assert_eq!(
-            weak_initial(std::slice::from_ref(&a), &q, &mut always),
-            None
-        );
-        q.waits = false;
         assert_eq!(
             weak_initial(std::slice::from_ref(&a), &q, &mut always),
             None
