@@ -1240,8 +1240,6 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                         });
                 let kept = if independent {
                     Some(Kept::Independent)
-                } else if optimal {
-                    None
                 } else {
                     reduction.keep_asleep(a, x).map(Kept::Equivalent)
                 };

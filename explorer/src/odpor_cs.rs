@@ -93,7 +93,9 @@ use crate::dpor::{Equivalent, Race, Reduction};
 use crate::race;
 
 #[derive(Default)]
-pub struct OptimalContextSensitive;
+pub struct OptimalContextSensitive {
+    context: crate::csdpor::ContextSensitive,
+}
 
 impl Reduction for OptimalContextSensitive {
     fn name(&self) -> &'static str {
@@ -121,5 +123,17 @@ impl Reduction for OptimalContextSensitive {
 
     fn optimal(&self) -> bool {
         true
+    }
+
+    fn snapshots(&self) -> bool {
+        true
+    }
+
+    fn keep_asleep(
+        &mut self,
+        a: &mut crate::dpor::Around<'_, '_>,
+        x: &crate::sleep::Step,
+    ) -> Option<crate::footprint::Footprint> {
+        self.context.keep_asleep(a, x)
     }
 }

@@ -53,7 +53,9 @@ use crate::dpor::{Equivalent, Race, Reduction};
 use crate::odpor_cs::OptimalContextSensitive;
 
 #[derive(Default)]
-pub struct OptimalContextSensitiveObservers;
+pub struct OptimalContextSensitiveObservers {
+    cs: OptimalContextSensitive,
+}
 
 impl Reduction for OptimalContextSensitiveObservers {
     fn name(&self) -> &'static str {
@@ -68,7 +70,7 @@ impl Reduction for OptimalContextSensitiveObservers {
     /// Alg. 2, lines 75–78: `odpor-cs`'s don't-do sequence, for a race presented as
     /// `pre⁺(E, e')` (see the module's doc).
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
-        OptimalContextSensitive.sleep_after_race(r)
+        self.cs.sleep_after_race(r)
     }
 
     /// Line 53 guided by the don't-do sequences (`odpor-cs`'s note 4).
@@ -82,5 +84,13 @@ impl Reduction for OptimalContextSensitiveObservers {
 
     fn observers(&self) -> bool {
         true
+    }
+
+    fn keep_asleep(
+        &mut self,
+        a: &mut crate::dpor::Around<'_, '_>,
+        x: &crate::sleep::Step,
+    ) -> Option<crate::footprint::Footprint> {
+        self.cs.keep_asleep(a, x)
     }
 }

@@ -150,9 +150,9 @@ impl Mode {
         match self.algo {
             Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
             Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
-            Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive)),
+            Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive::default())),
             Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
-            Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers)),
+            Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers::default())),
             Algo::Csdpor => Box::new(Dpor::new(context)),
             Algo::Cdpor => {
                 let ics = ics.expect("cdpor needs constraints").clone();

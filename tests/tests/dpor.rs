@@ -31,7 +31,11 @@ fn csdpor_literal(source: &str, defines: &[(&str, i64)]) -> Report {
 }
 
 fn odpor_cs(source: &str, defines: &[(&str, i64)]) -> Report {
-    run(source, defines, &mut Dpor::new(OptimalContextSensitive))
+    run(
+        source,
+        defines,
+        &mut Dpor::new(OptimalContextSensitive::default()),
+    )
 }
 
 fn naive(source: &str, defines: &[(&str, i64)]) -> Report {

@@ -189,7 +189,10 @@ fn a_deadlock_depends_on_the_last_write() {
 fn cs_ob(source: &str, defines: &[(&str, i64)]) -> Counts {
     let (naive, _, ob) = three(source, defines);
     let program = load(source, defines);
-    let cs_ob = explore_all(&program, &mut Dpor::new(OptimalContextSensitiveObservers));
+    let cs_ob = explore_all(
+        &program,
+        &mut Dpor::new(OptimalContextSensitiveObservers::default()),
+    );
     assert_eq!(cs_ob.finals, naive.finals, "odpor-cs-ob's final states");
     assert_eq!(
         cs_ob.violations.len(),

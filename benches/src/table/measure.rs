@@ -162,9 +162,9 @@ pub fn run(
     let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
         (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
         (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
-        (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive)),
+        (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive::default())),
         (Algo::OdporOb, _) => Box::new(Dpor::new(OptimalObservers)),
-        (Algo::OdporCsOb, _) => Box::new(Dpor::new(OptimalContextSensitiveObservers)),
+        (Algo::OdporCsOb, _) => Box::new(Dpor::new(OptimalContextSensitiveObservers::default())),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),
