@@ -81,20 +81,45 @@
 //!    processes first at that node, and those executions do not all pass through the
 //!    state that covers the step (see `Dpor::block_after_equivalent`).
 //!
+//! 6. **A sleeping step stays asleep past an event it commutes with in its state**,
+//!    csdpor's rule ([`ContextSensitive`]'s `keep_asleep`: `x` asleep at `E`, `n`
+//!    conflicting with it by footprints, `s[E.x.n] = s[E.n.x]` with process
+//!    identities), which is not in Alg. 1. At `E.n`, `x` is a confirmed don't-do step
+//!    as in note 3 (`Ending::Blocks`): it runs only for its races and blocks, a new
+//!    branch of `wut(E.n)` that starts with it is redundant, and it makes no sequence
+//!    redundant as a sleeping weak initial would (line 40). Why nothing is lost: `x`
+//!    sleeps at `E` because `E.x` was explored (or, inherited, by the same argument
+//!    at an ancestor); every `E.n.x.w` is in `s[E.x.n]` after `x`, a state that
+//!    `E.x.n.w` reaches too, and `E.x`'s subtree explores an execution equivalent to
+//!    `E.x.n.w` or one reaching a state it covers — Lemma 3.3's argument of the
+//!    don't-do sets, with the state equality seen where the two steps meet rather
+//!    than after a race. `x`'s own races are still analysed when it runs at `E.n`;
+//!    the events after it are those of `E.x.n.w`, whose races `E.x`'s subtree sees.
+//!    `--literal` leaves it out (the paper's worked examples). Without it, Alg. 1 explores the producer–consumer in 10, 62, 408 executions
+//!    for N = 3, 5, 7 (as csdpor `--literal`) where csdpor takes 2^N, and DBP(5) in
+//!    95 (2^N = 32 with it).
+//!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every
 //! program), plus the blocked prefixes of the ones it cuts. Not included: the
-//! observers of Sec. 4 (`ODPOR_cs^ob`), and csdpor's commutation of sleeping steps
-//! (not in the paper's Alg. 1: the producer–consumer takes 10, 62, 408 executions
-//! for N = 3, 5, 7, as csdpor `--literal`, where csdpor takes 2^N).
+//! observers of Sec. 4 (`ODPOR_cs^ob`).
 
-use crate::csdpor::reversal_if_reaching;
-use crate::dpor::{Equivalent, Race, Reduction};
+use crate::csdpor::{reversal_if_reaching, ContextSensitive};
+use crate::dpor::{Around, Equivalent, Race, Reduction};
+use crate::footprint::Footprint;
 use crate::race;
+use crate::sleep::Step;
 
-#[derive(Default)]
 pub struct OptimalContextSensitive {
-    context: crate::csdpor::ContextSensitive,
+    /// csdpor, for its commutation of sleeping steps (note 6; none when it is
+    /// [`ContextSensitive::literal`]: Alg. 1 to the letter).
+    context: ContextSensitive,
+}
+
+impl OptimalContextSensitive {
+    pub fn new(context: ContextSensitive) -> Self {
+        OptimalContextSensitive { context }
+    }
 }
 
 impl Reduction for OptimalContextSensitive {
@@ -125,15 +150,13 @@ impl Reduction for OptimalContextSensitive {
         true
     }
 
+    /// For the commutation check of sleeping steps (the module's note 6).
     fn snapshots(&self) -> bool {
         true
     }
 
-    fn keep_asleep(
-        &mut self,
-        a: &mut crate::dpor::Around<'_, '_>,
-        x: &crate::sleep::Step,
-    ) -> Option<crate::footprint::Footprint> {
+    /// csdpor's commutation of sleeping steps (the module's note 6).
+    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
         self.context.keep_asleep(a, x)
     }
 }

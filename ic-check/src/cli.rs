@@ -39,8 +39,9 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = DepsArg::Dynamic)]
     pub deps: DepsArg,
 
-    /// Follow the papers' Alg. 1 to the letter: no commutation of sleeping steps in
-    /// csdpor (reproduces the worked examples; Table 1's 2^N needs the default).
+    /// Follow the papers' algorithms to the letter: no commutation of sleeping steps in
+    /// csdpor, cdpor, odpor-cs and odpor-cs-ob (reproduces the worked examples; Table
+    /// 1's 2^N needs the default).
     #[arg(long)]
     pub literal: bool,
 

@@ -367,9 +367,9 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Naive => Box::new(Naive::default()),
         Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
         Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
-        Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive::default())),
+        Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive::new(context))),
         Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
-        Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers::default())),
+        Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers::new(context))),
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor | Algo::Ocdpor => {
             match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {

@@ -162,9 +162,13 @@ pub fn run(
     let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
         (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
         (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
-        (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive::default())),
+        (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive::new(
+            ContextSensitive::new(),
+        ))),
         (Algo::OdporOb, _) => Box::new(Dpor::new(OptimalObservers)),
-        (Algo::OdporCsOb, _) => Box::new(Dpor::new(OptimalContextSensitiveObservers::default())),
+        (Algo::OdporCsOb, _) => Box::new(Dpor::new(OptimalContextSensitiveObservers::new(
+            ContextSensitive::new(),
+        ))),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),

@@ -5,6 +5,7 @@ use super::families::{Family, Set};
 use super::markdown::{self, Table};
 use super::measure::{deps_name, Algo, Run};
 use super::speedup::{Bound, Value};
+use explorer::fingerprint::Fingerprint;
 use explorer::Deps;
 
 /// One cell group of a row: what became of one algorithm at one size.
@@ -119,12 +120,17 @@ impl Row {
         self.algos == Algo::ALL
     }
 
-    /// The complete runs disagree on the final states: a bug of some algorithm.
-    fn finals_differ(&self) -> bool {
-        let mut finals = self.cells.iter().filter_map(|c| match c {
+    /// The final states of the complete runs.
+    fn finals(&self) -> impl Iterator<Item = &Vec<Fingerprint>> {
+        self.cells.iter().filter_map(|c| match c {
             Cell::Ran(run) if run.complete() => Some(&run.finals),
             _ => None,
-        });
+        })
+    }
+
+    /// The complete runs disagree on the final states: a bug of some algorithm.
+    fn finals_differ(&self) -> bool {
+        let mut finals = self.finals();
         finals
             .next()
             .is_some_and(|first| finals.any(|other| other != first))
@@ -164,12 +170,14 @@ fn header(published: bool) -> Vec<&'static str> {
     header
 }
 
-/// The `odpor` set's columns: Tr, S and T of each algorithm of `algos`, then T^smt.
+/// The `odpor` set's columns: the final states, Tr, S and T of each algorithm of
+/// `algos`, then T^smt.
 fn optimal_header(algos: &[Algo], published: bool) -> Vec<String> {
     let mut header = vec!["Bench".to_string()];
     if published {
         header.push(MAZURKIEWICZ.to_string());
     }
+    header.push(FINAL_STATES.to_string());
     for algo in algos {
         header.extend([format!("{} Tr", algo.title()), "S".into(), "T".into()]);
         if let Some((title, _)) = paper_column(*algo) {
@@ -179,6 +187,10 @@ fn optimal_header(algos: &[Algo], published: bool) -> Vec<String> {
     header.push("T^smt".to_string());
     header
 }
+
+/// The `odpor` set's column of the distinct final states (of any complete run: they
+/// agree, or the row is flagged), right after the benchmark's name.
+const FINAL_STATES: &str = "F";
 
 /// The column of the ISSTA paper's ODPOR^ob executions, after our `odpor-ob`.
 const PAPER_ODPOR_OB: &str = "paper ODPOR^ob E";
@@ -249,6 +261,14 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
              inheritance (Sec. 4.2), not the second (writes overwritten before a read)."
         ));
     }
+    if !papers_layout {
+        notes.lines.push(format!(
+            "{FINAL_STATES}: the distinct final states, where some algorithm completed \
+             (`–` where none did). Every execution ends with an observer of the whole \
+             memory here, so no sound algorithm explores fewer complete executions; \
+             the paper's executions end unobserved."
+        ));
+    }
     if published {
         notes.lines.push(format!(
             "{MAZURKIEWICZ}: the program's published Mazurkiewicz traces at that size: what \
@@ -265,6 +285,10 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
         let mut cells = vec![row.label()];
         if published {
             cells.push(row.mazurkiewicz().unwrap_or_default().to_string());
+        }
+        if !papers_layout {
+            let finals = row.finals().next().map(|f| f.len());
+            cells.push(finals.map_or_else(|| "–".to_string(), |n| n.to_string()));
         }
         for (i, algo) in row.algos.iter().copied().enumerate() {
             let group = algorithm_cells(row, i, algo, differ, &mut notes);
@@ -521,6 +545,49 @@ mod tests {
             ),
             "{paper}"
         );
+    }
+
+    /// The `odpor` set shows the distinct final states once per row (of a complete
+    /// run), `–` where no run completed, and the paper's executions after ours.
+    #[test]
+    fn the_optimal_layout_shows_the_final_states() {
+        let fr = FAMILIES.iter().find(|f| f.name == "fr").unwrap();
+        const ALGOS: [Algo; 2] = [Algo::Odpor, Algo::OdporCsOb];
+        let row = |n, cells| Row {
+            family: fr,
+            n,
+            deps: Deps::Dynamic,
+            algos: &ALGOS,
+            cells,
+            smt: None,
+        };
+        let rows = [
+            row(
+                3,
+                vec![
+                    run(24, 65, 0.0, Stop::Complete, &[1, 2, 3]),
+                    run(22, 60, 0.0, Stop::Timeout, &[1]),
+                ],
+            ),
+            row(
+                9,
+                vec![
+                    run(9, 99, 3.0, Stop::Timeout, &[1]),
+                    run(5, 50, 3.0, Stop::Timeout, &[1]),
+                ],
+            ),
+        ];
+        let (text, flagged) = measured(&rows, &[]);
+        assert!(!flagged);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "| Bench |   F | ODPOR Tr |   S |     T | ODPOR_cs-OB Tr |   S |      T | \
+             paper ODPOR_cs^ob E | T^smt |"
+        );
+        assert!(lines[2].starts_with("| FR(3) |   3 |       24 |"), "{text}");
+        assert!(lines[2].ends_with("|                   8 |     – |"), "{text}");
+        assert!(lines[3].starts_with("| FR(9) |   – |       >9 |"), "{text}");
     }
 
     #[test]

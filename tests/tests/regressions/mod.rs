@@ -1683,7 +1683,9 @@ init {
     let report = tests::explore_all(
         &program,
         &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::default(),
+            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::csdpor::ContextSensitive::new(),
+            ),
         ),
     );
     assert_eq!(naive.stats.final_states, 3);
@@ -1750,7 +1752,9 @@ init {
     );
     assert_eq!(
         count(&mut Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::default()
+            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::csdpor::ContextSensitive::new(),
+            )
         )),
         (4, 1, 15)
     );
