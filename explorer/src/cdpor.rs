@@ -38,6 +38,9 @@ pub struct Constrained {
     line9: LineNine,
     /// The `e` of the race line 9 just proved independent (`e R n`).
     proved: Option<usize>,
+    /// Line 9 also with globals private to the pair (see [`LineNine::race`]): not in
+    /// an optimal search.
+    private: bool,
 }
 
 impl Constrained {
@@ -47,6 +50,16 @@ impl Constrained {
             ics,
             context,
             proved: None,
+            private: true,
+        }
+    }
+
+    /// For an optimal search (`ocdpor`): line 9 without private globals, which its
+    /// weak initials and sleep sets could not use.
+    pub fn optimal(ics: Arc<ResolvedIcs>, context: ContextSensitive) -> Self {
+        Constrained {
+            private: false,
+            ..Constrained::new(ics, context)
         }
     }
 
@@ -154,7 +167,7 @@ impl Reduction for Constrained {
     /// Line 9: reverse the race unless its two events commute whatever the state
     /// (`e R n`, see [`crate::independence`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        let independent = self.line9.race(r, true);
+        let independent = self.line9.race(r, self.private);
         self.proved = independent.then_some(r.e);
         !independent
     }

@@ -311,10 +311,12 @@ struct Node {
     /// The process explored from this node now (its event is at this depth).
     current: Option<usize>,
     started: bool,
-    /// A step was blocked here after reaching a covered state (odpor-cs, odpor-cs-ob):
-    /// the node goes on with fresh processes once its wakeup tree is spent (see
-    /// `Dpor::block_after_equivalent`).
-    blocked_step: bool,
+    /// The processes whose step ran here and was blocked after reaching a covered
+    /// state (odpor-cs, odpor-cs-ob, ocdpor): the node goes on with fresh processes
+    /// once its wakeup tree is spent (see `Dpor::block_after_equivalent`), and a new
+    /// wakeup branch that starts with one of them would only repeat it (see
+    /// `Dpor::insert_wakeup`).
+    blocked_steps: Vec<Fingerprint>,
 }
 
 pub struct Dpor<R> {
@@ -358,7 +360,7 @@ impl<R: Reduction> Dpor<R> {
         node.wut = wut;
         node.current = None;
         node.started = false;
-        node.blocked_step = false;
+        node.blocked_steps.clear();
         match sleep {
             Some(s) => node.sleep = s,
             None => node.sleep.clear(),
@@ -549,11 +551,15 @@ impl<R: Reduction> Dpor<R> {
         });
         // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
         // branch starts with it. A new branch that starts with a step already run and
-        // blocked at E' (`Ending::Blocks`) would only repeat that run — the same
-        // events, whose races were analysed then — so it is redundant too, and so is
-        // its don't-do sequence (it starts with that step).
+        // blocked at E' would only repeat that run — the same events, whose races were
+        // analysed then — so it is redundant too, and so is its don't-do sequence (it
+        // starts with that step). Not a step that is only kept at E' as a confirmed
+        // don't-do step (`Ending::Blocks`) because it commutes in context with the
+        // event before (odpor-cs's note 6): it never ran here, and its races with the
+        // events of E' are seen only when it does (taking it as run, odpor-cs lost a
+        // final state: `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`).
         let repeats = entries.first().is_some_and(|first| {
-            prefix.sleep.ends(first.process).always
+            prefix.blocked_steps.contains(&first.process)
                 && prefix.wut.branches_at_root(&entries, &mut independent)
         });
         if covered || repeats || entries.is_empty() {
@@ -1171,7 +1177,8 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 self.choose(run, node, &pending)
             };
             let Some(p) = chosen else {
-                if optimal && self.nodes[d].blocked_step && self.choose_after_blocked(run, d) {
+                let blocked_step = !self.nodes[d].blocked_steps.is_empty();
+                if optimal && blocked_step && self.choose_after_blocked(run, d) {
                     continue;
                 }
                 if !self.close(run) {
@@ -1545,7 +1552,7 @@ impl<R: Reduction> Dpor<R> {
             // sequence redundant at line 40 — the races of the executions it stands
             // for were never seen (`regressions::odpor_cs_blocked_step_covers_no_race`).
             self.nodes[d].sleep.insert_equivalent(vec![step]);
-            self.nodes[d].blocked_step = true;
+            self.nodes[d].blocked_steps.push(process);
             return;
         }
         self.nodes[d].sleep.insert(vec![step]);

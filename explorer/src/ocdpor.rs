@@ -1,21 +1,35 @@
 //! `ocdpor`: Optimal-DPOR with cdpor's independence constraints — beyond both
-//! papers (issue 14). The dependency is the transition footprints' conflicts minus
-//! `R` (see [`crate::independence`]): two events whose footprints conflict but whose
-//! blocks have a constraint that holds whatever the state (or throughout the ranges
-//! the search's states stay in) commute, as a property of the two events. With that
-//! finer dependency, Optimal-DPOR's argument (JACM 2017, Thm. 6.7) applies as is:
-//! `R` is used where Optimal-DPOR uses independence — races (line 9: not reversed,
-//! recorded in happens-before), weak initials in the wakeup trees, and sleep sets
-//! (a sleeping step stays asleep after an event it commutes with) — but not to take a
-//! sleeping process as a weak initial beside a wakeup sequence, which footprints alone
-//! decide (see [`crate::wakeup_tree::weak_initial`]: with `R`, ocdpor lost a final
-//! state). Nothing rests on
-//! state equality, so none of cdpor's sleep sequences (lines 11–17) are used: one
-//! complete execution per trace of the finer relation, and none blocked (in programs
-//! without `await`).
+//! papers (issue 14). Two parts:
+//!
+//! 1. **The finer dependency** (all of `ocdpor --literal`): the transition
+//!    footprints' conflicts minus `R` (see [`crate::independence`]): two events whose
+//!    footprints conflict but whose blocks have a constraint that holds whatever the
+//!    state (or throughout the ranges the search's states stay in) commute, as a
+//!    property of the two events. With that finer dependency, Optimal-DPOR's argument
+//!    (JACM 2017, Thm. 6.7) applies as is: `R` is used where Optimal-DPOR uses
+//!    independence — races (line 9: not reversed, recorded in happens-before), weak
+//!    initials in the wakeup trees, and sleep sets (a sleeping step stays asleep after
+//!    an event it commutes with) — but not to take a sleeping process as a weak
+//!    initial beside a wakeup sequence, which footprints alone decide (see
+//!    [`crate::wakeup_tree::weak_initial`]: with `R`, ocdpor lost a final state).
+//!    Nothing rests on state equality: one complete execution per trace of the finer
+//!    relation, and none blocked (in programs without `await`).
+//! 2. **The state checks** (by default): cdpor's lines 11–14 for each reversed race
+//!    (a constraint that holds in `s[E'.û]` proves the reversal reaches a state of
+//!    `E.p`; otherwise csdpor's lazy check), kept as odpor-cs keeps its don't-do
+//!    sequences, and cdpor's line 17 with csdpor's commutation of sleeping steps,
+//!    as odpor-cs's note 6 (a step kept so is a don't-do step, run for its races
+//!    wherever a race asks for it). What they block is a state reached before with
+//!    its continuations, Lemma 3.3's argument as in [`crate::odpor_cs`]; they never
+//!    add a complete execution to part 1's (the differential test checks it). On the
+//!    producer–consumer this gives cdpor's 2^N executions where part 1 alone explores
+//!    C(2N, N): the constraints of a producer and a consumer hold only in some states.
 
-use crate::dpor::{Race, Reduction};
-use crate::independence::LineNine;
+use crate::cdpor::Constrained;
+use crate::csdpor::ContextSensitive;
+use crate::dpor::{Around, Equivalent, Race, Reduction};
+use crate::footprint::Footprint;
+use crate::sleep::Step;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, Program};
@@ -23,13 +37,30 @@ use frontend::value::Value;
 use std::sync::Arc;
 
 pub struct OptimalConstrained {
-    line9: LineNine,
+    /// cdpor: its line 9 (without private globals), and its state checks when
+    /// `states`.
+    cdpor: Constrained,
+    /// cdpor's lines 11–17 and odpor-cs's don't-do sequences (the module's second
+    /// part); without them, the search is optimal for the finer dependency.
+    states: bool,
 }
 
 impl OptimalConstrained {
+    /// Optimal-DPOR with `R` only (`--literal`): one complete execution per trace of
+    /// the finer dependency.
     pub fn new(ics: Arc<ResolvedIcs>) -> Self {
         OptimalConstrained {
-            line9: LineNine::new(ics),
+            cdpor: Constrained::optimal(ics, ContextSensitive::literal()),
+            states: false,
+        }
+    }
+
+    /// With cdpor's state checks and `context`'s commutation of sleeping steps, if it
+    /// has one (the default).
+    pub fn context_sensitive(ics: Arc<ResolvedIcs>, context: ContextSensitive) -> Self {
+        OptimalConstrained {
+            cdpor: Constrained::optimal(ics, context),
+            states: true,
         }
     }
 }
@@ -39,13 +70,27 @@ impl Reduction for OptimalConstrained {
         "ocdpor"
     }
 
-    /// For the initial state, which the ranges of `R` start from.
+    /// For the initial state, which the ranges of `R` start from, and the state checks.
     fn snapshots(&self) -> bool {
         true
     }
 
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        !self.line9.race(r, false)
+        self.cdpor.must_reverse(r)
+    }
+
+    /// cdpor's lines 11–14: a reversed race proved or checked to reach a state of
+    /// `E.p` joins `dnd(E')`, as odpor-cs's don't-do sequences do.
+    fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
+        self.states
+            .then(|| self.cdpor.sleep_after_race(r))
+            .flatten()
+    }
+
+    /// cdpor's line 17 and csdpor's commutation: a sleeping step that commutes with
+    /// `n` in `s[E]` stays, as a confirmed don't-do step (odpor-cs's note 6).
+    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+        self.states.then(|| self.cdpor.keep_asleep(a, x)).flatten()
     }
 
     fn independent(
@@ -56,7 +101,12 @@ impl Reduction for OptimalConstrained {
         x: (BlockId, &[Value]),
         y: (BlockId, &[Value]),
     ) -> bool {
-        self.line9.commute(program, initial, max_depth, x, y)
+        self.cdpor.independent(program, initial, max_depth, x, y)
+    }
+
+    /// Guided by the don't-do sequences, as odpor-cs.
+    fn guided(&self) -> bool {
+        self.states
     }
 
     fn optimal(&self) -> bool {

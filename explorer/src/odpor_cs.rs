@@ -68,6 +68,7 @@
 //!    step again at line 26): the run would repeat the same events and their races,
 //!    analysed the first time. That also bounds the search: without it, the race of
 //!    an execution below `E` could insert the branch again each time it blocked.
+//!    Only a step run and blocked at `E` itself counts so (see note 6).
 //! 4. **Line 21 chooses blindly**: it avoids the confirmed entries of `dnd(E)` but
 //!    cannot avoid those not checked yet; the choice is guided to the heads of the
 //!    shortest sleep and don't-do sequences (CSDPOR Sec. 5.3, opt. 2), which follows
@@ -84,20 +85,23 @@
 //! 6. **A sleeping step stays asleep past an event it commutes with in its state**,
 //!    csdpor's rule ([`ContextSensitive`]'s `keep_asleep`: `x` asleep at `E`, `n`
 //!    conflicting with it by footprints, `s[E.x.n] = s[E.n.x]` with process
-//!    identities), which is not in Alg. 1. At `E.n`, `x` is a confirmed don't-do step
-//!    as in note 3 (`Ending::Blocks`): it runs only for its races and blocks, a new
-//!    branch of `wut(E.n)` that starts with it is redundant, and it makes no sequence
-//!    redundant as a sleeping weak initial would (line 40). Why nothing is lost: `x`
-//!    sleeps at `E` because `E.x` was explored (or, inherited, by the same argument
-//!    at an ancestor); every `E.n.x.w` is in `s[E.x.n]` after `x`, a state that
-//!    `E.x.n.w` reaches too, and `E.x`'s subtree explores an execution equivalent to
-//!    `E.x.n.w` or one reaching a state it covers — Lemma 3.3's argument of the
-//!    don't-do sets, with the state equality seen where the two steps meet rather
-//!    than after a race. `x`'s own races are still analysed when it runs at `E.n`;
-//!    the events after it are those of `E.x.n.w`, whose races `E.x`'s subtree sees.
-//!    `--literal` leaves it out (the paper's worked examples). Without it, Alg. 1 explores the producer–consumer in 10, 62, 408 executions
-//!    for N = 3, 5, 7 (as csdpor `--literal`) where csdpor takes 2^N, and DBP(5) in
-//!    95 (2^N = 32 with it).
+//!    identities), which is not in Alg. 1. At `E.n`, `x` is a don't-do step
+//!    (`Ending::Blocks`): when it runs there it blocks after its races are analysed,
+//!    and it makes no sequence redundant as a sleeping weak initial would (line 40).
+//!    Why no final state is lost: `x` sleeps at `E` because `E.x` was explored (or,
+//!    inherited, by the same argument at an ancestor); every `E.n.x.w` is in
+//!    `s[E.x.n]` after `x`, a state that `E.x.n.w` reaches too, and `E.x`'s subtree
+//!    explores an execution equivalent to `E.x.n.w` or one reaching a state it covers
+//!    — Lemma 3.3's argument of the don't-do sets, with the state equality seen where
+//!    the two steps meet rather than after a race. What `E.x`'s subtree does not see
+//!    are the races of `x` *after* `n` with the events of `E`: those are analysed
+//!    when `x` runs at `E.n`, so a race that asks for `x` at `E.n` (or below) must be
+//!    followed — unlike note 3's step, which ran and blocked at that very node, a step
+//!    kept so never ran there (taking it as run, odpor-cs lost a final state:
+//!    `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`). `--literal`
+//!    leaves the rule out (the paper's worked examples). Without it, Alg. 1 explores
+//!    the producer–consumer in 10, 62, 408 executions for N = 3, 5, 7 (as csdpor
+//!    `--literal`) where csdpor takes 2^N, and DBP(5) in 95 (2^N = 32 with it).
 //!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every

@@ -47,8 +47,8 @@
 //! executions than `odpor`. It may explore more than `odpor-ob`: a blocked execution's
 //! end observes every location, so its write/write races that a complete execution
 //! would overwrite are reversed too
-//! (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`, 9
-//! executions against 6 before `odpor-cs`'s note 6, 4 since).
+//! (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`: 9
+//! executions against 6).
 
 use crate::csdpor::ContextSensitive;
 use crate::dpor::{Around, Equivalent, Race, Reduction};

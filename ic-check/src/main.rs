@@ -373,9 +373,12 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         Algo::Csdpor => Box::new(Dpor::new(context)),
         Algo::Cdpor | Algo::Ocdpor => {
             match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {
-                Ok(ics) if cli.algo == Algo::Ocdpor => {
+                Ok(ics) if cli.algo == Algo::Ocdpor && cli.literal => {
                     Box::new(Dpor::new(OptimalConstrained::new(Arc::new(ics))))
                 }
+                Ok(ics) if cli.algo == Algo::Ocdpor => Box::new(Dpor::new(
+                    OptimalConstrained::context_sensitive(Arc::new(ics), context),
+                )),
                 Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
                 Err((code, message)) => {
                     if code == BAD_INPUT {

@@ -5,8 +5,9 @@
 //!
 //! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, odpor-cs-ob, ocdpor, csdpor
 //! and cdpor, each with `--deps dynamic` and `--deps static`, odpor-cs, odpor-cs-ob,
-//! csdpor and cdpor also with `--literal`: twenty-four runs per program. cdpor's constraints are synthesised once
-//! per program (z3, [`ics`]) and shared by its four modes and ocdpor's two.
+//! ocdpor, csdpor and cdpor also with `--literal`: twenty-six runs per program.
+//! cdpor's constraints are synthesised once per program (z3, [`ics`]) and shared by
+//! its four modes and ocdpor's four.
 //!
 //! Per program, with `all_violations`:
 //! - (a) the same SET of final states as `naive` (identity-free fingerprints, as
@@ -23,7 +24,7 @@
 //!   synthesised constraints, on sampled states;
 //! - (f) `odpor` is optimal: exactly one complete execution per Mazurkiewicz trace
 //!   and no execution blocked in a sleep set, in both `--deps` modes, `await`s
-//!   included; `ocdpor` is optimal for its
+//!   included; `ocdpor --literal` (no state checks) is optimal for its
 //!   finer dependency: as many complete executions as naive counts traces of it
 //!   ([`Naive::with_constraints`]: footprint conflicts minus cdpor's `R`), and none
 //!   blocked in programs without `await` (with them, a reversal judged runnable on a
@@ -35,7 +36,8 @@
 //! - (g) `odpor-cs` explores no more complete executions than `odpor` with the same
 //!   dependencies (ISSTA'19 Sec. 3.3: "ODPOR_cs never explores more traces than
 //!   ODPOR"): its state checks only cut executions, and its shorter wakeup sequences
-//!   must not cost any.
+//!   must not cost any; `ocdpor`, with its state checks, no more than the traces of
+//!   its finer dependency.
 //! - (h) `odpor-ob` explores no more complete executions than `odpor` (with the same
 //!   dependencies): observers only make more executions equivalent.
 //! - (i) `odpor-cs-ob` explores no more complete executions than `odpor`. Not "no
@@ -113,7 +115,7 @@ pub enum Algo {
 pub struct Mode {
     pub algo: Algo,
     pub deps: Deps,
-    /// `--literal` (csdpor, cdpor, odpor-cs and odpor-cs-ob).
+    /// `--literal` (csdpor, cdpor, odpor-cs, odpor-cs-ob and ocdpor).
     pub literal: bool,
 }
 
@@ -160,7 +162,13 @@ impl Mode {
             }
             Algo::Ocdpor => {
                 let ics = ics.expect("ocdpor needs constraints").clone();
-                Box::new(Dpor::new(OptimalConstrained::new(ics)))
+                if self.literal {
+                    Box::new(Dpor::new(OptimalConstrained::new(ics)))
+                } else {
+                    Box::new(Dpor::new(OptimalConstrained::context_sensitive(
+                        ics, context,
+                    )))
+                }
             }
         }
     }
@@ -172,14 +180,20 @@ impl Mode {
 pub fn modes() -> Vec<Mode> {
     let mut all = Vec::new();
     for deps in [Deps::Dynamic, Deps::Static] {
-        for algo in [Algo::Sdpor, Algo::Odpor, Algo::OdporOb, Algo::Ocdpor] {
+        for algo in [Algo::Sdpor, Algo::Odpor, Algo::OdporOb] {
             all.push(Mode {
                 algo,
                 deps,
                 literal: false,
             });
         }
-        for algo in [Algo::OdporCsOb, Algo::OdporCs, Algo::Csdpor, Algo::Cdpor] {
+        for algo in [
+            Algo::OdporCsOb,
+            Algo::OdporCs,
+            Algo::Ocdpor,
+            Algo::Csdpor,
+            Algo::Cdpor,
+        ] {
             for literal in [false, true] {
                 all.push(Mode {
                     algo,
@@ -508,9 +522,17 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces, report.stats.blocked, naive.stats.mazurkiewicz
                 ));
             }
+        } else if mode.algo == Algo::Ocdpor && !mode.literal {
+            // (g) With its state checks, ocdpor explores no more than without them.
+            if let Some(m) = constrained_mazurkiewicz.filter(|&m| report.stats.traces > m) {
+                errors.push(format!(
+                    "{name}: {} traces, more than the {m} traces of the dependency without R",
+                    report.stats.traces
+                ));
+            }
         } else if mode.algo == Algo::Ocdpor {
-            // (f) ocdpor is optimal for its finer dependency: one complete execution per
-            // trace of it, none blocked (without `await`s).
+            // (f) ocdpor --literal is optimal for its finer dependency: one complete
+            // execution per trace of it, none blocked (without `await`s).
             let optimal = if identities_may_move {
                 constrained_mazurkiewicz.is_some_and(|m| report.stats.traces <= m)
             } else {

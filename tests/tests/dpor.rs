@@ -377,6 +377,69 @@ init { spawn inc(); spawn inc(); spawn inc(); }
     }
 }
 
+/// ocdpor by default (with cdpor's state checks as don't-do sequences, and the
+/// commutation of sleeping steps) on the producer–consumer: Table 1's 2^N executions,
+/// as cdpor, where `ocdpor --literal` explores the C(2N, N) traces of its finer
+/// dependency (20, 252, 3432: the constraints of a producer and a consumer hold only
+/// in some states, so `R` cannot use them). It blocks what odpor-cs blocks (9, 75,
+/// 441, in 52, 324, 1,712 states) where cdpor blocks 4, 32, 192 (43, 249, 1,271
+/// states): see `odpor_cs_producer_consumer`.
+#[test]
+fn ocdpor_producer_consumer() {
+    let src = tests::benchmark("pc.ic");
+    for (n, blocked, states, finer) in [(3, 9, 52, 20), (5, 75, 324, 252), (7, 441, 1712, 3432)] {
+        let defines = [("N", n)];
+        let program = load(&src, &defines);
+        let ics = constraints(&src, &program);
+        let context = ContextSensitive::new();
+        let mut ocdpor = Dpor::new(OptimalConstrained::context_sensitive(ics.clone(), context));
+        let r = explore_all(&program, &mut ocdpor);
+        assert_eq!(explored(&r), (1 << n, blocked, states), "N = {n}");
+        let mut literal = Dpor::new(OptimalConstrained::new(ics.clone()));
+        let l = explore_all(&program, &mut literal);
+        assert_eq!(explored(&l), (finer, 0, l.stats.states), "N = {n}");
+        let mut cdpor = Dpor::new(Constrained::new(ics, ContextSensitive::new()));
+        let c = explore_all(&program, &mut cdpor);
+        assert_eq!(c.stats.traces, 1 << n, "N = {n}");
+        assert_eq!(r.finals, c.finals, "N = {n}");
+        assert_eq!(l.finals, c.finals, "N = {n}");
+    }
+}
+
+/// ocdpor on every example (all violations): naive's final states and violations,
+/// and the counts measured when its state checks were added (complete, blocked,
+/// states) beside `--literal`'s complete executions: cdpor's complete executions on
+/// each (fig1: 1, the CDPOR paper's), fewer than `--literal` wherever a reversed race
+/// reaches the same state. (fig1 `--literal`: 6 = all orders here, without a bound on
+/// executions — see `cdpor_example_5` — and 4 under ic-check's default `--max-depth`.)
+#[test]
+fn ocdpor_on_every_example() {
+    let expected = [
+        ("bank.ic", (2, 7, 25), 8),
+        ("buffer.ic", (6, 12, 75), 48),
+        ("fib.ic", (3, 5, 29), 12),
+        ("fig1.ic", (1, 4, 12), 6),
+        ("kvstore.ic", (1, 4, 18), 6),
+        ("mutex.ic", (6, 0, 37), 6),
+        ("philosophers.ic", (7, 0, 31), 7),
+        ("sort.ic", (2, 0, 5), 2),
+    ];
+    for (name, counts, literal) in expected {
+        let source = example(name);
+        let program = load(&source, &[]);
+        let ics = constraints(&source, &program);
+        let context = ContextSensitive::new();
+        let mut ocdpor = Dpor::new(OptimalConstrained::context_sensitive(ics.clone(), context));
+        let r = explore_all(&program, &mut ocdpor);
+        let reference = naive(&source, &[]);
+        assert_eq!(r.finals, reference.finals, "{name}");
+        assert_eq!(r.violations.len(), reference.violations.len(), "{name}");
+        assert_eq!(explored(&r), counts, "{name}");
+        let l = explore_all(&program, &mut Dpor::new(OptimalConstrained::new(ics)));
+        assert_eq!(l.stats.traces, literal, "{name}");
+    }
+}
+
 /// CDPOR Ex. 5. The paper explores one complete sequence, p.q.r, and 6 states: its
 /// line 9 keeps r out of back(p) because I(q,r) ∋ z <= -2 holds uniformly in s[p],
 /// and p out of back(ε) after r (`true ∈ I(p,r)`).
@@ -636,9 +699,11 @@ fn odpor_cs_cdpor_figure_1() {
 /// what the literal Alg. 1 explores (see `producer_consumer_table_1`: 10, 62, 408,
 /// where p1.p2.c1.c2.p3.c3 repeats a state because c2 wakes p3), with the same
 /// blocked executions and states; odpor explores all C(2N, N). By default, with the
-/// commutation (`odpor-cs`'s note 6), it explores Table 1's 2^N and blocks as many
-/// executions as csdpor (4, 32, 192); its states are more (47, 281, 1,463 against
-/// 43, 249, 1,271) because it runs a step it blocks, where csdpor settles it unrun.
+/// commutation (`odpor-cs`'s note 6), it explores Table 1's 2^N, as csdpor, and blocks
+/// more (9, 75, 441 against 4, 32, 192) in more states (52, 324, 1,712 against 43,
+/// 249, 1,271): a step kept asleep by commutation is run, for its races, wherever a
+/// race asks for it, and an optimal search runs a step it blocks where csdpor settles
+/// it unrun.
 #[test]
 fn odpor_cs_producer_consumer() {
     let src = std::fs::read_to_string(concat!(
@@ -656,7 +721,10 @@ fn odpor_cs_producer_consumer() {
         let commuting = odpor_cs(&src, &[("N", n)]);
         let csdpor = csdpor(&src, &[("N", n)]);
         assert_eq!(commuting.stats.traces, 1 << n, "N = {n}");
-        assert_eq!(commuting.stats.blocked, csdpor.stats.blocked, "N = {n}");
+        assert_eq!(csdpor.stats.traces, 1 << n, "N = {n}");
+        let commuting_counts = [(3, (9, 52)), (5, (75, 324)), (7, (441, 1712))];
+        let (_, (blocked, states)) = commuting_counts.into_iter().find(|c| c.0 == n).unwrap();
+        assert_eq!(explored(&commuting), (1 << n, blocked, states), "N = {n}");
         assert_eq!(commuting.finals, cs.finals, "N = {n}");
     }
 }
@@ -669,17 +737,17 @@ fn odpor_cs_producer_consumer() {
 /// 7, 17, 88, since a don't-do sequence `u.p.w` goes down past `p` as `u.w` when `p`
 /// commutes with `u`, ISSTA'19 Sec. 4.2; 6 is naive's number of final states.) With
 /// csdpor's commutation of sleeping steps (`odpor-cs`'s note 6; `--literal` leaves it
-/// out, giving the counts it had before): bank 3, 6, 25 -> 2, 3, 20; buffer 16 -> 12
-/// blocked, 79 -> 75 states; fig1 2, 4, 13 -> 1, 3, 11 (csdpor's 1 execution); kvstore
-/// 2, 5, 27 -> 1, 2, 16 (one final state each).
+/// out, giving the counts it had before): bank 3, 6, 25 -> 2, 7, 24; buffer 16 -> 12
+/// blocked, 79 -> 75 states; fig1 2, 4, 13 -> 1, 4, 12 (csdpor's 1 execution); kvstore
+/// 2, 5, 27 -> 1, 4, 18 (one final state each).
 #[test]
 fn odpor_cs_on_every_example() {
     let expected = [
-        ("bank.ic", (2, 3, 20)),
+        ("bank.ic", (2, 7, 24)),
         ("buffer.ic", (6, 12, 75)),
         ("fib.ic", (12, 0, 51)),
-        ("fig1.ic", (1, 3, 11)),
-        ("kvstore.ic", (1, 2, 16)),
+        ("fig1.ic", (1, 4, 12)),
+        ("kvstore.ic", (1, 4, 18)),
         ("mutex.ic", (6, 0, 37)),
         ("philosophers.ic", (7, 0, 31)),
         ("sort.ic", (2, 0, 5)),

@@ -586,7 +586,10 @@ mod tests {
              paper ODPOR_cs^ob E | T^smt |"
         );
         assert!(lines[2].starts_with("| FR(3) |   3 |       24 |"), "{text}");
-        assert!(lines[2].ends_with("|                   8 |     – |"), "{text}");
+        assert!(
+            lines[2].ends_with("|                   8 |     – |"),
+            "{text}"
+        );
         assert!(lines[3].starts_with("| FR(9) |   – |       >9 |"), "{text}");
     }
 
