@@ -41,7 +41,8 @@ pub struct Cli {
 
     /// Follow the papers' algorithms to the letter: no commutation of sleeping steps in
     /// csdpor, cdpor, odpor-cs and odpor-cs-ob (reproduces the worked examples; Table
-    /// 1's 2^N needs the default).
+    /// 1's 2^N needs the default); ocdpor without state checks (optimal for its finer
+    /// dependency).
     #[arg(long)]
     pub literal: bool,
 

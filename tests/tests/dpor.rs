@@ -31,22 +31,14 @@ fn csdpor_literal(source: &str, defines: &[(&str, i64)]) -> Report {
 }
 
 fn odpor_cs(source: &str, defines: &[(&str, i64)]) -> Report {
-    let context = ContextSensitive::new();
-    run(
-        source,
-        defines,
-        &mut Dpor::new(OptimalContextSensitive::new(context)),
-    )
+    let cs = OptimalContextSensitive::new(ContextSensitive::new());
+    run(source, defines, &mut Dpor::new(cs))
 }
 
 /// The paper's Alg. 1 to the letter (`--literal`): no commutation of sleeping steps.
 fn odpor_cs_literal(source: &str, defines: &[(&str, i64)]) -> Report {
-    let context = ContextSensitive::literal();
-    run(
-        source,
-        defines,
-        &mut Dpor::new(OptimalContextSensitive::new(context)),
-    )
+    let cs = OptimalContextSensitive::new(ContextSensitive::literal());
+    run(source, defines, &mut Dpor::new(cs))
 }
 
 fn naive(source: &str, defines: &[(&str, i64)]) -> Report {

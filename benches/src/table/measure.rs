@@ -174,7 +174,10 @@ pub fn run(
             ics.clone(),
             ContextSensitive::new(),
         ))),
-        (Algo::Ocdpor, Some(ics)) => Box::new(Dpor::new(OptimalConstrained::new(ics.clone()))),
+        (Algo::Ocdpor, Some(ics)) => Box::new(Dpor::new(OptimalConstrained::context_sensitive(
+            ics.clone(),
+            ContextSensitive::new(),
+        ))),
         (Algo::Cdpor | Algo::Ocdpor, None) => {
             return Err(format!("{} needs constraints", algo.name()))
         }
