@@ -1017,8 +1017,8 @@ fn waits(program: &Program, block: BlockId) -> bool {
 /// runs after `v`) considered for leaving out, at most this many.
 const LEFT_OUT: usize = 4;
 
-/// `v` without a nonempty subset of its events in `written` (sorted: those that did
-/// write what the guard reads) and the events that happen after them, smallest
+/// `v` without a nonempty subset of its events in `written` (sorted: those that may
+/// write what the guard reads there) and the events that happen after them, smallest
 /// subsets first (at most [`LEFT_OUT`] writers, the last ones of `v`, are
 /// considered); none where an event of process `proc` would have to go.
 fn without_some_writes_of<'a>(
@@ -1349,13 +1349,25 @@ impl<R: Reduction> Dpor<R> {
             }
             let at_block = anchor.is_none_or(|a| a < e0);
             let enabled_before = self.nodes[e0].enabled.contains(&proc);
-            // How many events of `notdep(e0, E)` did write what the guard reads,
-            // counted without building it.
-            let after_e0 = guard_written.partition_point(|&j| j <= e0);
-            let writers = guard_written[after_e0..]
+            // The events of `notdep(e0, E)` that may write what the guard reads where
+            // `v` puts them: those that did, and those that commute with `e0` only by
+            // `R` (their footprints conflict), which may write there what they did not
+            // in `E`, having read `e0`'s writes there. With `q: if (z != 0) z = 0`
+            // twice, the first disabling `await (z >= 1)`, the second writes only
+            // before it: ocdpor lost a final state while only the first was left out
+            // (`regressions::ocdpor_leaves_out_a_write_r_moved_before_its_guard`).
+            // Without `R`, `notdep(e0, E)` has no event in conflict with `e0`.
+            let rewriters: Vec<usize> = guard_writers
                 .iter()
-                .filter(|&&j| !hb.before(events, e0, j))
-                .count();
+                .copied()
+                .filter(|&j| {
+                    j > e0
+                        && !hb.before(events, e0, j)
+                        && (guard_written.binary_search(&j).is_ok()
+                            || events[j].footprint.conflicts(&events[e0].footprint))
+                })
+                .collect();
+            let writers = rewriters.len();
             // Source-DPOR skips a write before which the process was enabled at this
             // block and after which nothing in `notdep` wrote what its guard reads:
             // the probe right after the write asked to run the process before it,
@@ -1400,7 +1412,7 @@ impl<R: Reduction> Dpor<R> {
             let found = if passes(&notdep) {
                 Some(notdep)
             } else if to_leave_out {
-                without_some_writes_of(events, hb, proc, &guard_written, &notdep)
+                without_some_writes_of(events, hb, proc, &rewriters, &notdep)
                     .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard))
                     .find(|pruned| passes(pruned))
             } else {
