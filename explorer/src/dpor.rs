@@ -842,6 +842,13 @@ impl<R: Reduction> Dpor<R> {
     /// never meets one; with `await`s, a sequence judged runnable on a memory that
     /// is not exact ([`virtual_memory`]) may end in a step that cannot run, and the
     /// node then goes on as Source-DPOR would.
+    ///
+    /// What the tree holds below a dropped step is not dropped with it: the
+    /// sequences there were merged below it because it was a weak initial of them
+    /// (commuting with their first steps), not because they need it, and they join
+    /// the tree again without it, through the usual redundancy checks. Dropping them
+    /// lost a reads-from class of odpor-ob: p@4.p@1 went below q's `await`, which
+    /// could not run there (`regressions::odpor_ob_keeps_what_a_dropped_step_held`).
     fn runnable_branch(&mut self, run: &mut Exploration<'_, '_>, d: usize) -> bool {
         loop {
             let node = &self.nodes[d];
@@ -860,6 +867,9 @@ impl<R: Reduction> Dpor<R> {
             let dropped = self.nodes[d].wut.take_first().unwrap_or_default();
             self.wakeup_steps -= 1 + dropped.size();
             run.stats.pruning.wakeup_dropped += 1;
+            for v in dropped.sequences() {
+                self.insert_wakeup(run, d, v);
+            }
         }
     }
 

@@ -149,6 +149,21 @@ impl WakeupTree {
         self.children.first().map(|(entry, _)| entry)
     }
 
+    /// Every sequence of the tree, root to leaf (what it asks its node to explore).
+    pub fn sequences(&self) -> Vec<Vec<Entry>> {
+        let mut out = Vec::new();
+        for (entry, sub) in &self.children {
+            let below = sub.sequences();
+            if below.is_empty() {
+                out.push(vec![entry.clone()]);
+            }
+            for rest in below {
+                out.push(std::iter::once(entry.clone()).chain(rest).collect());
+            }
+        }
+        out
+    }
+
     /// Removes the leftmost child and returns the tree below it: what its node
     /// follows next.
     pub fn take_first(&mut self) -> Option<WakeupTree> {
