@@ -1239,6 +1239,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 p: p_key,
                 stats: &mut run.stats,
             });
+            let mut commuted = Vec::new();
             let mut keep = |x: &Step| {
                 let a = around.as_mut()?;
                 // The sleeping step and `n` commute as events (`R`: it sleeps on), or
@@ -1258,7 +1259,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 let kept = if independent {
                     Some(Kept::Independent)
                 } else {
-                    reduction.keep_asleep(a, x).map(Kept::Equivalent)
+                    let kept = reduction.keep_asleep(a, x);
+                    if kept.is_some() {
+                        commuted.push(x.process);
+                    }
+                    kept.map(Kept::Equivalent)
                 };
                 a.stats.pruning.sleep_extensions += u64::from(kept.is_some());
                 kept
@@ -1273,11 +1278,38 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.depth += 1;
             let sleep = std::mem::take(&mut child_sleep);
             self.open(run, Some(sleep), std::mem::take(&mut child_wut));
+            if optimal {
+                self.run_commuted(run, &commuted);
+            }
         }
     }
 }
 
 impl<R: Reduction> Dpor<R> {
+    /// An optimal search runs, right after `n`, each sleeping step it kept asleep past
+    /// `n` because the two commute in that state (`commuted`, odpor-cs's note 6): the
+    /// leftmost branch of the new node, alone (merged below another branch, it went
+    /// with that branch when a don't-do sequence blocked it), which blocks once its
+    /// races are analysed. Those races, of `x` run after `n` with the events before,
+    /// are what the subtree of `E.x` never shows: with p first, r kept q (a no-op
+    /// there) asleep, and no execution ran q after r — the race of p's `y = -1` with
+    /// q's read of y, which asks for r.q at the root, was never seen (odpor-cs,
+    /// odpor-cs-ob and ocdpor lost a final state:
+    /// `regressions::odpor_cs_runs_a_step_kept_by_commutation`). csdpor analyses them
+    /// without running the step (`Dpor::settle_covered`).
+    fn run_commuted(&mut self, run: &mut Exploration<'_, '_>, commuted: &[Fingerprint]) {
+        for &key in commuted {
+            let Some(x) = run.ex.state.procs.iter().position(|q| q.pid_key == key) else {
+                continue;
+            };
+            let step = self.next_step(run, x);
+            let node = &mut self.nodes[self.depth];
+            if node.wut.run_first(step) {
+                self.wakeup_steps += 1;
+            }
+        }
+    }
+
     /// `await`s and the writes that disable them: the newest event `n`, of an `await`
     /// block (or the probe of a process blocked at one, `real == false`), could also
     /// have run before an earlier write `e0` of another process that made its guard

@@ -94,10 +94,13 @@
 //!    explores an execution equivalent to `E.x.n.w` or one reaching a state it covers
 //!    — Lemma 3.3's argument of the don't-do sets, with the state equality seen where
 //!    the two steps meet rather than after a race. What `E.x`'s subtree does not see
-//!    are the races of `x` *after* `n` with the events of `E`: those are analysed
-//!    when `x` runs at `E.n`, so a race that asks for `x` at `E.n` (or below) must be
-//!    followed — unlike note 3's step, which ran and blocked at that very node, a step
-//!    kept so never ran there (taking it as run, odpor-cs lost a final state:
+//!    are the races of `x` *after* `n` with the events of `E`: so `x` runs right after
+//!    `n`, as the first branch of `E.n`, and blocks once they are analysed
+//!    (`Dpor::run_commuted`; without it odpor-cs lost a final state:
+//!    `regressions::odpor_cs_runs_a_step_kept_by_commutation`), as csdpor analyses
+//!    them without running it. Until it has run there, a race that asks for `x` at
+//!    `E.n` (or below) is followed — unlike note 3's step, which ran and blocked at
+//!    that very node (taking it as run lost a final state too:
 //!    `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`). `--literal`
 //!    leaves the rule out (the paper's worked examples). Without it, Alg. 1 explores
 //!    the producer–consumer in 10, 62, 408 executions for N = 3, 5, 7 (as csdpor

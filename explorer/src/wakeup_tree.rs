@@ -164,6 +164,17 @@ impl WakeupTree {
         out
     }
 
+    /// Makes `step` the leftmost child, alone (not merged with the others, which are
+    /// not weak initials of it here but sequences of their own), unless a child is
+    /// of its process already. Whether it was added.
+    pub fn run_first(&mut self, step: Entry) -> bool {
+        if self.children.iter().any(|(c, _)| c.process == step.process) {
+            return false;
+        }
+        self.children.insert(0, (step, WakeupTree::default()));
+        true
+    }
+
     /// Removes the leftmost child and returns the tree below it: what its node
     /// follows next.
     pub fn take_first(&mut self) -> Option<WakeupTree> {
