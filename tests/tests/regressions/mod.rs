@@ -2344,3 +2344,58 @@ init { spawn p(); spawn q(); spawn r(); }
     assert_eq!(report.finals, naive.finals);
     assert_agree(src);
 }
+
+/// Found by the campaign `IC_DIFF_SEED=139` (check (c)), not shrunk, pre-existing
+/// (the tests of cb28e4e fail on it too): sdpor explores 286 of naive's 288
+/// Mazurkiewicz traces (34 executions blocked); no final state or violation is lost
+/// (the program has one final state) and odpor explores all 288. Two q's (one
+/// spawned by p) each `await (y != x)` after writing x, behind p's two writes of y
+/// and r's writes of x. Kept, ignored, for the next session.
+#[test]
+#[ignore = "open: sdpor misses 2 of 288 Mazurkiewicz traces (issue 14, stop 26)"]
+fn sdpor_misses_two_traces_of_two_awaiting_qs() {
+    let src = "param K = 1;
+global int x = 0;
+global int y = 2;
+global int z = 0;
+global int[3] a = [2, 0, 0];
+proc p() {
+    spawn q();
+    int n0 = 0;
+    while (n0 < 3 && (a[0] != 0)) {
+        n0 = n0 + 1;
+        yield;
+    }
+    y = 1;
+    yield;
+    y = 0;
+}
+proc q() {
+    x = (z + K);
+    await (y != x);
+}
+proc r() {
+    int n0 = 0;
+    while (n0 < 2) {
+        n0 = n0 + 1;
+        if (n0 > 0) {
+            x = 1;
+        }
+    }
+}
+init {
+    spawn p();
+    spawn q();
+    spawn r();
+}
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.mazurkiewicz, Some(288));
+    let sdpor = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+    );
+    assert_eq!(sdpor.stats.traces, 288);
+    assert_agree(src);
+}
