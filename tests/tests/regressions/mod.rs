@@ -27,6 +27,17 @@ fn ocdpor_against_finer(src: &str) -> (explorer::Report, bool, explorer::Report)
     (finer, naive.identities_may_move(), report)
 }
 
+/// naive's and odpor-ob's reports on `src`, with the reads-from classes each reached.
+fn odpor_ob_against_classes(src: &str) -> (explorer::Report, explorer::Report) {
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let ob = tests::explore_classes(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+    );
+    (naive, ob)
+}
+
 fn check(
     source: &str,
     counts: (u64, u64, u64, u64),
@@ -2185,13 +2196,8 @@ proc q() {
 proc r() { await (z >= y); l = take(l, 0); }
 init { spawn p(); spawn q(); spawn r(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let (naive, ob) = odpor_ob_against_classes(src);
     assert_eq!(naive.reads_from.len(), 4);
-    let ob = tests::explore_classes(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
-    );
     assert_eq!((ob.stats.traces, ob.stats.blocked), (4, 0));
     assert_eq!(ob.reads_from, naive.reads_from);
     assert_agree(src);
@@ -2297,18 +2303,13 @@ proc q() { x = 2; await (x <= 1); }
 proc r() { y = 0; yield; assert(y != 2, \"A0\"); x = 1; }
 init { spawn p(); spawn q(); spawn r(); spawn p(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let (naive, ob) = odpor_ob_against_classes(src);
     let s = &naive.stats;
     assert_eq!(
         (s.traces, s.states, s.final_states, s.mazurkiewicz),
         (80, 253, 2, Some(48))
     );
     assert_eq!(naive.reads_from.len(), 37);
-    let ob = tests::explore_classes(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
-    );
     assert_eq!((ob.stats.traces, ob.stats.blocked), (48, 0));
     assert_eq!(ob.reads_from, naive.reads_from);
     assert_agree(src);
