@@ -1399,13 +1399,14 @@ impl<R: Reduction> Dpor<R> {
             // before it: ocdpor lost a final state while only the first was left out
             // (`regressions::ocdpor_leaves_out_a_write_r_moved_before_its_guard`).
             // Without `R`, `notdep(e0, E)` has no event in conflict with `e0`.
+            let writes_guard = |j: &usize| guard_written.binary_search(j).is_ok();
             let rewriters: Vec<usize> = guard_writers
                 .iter()
                 .copied()
                 .filter(|&j| {
                     j > e0
                         && !hb.before(events, e0, j)
-                        && (guard_written.binary_search(&j).is_ok()
+                        && (writes_guard(&j)
                             || events[j].footprint.conflicts(&events[e0].footprint))
                 })
                 .collect();
@@ -1449,7 +1450,6 @@ impl<R: Reduction> Dpor<R> {
                 continue;
             }
             let notdep = race::notdep(events, hb, e0);
-            let writes_guard = |j: &usize| guard_written.binary_search(j).is_ok();
             let to_leave_out = writers > usize::from(disabled_before);
             let found = if passes(&notdep) {
                 Some(notdep)

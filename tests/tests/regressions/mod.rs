@@ -27,15 +27,25 @@ fn ocdpor_against_finer(src: &str) -> (explorer::Report, bool, explorer::Report)
     (finer, naive.identities_may_move(), report)
 }
 
-/// naive's and odpor-ob's reports on `src`, with the reads-from classes each reached.
-fn odpor_ob_against_classes(src: &str) -> (explorer::Report, explorer::Report) {
+/// odpor-ob on `src` reaches every reads-from class naive reaches (`classes` of
+/// them), in `explored` (complete, blocked) executions; then every algorithm against
+/// naive. naive's report, for further checks.
+fn odpor_ob_reaches_every_class(
+    src: &str,
+    classes: usize,
+    explored: (u64, u64),
+) -> explorer::Report {
     let program = tests::load(src, &[]);
     let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.reads_from.len(), classes);
     let ob = tests::explore_classes(
         &program,
         &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
     );
-    (naive, ob)
+    assert_eq!((ob.stats.traces, ob.stats.blocked), explored);
+    assert_eq!(ob.reads_from, naive.reads_from);
+    assert_agree(src);
+    naive
 }
 
 fn check(
@@ -2196,11 +2206,7 @@ proc q() {
 proc r() { await (z >= y); l = take(l, 0); }
 init { spawn p(); spawn q(); spawn r(); }
 ";
-    let (naive, ob) = odpor_ob_against_classes(src);
-    assert_eq!(naive.reads_from.len(), 4);
-    assert_eq!((ob.stats.traces, ob.stats.blocked), (4, 0));
-    assert_eq!(ob.reads_from, naive.reads_from);
-    assert_agree(src);
+    odpor_ob_reaches_every_class(src, 4, (4, 0));
 }
 
 /// Found by the campaign `IC_DIFF_SEED=123` (on the final code of issue 14's stop 25,
@@ -2303,16 +2309,12 @@ proc q() { x = 2; await (x <= 1); }
 proc r() { y = 0; yield; assert(y != 2, \"A0\"); x = 1; }
 init { spawn p(); spawn q(); spawn r(); spawn p(); }
 ";
-    let (naive, ob) = odpor_ob_against_classes(src);
+    let naive = odpor_ob_reaches_every_class(src, 37, (48, 0));
     let s = &naive.stats;
     assert_eq!(
         (s.traces, s.states, s.final_states, s.mazurkiewicz),
         (80, 253, 2, Some(48))
     );
-    assert_eq!(naive.reads_from.len(), 37);
-    assert_eq!((ob.stats.traces, ob.stats.blocked), (48, 0));
-    assert_eq!(ob.reads_from, naive.reads_from);
-    assert_agree(src);
 }
 
 /// Found by the campaign `IC_DIFF_SEED=137`: odpor-cs, odpor-cs-ob and ocdpor (with
