@@ -729,13 +729,19 @@ impl<R: Reduction> Dpor<R> {
 /// probe races with an *earlier* event that falsified the guard — the only way the
 /// search climbs past several falsifying writes
 /// (`regressions::irreversible_await_race_still_climbs`,
-/// `regressions::probe_two_falsifying_writes`). So the race is skipped only when
-/// that cannot happen: every earlier step of the process, and the event that created
-/// it, is in `E'` (it already waited at this guard there, and was probed there; a
-/// process whose creator ran after `e` had not: sdpor missed 2 of 4 traces so,
-/// `regressions::sdpor_climbs_with_the_creator_of_an_await`), or no event of another process before `e` or in
-/// `notdep(e, E)` wrote what the guard reads (a probe would have nothing to race
-/// with). Checked by the differential campaign; not a theorem of the papers.
+/// `regressions::probe_two_falsifying_writes`); and its initial may be an event of
+/// another process that wrote what the guard reads, after which the process waits
+/// at the guard in a state not yet probed
+/// (`regressions::sdpor_climbs_when_notdep_writes_what_the_guard_reads`). So the
+/// race is skipped only when neither can happen: no event of another process in
+/// `notdep(e, E)` wrote what the guard reads, and every earlier step of the
+/// process, and the event that created it, is in `E'` (it already waited at this
+/// guard there, and was probed there; a process whose creator ran after `e` had
+/// not: sdpor missed 2 of 4 traces so,
+/// `regressions::sdpor_climbs_with_the_creator_of_an_await`), or no event of
+/// another process before `e` wrote what the guard reads (a probe would have
+/// nothing to race with). Checked by the differential campaign; not a theorem of
+/// the papers.
 ///
 /// odpor, odpor-cs and ocdpor do not climb: an `await` event that runs asks there to run
 /// before each earlier write that disabled it, with the process's earlier steps
@@ -774,23 +780,34 @@ fn await_race(
     if ex.machine.enabled(block, &mem, locals) != Ok(false) {
         return AwaitRace::Reversible;
     }
-    if !climbs || !v.iter().any(|&i| events[i].precedes_in_program(&events[n])) {
+    if !climbs {
+        return AwaitRace::InVain;
+    }
+    let guard = Footprint {
+        reads: ex.machine.guard_reads(block, &mem, locals),
+        writes: Vec::new(),
+    };
+    let other = |i: usize| events[i].proc != proc && events[i].footprint.conflicts(&guard);
+    // An event of another process in `notdep(e, E)` wrote what the guard reads:
+    // running it before `e` shows the process blocked at this guard in a state the
+    // search has not probed, whose probe races with the earlier events that
+    // falsified the guard with that event in its `notdep` — an initial the probe
+    // at the guard's first falsification did not have (sdpor missed 2 of 74 traces
+    // of two `await (y != x)` q's, an `x = 1` and two writes of `y` so:
+    // `regressions::sdpor_misses_two_traces_of_two_awaiting_qs`).
+    if v.iter().any(|&i| other(i)) {
+        return AwaitRace::Climb;
+    }
+    if !v.iter().any(|&i| events[i].precedes_in_program(&events[n])) {
         return AwaitRace::InVain;
     }
     // An earlier step of the process (or the event that created it) runs after `e`:
     // bringing it forward brings the process to this guard earlier, where a probe
     // races with the events of
     // other processes that wrote what the guard reads. With no such event before
-    // `e` or in `notdep(e, E)`, there is nothing for that probe to race with (its
-    // own process's writes are in program order before it, never in a race).
-    let guard = Footprint {
-        reads: ex.machine.guard_reads(block, &mem, locals),
-        writes: Vec::new(),
-    };
-    if (0..e)
-        .chain(v.iter().copied())
-        .any(|i| events[i].proc != proc && events[i].footprint.conflicts(&guard))
-    {
+    // `e`, there is nothing for that probe to race with (its own process's writes
+    // are in program order before it, never in a race).
+    if (0..e).any(other) {
         AwaitRace::Climb
     } else {
         AwaitRace::InVain
