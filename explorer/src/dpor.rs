@@ -254,6 +254,13 @@ pub trait Reduction {
         false
     }
 
+    /// An optimal reduction with don't-do sequences: the races of a step confirmed in
+    /// `dnd(E)` are analysed without running it (see `Dpor::settle_blocked`), where
+    /// ODPOR_cs runs it and blocks (Alg. 1, lines 25–26).
+    fn settles_dont_do(&self) -> bool {
+        false
+    }
+
     /// An optimal reduction's sequence `v` for a race `e ⋖ n`: the events that run
     /// before `n`, and after it. Optimal-DPOR's (JACM Alg. 2, line 10):
     /// `notdep(e, E)`, then `n`.
@@ -1216,6 +1223,15 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.nodes[d].current = Some(p);
             let p_key = run.ex.state.procs[p].pid_key;
             let ends = self.nodes[d].sleep.ends(p_key);
+            if optimal && ends.always && self.reduction.settles_dont_do() {
+                // ODPOR_cs Alg. 1, lines 25–26: a step confirmed in dnd(E) is run for
+                // its races and its branch removed; they are analysed without running
+                // it, as csdpor settles a covered step (`Dpor::settle_blocked`).
+                self.wakeup_steps -= child_wut.size();
+                child_wut = WakeupTree::default();
+                self.settle_blocked(run, d, p);
+                continue;
+            }
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -1541,50 +1557,62 @@ impl<R: Reduction> Dpor<R> {
             })
             .collect();
         for x in covered {
-            run.stats.pruning.covered_unrun += 1;
-            let footprint = run.ex.unrun(x).footprint.clone();
-            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.analyse_races(run, false);
-            let written = Footprint {
-                reads: Vec::new(),
-                writes: footprint.writes.clone(),
-            };
-            let others: Vec<usize> = self.nodes[d]
-                .enabled
-                .iter()
-                .copied()
-                .filter(|&r| r != x)
-                .collect();
-            for r in others {
-                let process = &run.ex.state.procs[r];
-                let Some(block) = process.next else {
-                    continue;
-                };
-                if run.program().blocks[block as usize].guard.is_none() {
-                    continue;
-                }
-                let guard = Footprint {
-                    reads: run.ex.guard_reads(block, &process.locals),
-                    writes: Vec::new(),
-                };
-                if !written.conflicts(&guard) {
-                    continue;
-                }
-                run.stats.pruning.probes += 1;
-                run.ex.probe(r);
-                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-                self.analyse_races(run, false);
-                self.pass_disabling_writes(run, false);
-                self.hb.pop();
-                run.ex.back();
-            }
-            self.hb.pop();
-            run.ex.back();
+            let footprint = self.settle(run, d, x);
             let process = run.ex.state.procs[x].pid_key;
             self.nodes[d]
                 .sleep
                 .insert(vec![Step { process, footprint }]);
         }
+    }
+
+    /// The races of process `x`'s next step at node `d`, analysed without running it
+    /// (see [`Dpor::settle_covered`]); its transition footprint. An optimal search
+    /// also asks, for an `await` step, to run it before the writes that disabled it
+    /// (it does not climb: see `await_race`), as it asks for a step that runs.
+    fn settle(&mut self, run: &mut Exploration<'_, '_>, d: usize, x: usize) -> Footprint {
+        run.stats.pruning.covered_unrun += 1;
+        let footprint = run.ex.unrun(x).footprint.clone();
+        self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+        self.analyse_races(run, false);
+        if self.reduction.optimal() {
+            self.pass_disabling_writes(run, false);
+        }
+        let written = Footprint {
+            reads: Vec::new(),
+            writes: footprint.writes.clone(),
+        };
+        let others: Vec<usize> = self.nodes[d]
+            .enabled
+            .iter()
+            .copied()
+            .filter(|&r| r != x)
+            .collect();
+        for r in others {
+            let process = &run.ex.state.procs[r];
+            let Some(block) = process.next else {
+                continue;
+            };
+            if run.program().blocks[block as usize].guard.is_none() {
+                continue;
+            }
+            let guard = Footprint {
+                reads: run.ex.guard_reads(block, &process.locals),
+                writes: Vec::new(),
+            };
+            if !written.conflicts(&guard) {
+                continue;
+            }
+            run.stats.pruning.probes += 1;
+            run.ex.probe(r);
+            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            self.analyse_races(run, false);
+            self.pass_disabling_writes(run, false);
+            self.hb.pop();
+            run.ex.back();
+        }
+        self.hb.pop();
+        run.ex.back();
+        footprint
     }
 
     /// `p` ran the last step of a sequence that reaches a state already reached (its
@@ -1636,6 +1664,28 @@ impl<R: Reduction> Dpor<R> {
             let extra = self.choose(run, node, &self.awake(run, node));
             self.nodes[d].backtrack.extend(extra);
         }
+    }
+
+    /// ODPOR_cs Alg. 1, lines 25–26 for a step `p` confirmed in `dnd(E)` at node `d`
+    /// (it blocks whenever it runs there, `Ending::Blocks`): the paper runs it for its
+    /// races and blocks; they are analysed without running it ([`Dpor::settle`]), and
+    /// the step is then recorded as [`Dpor::block_after_equivalent`] records one that
+    /// ran and blocked. Sound as running it was, by `settle_covered`'s argument: the
+    /// execution would be blocked right after the step, so nothing depends on it; its
+    /// races are found with a footprint that contains what it would touch (a superset
+    /// of them, its wakeup sequences with its block's whole footprint, as a probe's);
+    /// and it cannot fail there (it reaches a covered state). No state is counted and
+    /// no execution ends blocked: odpor-cs and ocdpor count what csdpor and cdpor
+    /// count for the same step. Not with observers: their races are found where an
+    /// execution ends, over an order that the end decides (`Dpor::observed_races`).
+    fn settle_blocked(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
+        let footprint = self.settle(run, d, p);
+        let process = run.ex.state.procs[p].pid_key;
+        let node = &mut self.nodes[d];
+        node.current = None;
+        node.sleep
+            .insert_equivalent(vec![Step { process, footprint }]);
+        node.blocked_steps.push(process);
     }
 
     /// The candidates of Alg. 1, line 3 (CSDPOR, CDPOR): enabled processes not asleep

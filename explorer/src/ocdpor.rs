@@ -112,4 +112,9 @@ impl Reduction for OptimalConstrained {
     fn optimal(&self) -> bool {
         true
     }
+
+    /// As odpor-cs (its note 7): with the state checks, as cdpor settles its steps.
+    fn settles_dont_do(&self) -> bool {
+        self.states
+    }
 }
