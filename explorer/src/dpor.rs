@@ -588,7 +588,8 @@ impl<R: Reduction> Dpor<R> {
         if !self.reduction.observers() {
             return;
         }
-        let order = crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
+        let mut order =
+            crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
         self.observed_races_up_to(run, &order, None);
         // A process blocked at the end is probed, one at a time, so that the writes
         // that disabled it are reversed over →ob too: the incremental probes judge
@@ -597,17 +598,20 @@ impl<R: Reduction> Dpor<R> {
         // (odpor-ob lost a final state so:
         // `regressions::odpor_ob_probes_the_processes_blocked_at_the_end`). The
         // probe also asks to run before each earlier write that disabled it, over
-        // the same order (its direct race is with the last one only).
+        // the same order (its direct race is with the last one only). The probe
+        // leaves the order of the execution as it is: it writes nothing, and reads
+        // only what a guard reads, whose writes are always ordered (`guarded`); so
+        // its clock is pushed onto that order, with no pair of writes unobserved.
         for r in 0..run.ex.state.procs.len() {
             if run.ex.state.procs[r].next.is_none() || run.ex.is_enabled(r) {
                 continue;
             }
             run.ex.probe(r);
             let probe = run.ex.events().len() - 1;
-            let order =
-                crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
+            order.push(run.ex.events(), &run.ex.state.procs, &[]);
             self.observed_races_up_to(run, &order, Some(probe));
             self.pass_disabling_writes_over(run, false, &order);
+            order.pop();
             run.ex.back();
         }
     }
@@ -622,10 +626,8 @@ impl<R: Reduction> Dpor<R> {
         probe: Option<usize>,
     ) {
         let events = run.ex.events();
-        for mut reversal in crate::observers::reversals(events, hb, &self.guarded) {
-            if probe.is_some_and(|p| reversal.later != p) {
-                continue;
-            }
+        let later = probe.map_or(0..events.len(), |p| p..p + 1);
+        for mut reversal in crate::observers::reversals(events, hb, &self.guarded, later) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis

@@ -27,6 +27,22 @@ impl HappensBefore {
     /// Conflicts with the events listed in `independent` do not order them: CDPOR
     /// records there the conditional independences it proved (Sec. 3.3).
     pub fn push(&mut self, events: &[Event], procs: &[Process], independent: &[usize]) {
+        let e = &events[events.len() - 1];
+        self.push_ordered(events, procs, independent, |i, earlier| {
+            earlier.precedes_in_program(e) || (earlier.conflicts(e) && !independent.contains(&i))
+        });
+    }
+
+    /// [`Self::push`] where the caller says which earlier events `i` the newest one
+    /// directly happens after (`after(i, event)`), having decided the conflicts that
+    /// `independent` lists itself (the observers' order, [`crate::observers::order`]).
+    pub fn push_ordered(
+        &mut self,
+        events: &[Event],
+        procs: &[Process],
+        independent: &[usize],
+        mut after: impl FnMut(usize, &Event) -> bool,
+    ) {
         let d = events.len() - 1;
         debug_assert_eq!(d, self.depth);
         let e = &events[d];
@@ -46,8 +62,7 @@ impl HappensBefore {
             if earlier.proc == e.proc {
                 nth += 1;
             }
-            if earlier.precedes_in_program(e) || (earlier.conflicts(e) && !independent.contains(&i))
-            {
+            if after(i, earlier) {
                 for (mine, theirs) in clock.iter_mut().zip(c) {
                     *mine = (*mine).max(*theirs);
                 }

@@ -169,11 +169,29 @@ pub fn guarded(program: &frontend::ir::Program) -> Vec<bool> {
 pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBefore {
     let seq: Vec<&Event> = events.iter().collect();
     let mut hb = HappensBefore::default();
+    // Each pair's conflict is decided once: `ordered[i]`, whether `j` directly
+    // happens after `i` in `→ob`.
+    let mut ordered: Vec<bool> = Vec::with_capacity(events.len());
+    let mut unobserved_pairs: Vec<usize> = Vec::new();
     for j in 0..events.len() {
-        let unobserved: Vec<usize> = (0..j)
-            .filter(|&i| seq[i].proc != seq[j].proc && unobserved(&seq, i, j, guarded))
-            .collect();
-        hb.push(&events[..=j], procs, &unobserved);
+        ordered.clear();
+        unobserved_pairs.clear();
+        let later = seq[j];
+        for (i, earlier) in seq[..j].iter().enumerate() {
+            let program = earlier.precedes_in_program(later);
+            let conflicts = earlier.conflicts(later);
+            let unobserved = conflicts && earlier.proc != later.proc && {
+                let (fa, fb) = (&earlier.footprint, &later.footprint);
+                !intersects(&fa.reads, &fb.writes)
+                    && !intersects(&fb.reads, &fa.writes)
+                    && observers(&seq, i, j, guarded).is_empty()
+            };
+            if unobserved {
+                unobserved_pairs.push(i);
+            }
+            ordered.push(program || (conflicts && !unobserved));
+        }
+        hb.push_ordered(&events[..=j], procs, &unobserved_pairs, |i, _| ordered[i]);
     }
     hb
 }
@@ -206,6 +224,9 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBe
 /// instead of 1,358 (odpor: 10! and 8!).
 pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usize>)]) -> bool {
     done.iter().any(|(w, processes)| {
+        if processes.is_empty() {
+            return false;
+        }
         let seq: Vec<&Event> = events[*w..reversal.e]
             .iter()
             .chain(reversal.v.iter().map(|&i| &events[i]))
@@ -244,11 +265,17 @@ pub struct Reversal {
 /// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
 /// the whole execution `events`: every race `e ⋖ e'` (line 2) with the sequence `v`
 /// of lines 4–8 (line numbers as the paper's text gives them). Whether the race is reversible, whether `v` is redundant at
-/// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's.
-pub fn reversals(events: &[Event], hb: &HappensBefore, guarded: &[bool]) -> Vec<Reversal> {
+/// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's. Only the races
+/// whose later event `e'` is in `later` (all of them: `0..events.len()`).
+pub fn reversals(
+    events: &[Event],
+    hb: &HappensBefore,
+    guarded: &[bool],
+    later: std::ops::Range<usize>,
+) -> Vec<Reversal> {
     let mut out = Vec::new();
     let seq: Vec<&Event> = events.iter().collect();
-    for j in 1..events.len() {
+    for j in later.start.max(1)..later.end.min(events.len()) {
         let upto = &events[..=j];
         // Line 2: e ⋖_E e' over →ob: `race::races` finds the footprint conflicts with
         // no event between in →ob; the unobserved write/write ones are no dependency.
@@ -401,12 +428,14 @@ mod tests {
         let o = observers(&seq, 0, 1, &[false]);
         assert_eq!((o.readers.clone(), o.end), (vec![2], false));
         // p ⋖ q observed by r: v = q̂.p̂.r̂ (s comes after the observer: left out).
-        assert!(reversals(&events, &hb, &[false]).contains(&Reversal {
-            e: 0,
-            later: 1,
-            v: vec![1, 0, 2],
-            rereads: true,
-        }));
+        assert!(
+            reversals(&events, &hb, &[false], 0..events.len()).contains(&Reversal {
+                e: 0,
+                later: 1,
+                v: vec![1, 0, 2],
+                rereads: true,
+            })
+        );
     }
 
     #[test]
@@ -421,10 +450,11 @@ mod tests {
         // Races: p ⋖ s and q ⋖ s, observed by r and by the end (the last observer:
         // v = notdep.ŝ.p̂ with notdep(p) = q, v = ŝ.q̂; r, an observer, is left out of
         // notobs), and s ⋖ r (v = r̂); p and q do not race.
-        let reversals: Vec<(usize, usize, Vec<usize>)> = reversals(&events, &hb, &[false])
-            .into_iter()
-            .map(|r| (r.e, r.later, r.v))
-            .collect();
+        let reversals: Vec<(usize, usize, Vec<usize>)> =
+            reversals(&events, &hb, &[false], 0..events.len())
+                .into_iter()
+                .map(|r| (r.e, r.later, r.v))
+                .collect();
         assert_eq!(
             reversals,
             vec![(0, 2, vec![1, 2, 0]), (1, 2, vec![2, 1]), (2, 3, vec![3])]
