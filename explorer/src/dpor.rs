@@ -254,6 +254,14 @@ pub trait Reduction {
         false
     }
 
+    /// An optimal reduction with don't-do sequences, which blocks an execution where
+    /// it reaches a state covered elsewhere: a wakeup sequence extends a leaf of the
+    /// wakeup tree that covers it, rather than being left out (see
+    /// [`WakeupTree::insert`]).
+    fn blocks_by_state(&self) -> bool {
+        false
+    }
+
     /// An optimal reduction with don't-do sequences: the races of a step confirmed in
     /// `dnd(E)` are analysed without running it (see `Dpor::settle_blocked`), where
     /// ODPOR_cs runs it and blocks (Alg. 1, lines 25–26).
@@ -520,6 +528,7 @@ impl<R: Reduction> Dpor<R> {
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
         let initial = self.snapshots.first();
         let observers = reduction.observers();
+        let extend_leaves = reduction.blocks_by_state();
         let guarded = &self.guarded;
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
@@ -572,7 +581,7 @@ impl<R: Reduction> Dpor<R> {
         if covered || repeats || entries.is_empty() {
             return false;
         }
-        self.wakeup_steps += prefix.wut.insert(entries, &mut independent);
+        self.wakeup_steps += prefix.wut.insert(entries, &mut independent, extend_leaves);
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
         pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);

@@ -113,6 +113,11 @@ impl Reduction for OptimalConstrained {
         true
     }
 
+    /// Its don't-do sequences block executions (see `WakeupTree::insert`).
+    fn blocks_by_state(&self) -> bool {
+        self.states
+    }
+
     /// As odpor-cs (its note 7): with the state checks, as cdpor settles its steps.
     fn settles_dont_do(&self) -> bool {
         self.states

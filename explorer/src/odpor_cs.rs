@@ -168,6 +168,11 @@ impl Reduction for OptimalContextSensitive {
         true
     }
 
+    /// Its don't-do sequences block executions (see `WakeupTree::insert`).
+    fn blocks_by_state(&self) -> bool {
+        true
+    }
+
     /// Not to the letter (`--literal` runs them, as Alg. 1 does): see note 7.
     fn settles_dont_do(&self) -> bool {
         self.context.commute

@@ -96,6 +96,11 @@ impl Reduction for OptimalContextSensitiveObservers {
         true
     }
 
+    /// Its don't-do sequences block executions (see `WakeupTree::insert`).
+    fn blocks_by_state(&self) -> bool {
+        true
+    }
+
     fn observers(&self) -> bool {
         true
     }

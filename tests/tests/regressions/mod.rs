@@ -2432,3 +2432,54 @@ init {
         assert_agree(src);
     }
 }
+
+/// Found by the campaign `IC_DIFF_SEED=146` on `odpor-cs --literal` (pre-existing: the
+/// ODPOR_cs of cb28e4e, before the commutation of sleeping steps, loses it too), shrunk
+/// by hand: p sets y = -z, then z = 0; q reads y; r reads x, then sets z = 1. Naive:
+/// 3 final states; odpor-cs `--literal` missed y = -1, z = 0 (r's z = 1 before p's
+/// y = -z). Its race with p's first step, seen below p.r.q, asked for r.r at the root,
+/// where the leaf q (from the race of p and q) covered it: "explore q, and its races
+/// will ask for r.r there". Below q, q.p.r reached the state of p.r.q and was blocked,
+/// whose continuations were explored — by the exploration whose race asked for r.r.
+/// No execution below q ran r's second step after p's first, so nothing asked for it
+/// again. A wakeup sequence now extends the leaf that covers it, in a search that
+/// blocks by states (`WakeupTree::insert`): 3 complete executions, 4 blocked, 23
+/// states.
+#[test]
+fn odpor_cs_a_leaf_does_not_cover_a_wakeup_sequence() {
+    let src = "global int x = 0;
+global int y = -1;
+global int z = -1;
+global int[3] a;
+proc p() {
+    y = -z;
+    yield;
+    z = 0;
+}
+proc q() {
+    while (y == 0) { }
+}
+proc r() {
+    if (x == x) {
+        yield;
+        z = 1;
+    }
+    a[0] = z + 1;
+}
+init {
+    spawn p();
+    spawn q();
+    spawn r();
+}
+";
+    let program = tests::load(src, &[]);
+    let literal = explorer::csdpor::ContextSensitive::literal();
+    let cs = explorer::odpor_cs::OptimalContextSensitive::new(literal);
+    let report = tests::explore_all(&program, &mut explorer::dpor::Dpor::new(cs));
+    let s = &report.stats;
+    assert_eq!(
+        (s.traces, s.blocked, s.states, s.final_states),
+        (3, 4, 23, 3)
+    );
+    check(src, (30, 90, 3, 8), &[]);
+}
