@@ -566,8 +566,9 @@ impl<R: Reduction> Dpor<R> {
             .is_some()
         });
         // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
-        // branch starts with it. A new branch that starts with a step already run and
-        // blocked at E' would only repeat that run — the same events, whose races were
+        // branch starts with it (odpor-cs and ocdpor analyse them without running it:
+        // `Dpor::settle_blocked`). A new branch that starts with a step already run
+        // (or settled) and blocked at E' would only repeat that — the same events, whose races were
         // analysed then — so it is redundant too, and so is its don't-do sequence (it
         // starts with that step). Not a step that is only kept at E' as a confirmed
         // don't-do step (`Ending::Blocks`) because it commutes in context with the
@@ -812,7 +813,8 @@ fn await_race(
     // falsified the guard with that event in its `notdep` — an initial the probe
     // at the guard's first falsification did not have (sdpor missed 2 of 74 traces
     // of two `await (y != x)` q's, an `x = 1` and two writes of `y` so:
-    // `regressions::sdpor_misses_two_traces_of_two_awaiting_qs`).
+    // `regressions::sdpor_climbs_when_notdep_writes_what_the_guard_reads`). Also
+    // for odpor-ob's races found at the end (`Dpor::observed_races_up_to` climbs).
     if v.iter().any(|&i| other(i)) {
         return AwaitRace::Climb;
     }
@@ -1261,7 +1263,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.probe_disabled(run);
             let reached = || run.ex.state.fingerprint_with_identities(run.ex.program());
             // A step proved to end in a covered state was settled without running
-            // (`settle_covered`), except in an optimal search: odpor-cs blocks it here.
+            // (`settle_covered`, `settle_blocked`), except in odpor-cs-ob and
+            // `--literal`, which block it here, and where it blocks only if it
+            // reaches a given state.
             if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
                 // ODPOR_cs Alg. 1, lines 26 and 33: the subtree of wut(E) below p is
                 // not followed.
@@ -1330,17 +1334,18 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 }
 
 impl<R: Reduction> Dpor<R> {
-    /// An optimal search runs, right after `n`, each sleeping step it kept asleep past
-    /// `n` because the two commute in that state (`commuted`, odpor-cs's note 6): the
-    /// leftmost branch of the new node, alone (merged below another branch, it went
-    /// with that branch when a don't-do sequence blocked it), which blocks once its
-    /// races are analysed. Those races, of `x` run after `n` with the events before,
+    /// An optimal search puts first, right after `n`, each sleeping step it kept
+    /// asleep past `n` because the two commute in that state (`commuted`, odpor-cs's
+    /// note 6): the leftmost branch of the new node, alone (merged below another
+    /// branch, it went with that branch when a don't-do sequence blocked it), whose
+    /// races are analysed there — without running it (`Dpor::settle_blocked`), or, in
+    /// odpor-cs-ob and `--literal`, by running it and blocking. Those races, of `x` run after `n` with the events before,
     /// are what the subtree of `E.x` never shows: with p first, r kept q (a no-op
     /// there) asleep, and no execution ran q after r — the race of p's `y = -1` with
     /// q's read of y, which asks for r.q at the root, was never seen (odpor-cs,
     /// odpor-cs-ob and ocdpor lost a final state:
     /// `regressions::odpor_cs_runs_a_step_kept_by_commutation`). csdpor analyses them
-    /// without running the step (`Dpor::settle_covered`).
+    /// the same way (`Dpor::settle_covered`).
     fn run_commuted(&mut self, run: &mut Exploration<'_, '_>, commuted: &[Fingerprint]) {
         for &key in commuted {
             let Some(x) = run.ex.state.procs.iter().position(|q| q.pid_key == key) else {
@@ -1579,7 +1584,10 @@ impl<R: Reduction> Dpor<R> {
     /// The races of process `x`'s next step at node `d`, analysed without running it
     /// (see [`Dpor::settle_covered`]); its transition footprint. An optimal search
     /// also asks, for an `await` step, to run it before the writes that disabled it
-    /// (it does not climb: see `await_race`), as it asks for a step that runs.
+    /// (it does not climb: see `await_race`), as it asks for a step that runs; and
+    /// it probes the processes waiting at an `await` whose guard reads what the step
+    /// may write too (`probe_disabled` would after the step), not only the enabled
+    /// ones it may disable.
     fn settle(&mut self, run: &mut Exploration<'_, '_>, d: usize, x: usize) -> Footprint {
         run.stats.pruning.covered_unrun += 1;
         let footprint = run.ex.unrun(x).footprint.clone();
@@ -1592,11 +1600,9 @@ impl<R: Reduction> Dpor<R> {
             reads: Vec::new(),
             writes: footprint.writes.clone(),
         };
-        let others: Vec<usize> = self.nodes[d]
-            .enabled
-            .iter()
-            .copied()
-            .filter(|&r| r != x)
+        let optimal = self.reduction.optimal();
+        let others: Vec<usize> = (0..run.ex.state.procs.len())
+            .filter(|&r| r != x && (optimal || self.nodes[d].enabled.contains(&r)))
             .collect();
         for r in others {
             let process = &run.ex.state.procs[r];
@@ -1702,8 +1708,8 @@ impl<R: Reduction> Dpor<R> {
     /// The candidates of Alg. 1, line 3 (CSDPOR, CDPOR): enabled processes not asleep
     /// nor explored from the node yet. An optimal reduction prefers those not in
     /// `dnd(E)` (ODPOR_cs Alg. 1, line 21: a process that blocks when it runs here);
-    /// when every one is, they are all candidates, each run for its races in turn
-    /// (lines 17–19).
+    /// when every one is, they are all candidates, each run (or settled) for its
+    /// races in turn (lines 17–19).
     fn awake(&self, run: &Exploration<'_, '_>, node: &Node) -> Vec<usize> {
         let awake: Vec<usize> = node
             .enabled

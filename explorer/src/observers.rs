@@ -180,12 +180,8 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBe
         for (i, earlier) in seq[..j].iter().enumerate() {
             let program = earlier.precedes_in_program(later);
             let conflicts = earlier.conflicts(later);
-            let unobserved = conflicts && earlier.proc != later.proc && {
-                let (fa, fb) = (&earlier.footprint, &later.footprint);
-                !intersects(&fa.reads, &fb.writes)
-                    && !intersects(&fb.reads, &fa.writes)
-                    && observers(&seq, i, j, guarded).is_empty()
-            };
+            let unobserved =
+                conflicts && earlier.proc != later.proc && unobserved(&seq, i, j, guarded);
             if unobserved {
                 unobserved_pairs.push(i);
             }

@@ -18,8 +18,8 @@
 //!    (a constraint that holds in `s[E'.û]` proves the reversal reaches a state of
 //!    `E.p`; otherwise csdpor's lazy check), kept as odpor-cs keeps its don't-do
 //!    sequences, and cdpor's line 17 with csdpor's commutation of sleeping steps,
-//!    as odpor-cs's note 6 (a step kept so is a don't-do step, run right after the
-//!    event it was kept past, for its races). What they block is a state reached before with
+//!    as odpor-cs's note 6 (a step kept so is a don't-do step, whose races right
+//!    after the event it was kept past are analysed without running it, note 7). What they block is a state reached before with
 //!    its continuations, Lemma 3.3's argument as in [`crate::odpor_cs`]; they never
 //!    add a complete execution to part 1's (the differential test checks it). On the
 //!    producer–consumer this gives cdpor's 2^N executions where part 1 alone explores

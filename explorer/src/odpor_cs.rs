@@ -19,7 +19,8 @@
 //!   (its branch leaves `wut(E)`): the last step of an entry runs, its races are
 //!   analysed, and the execution is blocked after it
 //!   ([`Dpor`](crate::dpor::Dpor)`::block_after_equivalent`; lines 17–21 and note
-//!   5).
+//!   5) — or, for a step confirmed in `dnd(E)`, its races are analysed without
+//!   running it (note 7).
 //! - Lines 35–42 (race detection): a race `e ⋖ n` inserts `v` into `wut(E')` as in
 //!   `odpor`; when `v` is not redundant (line 40: no process of `done(E')` is a weak
 //!   initial of it), [`Reduction::sleep_after_race`] adds the don't-do sequence
@@ -68,7 +69,8 @@
 //!    step again at line 26): the run would repeat the same events and their races,
 //!    analysed the first time. That also bounds the search: without it, the race of
 //!    an execution below `E` could insert the branch again each time it blocked.
-//!    Only a step run and blocked at `E` itself counts so (see note 6).
+//!    Only a step run (or settled, note 7) and blocked at `E` itself counts so (see
+//!    note 6).
 //! 4. **Line 21 chooses blindly**: it avoids the confirmed entries of `dnd(E)` but
 //!    cannot avoid those not checked yet; the choice is guided to the heads of the
 //!    shortest sleep and don't-do sequences (CSDPOR Sec. 5.3, opt. 2), which follows
@@ -94,11 +96,12 @@
 //!    explores an execution equivalent to `E.x.n.w` or one reaching a state it covers
 //!    — Lemma 3.3's argument of the don't-do sets, with the state equality seen where
 //!    the two steps meet rather than after a race. What `E.x`'s subtree does not see
-//!    are the races of `x` *after* `n` with the events of `E`: so `x` runs right after
-//!    `n`, as the first branch of `E.n`, and blocks once they are analysed
+//!    are the races of `x` *after* `n` with the events of `E`: so `x` comes right
+//!    after `n`, as the first branch of `E.n`, where they are analysed
 //!    (`Dpor::run_commuted`; without it odpor-cs lost a final state:
 //!    `regressions::odpor_cs_runs_a_step_kept_by_commutation`) — analysed without
-//!    running it, by note 7, as csdpor does. Until it has run there, a race that asks for `x` at
+//!    running it, by note 7, as csdpor does (odpor-cs-ob and `--literal` run it
+//!    and block). Until it has run or been settled there, a race that asks for `x` at
 //!    `E.n` (or below) is followed — unlike note 3's step, which ran and blocked at
 //!    that very node (taking it as run lost a final state too:
 //!    `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`). `--literal`
@@ -110,12 +113,17 @@
 //!    without running it (`Dpor::settle_blocked`), as csdpor settles a step proved
 //!    to reach a covered state: an event with its transition footprint (all it may
 //!    touch) and no effect, its wakeup sequences with its block's whole footprint,
-//!    and a probe of each other enabled `await` whose guard reads what it may write.
+//!    and a probe of each other process at an `await` (enabled or waiting) whose
+//!    guard reads what it may write.
 //!    The run would end blocked right after the step, so nothing depends on what it
-//!    did; its races are a subset of those found. No state is counted and no
-//!    execution ends blocked: on the producer–consumer (N = 4) 43 states where the
-//!    step runs cost 52 (9 blocked), on DBP(8) 56k where they cost 109k. A step
-//!    "settled" so counts as run at its node (note 3).
+//!    did; its races with the events before are a subset of those found. Not
+//!    seen: the probe of its own process's next block, unknown without running it
+//!    (csdpor settles with the same gap; the differential campaigns found no loss).
+//!    No state is counted and no execution ends blocked for a confirmed step: on
+//!    the producer–consumer (N = 3) 43 states where the step runs cost 52 (9
+//!    blocked), on DBP(8) 56k where they cost 109k. A step settled so counts as run
+//!    at its node (note 3). Not in odpor-cs-ob, whose races are found where an
+//!    execution ends.
 //!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every

@@ -2324,8 +2324,9 @@ init { spawn p(); spawn q(); spawn r(); spawn p(); }
 /// `y = -1`, q is a no-op (x = max(y, -1) = -1 already) and commutes with r there, so
 /// it was kept asleep past r — and no execution ran q after r below p: the race of
 /// p's `y = -1` with q's read of y that asks for r.q at the root was never seen. A
-/// step kept so now runs right after the event it was kept past, for its races, and
-/// blocks (`Dpor::run_commuted`). Naive: 12 executions, 35 states, 3 final states.
+/// step kept so now comes right after the event it was kept past, where its races are
+/// analysed (`Dpor::run_commuted`: settled unrun, or run and blocked in odpor-cs-ob).
+/// Naive: 12 executions, 35 states, 3 final states.
 #[test]
 fn odpor_cs_runs_a_step_kept_by_commutation() {
     let src = "global int x = -1;
