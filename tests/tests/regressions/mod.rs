@@ -1326,16 +1326,19 @@ init {
     spawn p();
 }
 ";
-    let program = tests::load(src, &[]);
     let context = explorer::csdpor::ContextSensitive::new();
+    assert_eq!(odpor_cs_counts(src, context), (2, 0, 20, 2));
+    check(src, (24, 65, 2, 12), &[]);
+}
+
+/// odpor-cs's complete executions, blocked executions, states and final states on
+/// `src`, with `context`'s commutation of sleeping steps (or none, `literal()`).
+fn odpor_cs_counts(src: &str, context: explorer::csdpor::ContextSensitive) -> (u64, u64, u64, u64) {
+    let program = tests::load(src, &[]);
     let cs = explorer::odpor_cs::OptimalContextSensitive::new(context);
     let report = tests::explore_all(&program, &mut explorer::dpor::Dpor::new(cs));
     let s = &report.stats;
-    assert_eq!(
-        (s.traces, s.blocked, s.states, s.final_states),
-        (2, 0, 20, 2)
-    );
-    check(src, (24, 65, 2, 12), &[]);
+    (s.traces, s.blocked, s.states, s.final_states)
 }
 
 /// Found by a 3,000-program campaign (`IC_DIFF_SEED=24`), shrunk by proptest: p writes
@@ -2473,14 +2476,7 @@ init {
     spawn r();
 }
 ";
-    let program = tests::load(src, &[]);
     let literal = explorer::csdpor::ContextSensitive::literal();
-    let cs = explorer::odpor_cs::OptimalContextSensitive::new(literal);
-    let report = tests::explore_all(&program, &mut explorer::dpor::Dpor::new(cs));
-    let s = &report.stats;
-    assert_eq!(
-        (s.traces, s.blocked, s.states, s.final_states),
-        (3, 4, 23, 3)
-    );
+    assert_eq!(odpor_cs_counts(src, literal), (3, 4, 23, 3));
     check(src, (30, 90, 3, 8), &[]);
 }
