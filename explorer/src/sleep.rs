@@ -37,7 +37,7 @@ pub enum Ending {
     /// proved).
     Blocks,
     /// It runs, then the execution is blocked if it reached this state
-    /// ([`crate::state::State::fingerprint_with_identities`]).
+    /// ([`crate::state::State::check_fingerprint`]).
     BlocksAt(Fingerprint),
 }
 

@@ -3,7 +3,7 @@
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::pid::Pid;
 use frontend::interp::Next;
-use frontend::ir::{BlockId, LocalId, ProcId, Program};
+use frontend::ir::{BlockId, GlobalId, LocalId, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
 use std::fmt::{self, Write as _};
@@ -48,6 +48,15 @@ impl Clone for Process {
         self.spawned = source.spawned;
         self.failed = source.failed;
         self.pid_key = source.pid_key;
+    }
+}
+
+/// The memory as a state check sees it: dead globals left out.
+struct MemoryExcept<'a>(&'a Memory, &'a [GlobalId]);
+
+impl Hash for MemoryExcept<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.0.hash_except(self.1, h);
     }
 }
 
@@ -155,8 +164,23 @@ impl State {
     }
 
     /// Equality that also tells processes apart by identity: the globals and, for
-    /// every process, its identity, next block and live locals.
+    /// every process, its identity, next block and live locals. The lasso check of
+    /// non-terminating executions uses it; state checks use
+    /// [`State::check_fingerprint`].
     pub fn fingerprint_with_identities(&self, program: &Program) -> Fingerprint {
+        self.identities_fingerprint(program, &[])
+    }
+
+    /// The equality of the state checks (csdpor's, cdpor's, the don't-do sequences of
+    /// odpor-cs): [`State::fingerprint_with_identities`] modulo the dead globals
+    /// ([`State::dead_globals`]), whose values no continuation reads before the write
+    /// that every continuation runs. Two states equal so reach the same final states,
+    /// violations and deadlocks by the same events.
+    pub fn check_fingerprint(&self, program: &Program) -> Fingerprint {
+        self.identities_fingerprint(program, &self.dead_globals(program))
+    }
+
+    fn identities_fingerprint(&self, program: &Program, dead: &[GlobalId]) -> Fingerprint {
         let procs = self
             .procs
             .iter()
@@ -175,11 +199,51 @@ impl State {
                 }
             })
             .fold(0u128, u128::wrapping_add);
-        fingerprint(&(&self.mem, procs))
+        fingerprint(&(MemoryExcept(&self.mem, dead), procs))
     }
 
-    /// The equality [`State::fingerprint_with_identities`] stands for, decided exactly
-    /// and without hashing everything: for two states run from a common one, whose
+    /// The scalar globals whose values are dead in this state (see
+    /// [`frontend::overwrites`]): overwritten by the unguarded next block of a live
+    /// process before it reads them, and read by no other live process nor any
+    /// process one may spawn. In increasing order.
+    ///
+    /// Why a state check may ignore them: from this state, every complete execution
+    /// runs that block (it stays enabled), and until it does nothing reads the value
+    /// (its own straight-line prefix writes it before reading it; nobody else ever
+    /// reads it), so two states that differ only there run the same events with the
+    /// same reads and local states — the same footprints, enabled sets and failures —
+    /// and are equal after the write, with every later read, the final memory
+    /// included, the same. Should the block fail, its write is undone, but an
+    /// execution with a failure records no final state or deadlock, and no violation
+    /// reads the value.
+    pub fn dead_globals(&self, program: &Program) -> Vec<GlobalId> {
+        let mut dead = Vec::new();
+        for (i, p) in self.procs.iter().enumerate() {
+            let Some(block) = p.next.filter(|_| !p.failed) else {
+                continue;
+            };
+            for &g in &program.blocks[block as usize].overwrites {
+                let read_elsewhere = self.procs.iter().enumerate().any(|(j, q)| {
+                    j != i
+                        && q.next.is_some()
+                        && !q.failed
+                        && program.procs[q.proc as usize]
+                            .reads
+                            .binary_search(&g)
+                            .is_ok()
+                });
+                if !read_elsewhere {
+                    dead.push(g);
+                }
+            }
+        }
+        dead.sort_unstable();
+        dead.dedup();
+        dead
+    }
+
+    /// The equality [`State::check_fingerprint`] stands for, decided exactly and
+    /// without hashing everything: for two states run from a common one, whose
     /// untouched maps are shared and whose processes are mostly in the same order.
     pub fn same_with_identities(&self, other: &State, program: &Program) -> bool {
         let live_eq = |p: &Process, q: &Process| match (p.next, q.next) {
@@ -194,8 +258,9 @@ impl State {
             }
             _ => false,
         };
+        // Equal processes have the same dead globals (they depend on the processes'
+        // procs and next blocks only).
         self.procs.len() == other.procs.len()
-            && self.mem == other.mem
             && self.procs.iter().enumerate().all(|(i, p)| {
                 let q = match other.procs.get(i) {
                     Some(q) if q.pid_key == p.pid_key => Some(q),
@@ -203,6 +268,9 @@ impl State {
                 };
                 q.is_some_and(|q| live_eq(p, q))
             })
+            && self
+                .mem
+                .same_except(&other.mem, &self.dead_globals(program))
     }
 
     /// The state as a user reads it: globals, then each process.

@@ -16,6 +16,7 @@ use crate::ir::{
     LocalId, Place, ProcId,
 };
 use crate::liveness;
+use crate::overwrites;
 use crate::value::{Ty, Value};
 use rustc_hash::FxHashMap;
 
@@ -38,9 +39,23 @@ pub fn check(
     }
     checker.bodies(program);
     if checker.diags.is_empty() {
-        Ok(checker.out)
+        let mut out = checker.out;
+        dead_globals(&mut out);
+        Ok(out)
     } else {
         Err(checker.diags)
+    }
+}
+
+/// Fills in what state checks need to compare states modulo dead globals
+/// ([`overwrites`]): each block's sure overwrites, each proc's reads.
+fn dead_globals(program: &mut ir::Program) {
+    let reads = overwrites::proc_reads(&program.procs, &program.blocks);
+    for (proc, reads) in program.procs.iter_mut().zip(reads) {
+        proc.reads = reads;
+    }
+    for block in &mut program.blocks {
+        block.overwrites = overwrites::overwrites(&program.procs[block.proc as usize].code, block);
     }
 }
 
@@ -147,6 +162,7 @@ impl Checker {
                         params,
                         code: ir::Code::default(),
                         entry: 0,
+                        reads: Vec::new(),
                         span: p.name.span,
                     });
                 }
@@ -442,6 +458,7 @@ impl Checker {
             pc: 0,
             guard,
             live: Vec::new(),
+            overwrites: Vec::new(),
             span: p.name.span,
         };
         let code = body.code.finish();
@@ -803,6 +820,7 @@ impl Checker {
             pc: body.code.here(),
             guard,
             live: Vec::new(),
+            overwrites: Vec::new(),
             span,
         });
     }

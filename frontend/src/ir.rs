@@ -73,6 +73,9 @@ pub struct Proc {
     pub code: Code,
     /// The entry block.
     pub entry: BlockId,
+    /// The globals its process, or any process it may spawn, may ever read, in
+    /// increasing order ([`crate::overwrites::proc_reads`]).
+    pub reads: Vec<GlobalId>,
     pub span: Span,
 }
 
@@ -98,6 +101,9 @@ pub struct Block {
     /// The locals whose values may still be read from this entry point on (guard included),
     /// in increasing order: the only locals that matter when comparing states.
     pub live: Vec<LocalId>,
+    /// The scalar globals the block surely overwrites before reading them, in
+    /// increasing order ([`crate::overwrites::overwrites`]).
+    pub overwrites: Vec<GlobalId>,
     /// The `await`/`yield` that opens the block, or the proc's name for an entry block.
     pub span: Span,
 }

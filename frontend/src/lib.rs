@@ -15,6 +15,7 @@ pub mod local_states;
 pub mod locality;
 pub mod may_touch;
 pub mod memory;
+pub mod overwrites;
 pub mod parser;
 pub mod pretty;
 pub mod ranges;

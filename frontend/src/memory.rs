@@ -78,6 +78,43 @@ impl std::hash::Hash for Memory {
     }
 }
 
+impl Memory {
+    /// Equality except for the values of the scalar globals `ignored` (sorted): a
+    /// state check modulo dead values (see [`crate::overwrites`]).
+    pub fn same_except(&self, other: &Memory, ignored: &[GlobalId]) -> bool {
+        if ignored.is_empty() {
+            return self == other;
+        }
+        let skip = |slot: usize| ignored.iter().any(|&g| self.base[g as usize] == slot);
+        self.maps == other.maps
+            && self.slots.len() == other.slots.len()
+            && self
+                .slots
+                .iter()
+                .zip(&other.slots)
+                .enumerate()
+                .all(|(i, (a, b))| a == b || skip(i))
+    }
+
+    /// The hash of the memory with the scalar globals `ignored` (sorted) read as
+    /// `false`: equal for memories [`Memory::same_except`] finds equal.
+    pub fn hash_except<H: std::hash::Hasher>(&self, ignored: &[GlobalId], state: &mut H) {
+        use std::hash::Hash;
+        if ignored.is_empty() {
+            return self.hash(state);
+        }
+        state.write_usize(self.slots.len());
+        for (i, v) in self.slots.iter().enumerate() {
+            if ignored.iter().any(|&g| self.base[g as usize] == i) {
+                Value::Bool(false).hash(state);
+            } else {
+                v.hash(state);
+            }
+        }
+        self.maps.hash(state);
+    }
+}
+
 /// What a write replaced.
 #[derive(Clone, Debug)]
 enum Old {

@@ -1288,6 +1288,21 @@ fn shapes() -> Vec<(&'static str, Shape)> {
         ("guarded write (`if (y == 0) { x = 1; }`)", |p, _, _| {
             live_stmts(p, &guarded_write)
         }),
+        (
+            "a global a block overwrites and no other proc reads (dead in state checks)",
+            |_, s, _| {
+                let program = tests::load(s, &[]);
+                program.blocks.iter().any(|b| {
+                    b.overwrites.iter().any(|g| {
+                        program
+                            .procs
+                            .iter()
+                            .enumerate()
+                            .all(|(q, proc)| q == b.proc as usize || !proc.reads.contains(g))
+                    })
+                })
+            },
+        ),
         ("spin on a global (`while (x == 0) { }`)", |p, _, _| {
             live_stmts(p, &|s| matches!(s, Stmt::Spin(_)))
         }),
