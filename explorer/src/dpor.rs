@@ -19,7 +19,7 @@ use crate::footprint::{intersects, Footprint};
 use crate::happens_before::HappensBefore;
 use crate::race;
 use crate::report::Stats;
-use crate::sleep::{Ending, Kept, SleepSet, Step};
+use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::wakeup_tree::{weak_initial, Entry, WakeupTree};
@@ -545,18 +545,15 @@ impl<R: Reduction> Dpor<R> {
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);
         let prefix = &mut self.nodes[e];
-        let covered = prefix.sleep.entries().any(|(steps, ending)| {
-            if steps.len() != 1 || ending != Ending::Asleep {
-                return false;
-            }
+        let covered = prefix.sleep.asleep_steps().any(|step| {
             let event = at_prefix
-                .and_then(|st| st.procs.iter().find(|q| q.pid_key == steps[0].process))
+                .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
             weak_initial(
                 &entries,
                 &Entry {
-                    process: steps[0].process,
-                    footprint: steps[0].footprint.clone(),
+                    process: step.process,
+                    footprint: step.footprint.clone(),
                     spawns: Vec::new(),
                     event,
                     written: Vec::new(),

@@ -129,6 +129,12 @@ pub struct SleepSet {
     keys: FxHashSet<u64>,
     /// Single-step entries ending [`Ending::Blocks`].
     proved: usize,
+    /// The indices of the entries certain to block (not ending
+    /// [`Ending::BlocksAt`]): the sets of the optimal context-sensitive searches hold
+    /// thousands of don't-do sequences that block only where they reach a state,
+    /// beside a few of these, which every race and wakeup sequence asks for (FR-a(8)
+    /// under odpor-cs-ob: 2.4 s scanning every entry, 1.1 s with this index).
+    certain: Vec<u32>,
 }
 
 /// Entries below which a new one is compared with each, without hashing.
@@ -139,6 +145,7 @@ impl SleepSet {
         self.entries.clear();
         self.keys.clear();
         self.proved = 0;
+        self.certain.clear();
     }
 
     pub fn len(&self) -> usize {
@@ -162,10 +169,18 @@ impl SleepSet {
 
     /// The single-step entry of a process, if it is asleep.
     pub fn single(&self, process: Fingerprint) -> Option<&Step> {
-        self.entries
-            .iter()
-            .find(|e| e.ending == Ending::Asleep && e.len == 1 && e.head == process)
+        self.asleep_steps().find(|s| s.process == process)
+    }
+
+    /// The steps asleep: the single-step entries ending [`Ending::Asleep`].
+    pub fn asleep_steps(&self) -> impl Iterator<Item = &Step> {
+        self.certain_entries()
+            .filter(|e| e.ending == Ending::Asleep && e.len == 1)
             .map(|e| &e.steps()[0])
+    }
+
+    fn certain_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.certain.iter().map(|&i| &self.entries[i as usize])
     }
 
     /// What running the process ends: sequences justified by state equality whose last
@@ -214,6 +229,9 @@ impl SleepSet {
         };
         if !known {
             self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
+            if !matches!(entry.ending, Ending::BlocksAt(_)) {
+                self.certain.push(self.entries.len() as u32);
+            }
             self.entries.push(entry);
         }
     }
@@ -228,10 +246,9 @@ impl SleepSet {
     pub fn has_prefix_of(&self, seq: &[Fingerprint]) -> bool {
         // Only entries certain to block count: one that blocks only if it reaches a
         // state may not, and would hide the sequence the race asks for.
-        self.entries.iter().any(|w| {
+        self.certain_entries().any(|w| {
             seq.first() == Some(&w.head)
                 && w.len <= seq.len()
-                && !matches!(w.ending, Ending::BlocksAt(_))
                 && w.steps().iter().zip(seq).all(|(s, p)| s.process == *p)
         })
     }
