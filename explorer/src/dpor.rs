@@ -729,62 +729,7 @@ impl<R: Reduction> Dpor<R> {
         let at = (e, later, state);
         let mut race = race_view(run, hb, &self.snapshots, prefix, at, &reached);
         let dont = self.reduction.sleep_after_race(&mut race);
-        let past_observers = self.past_observers(run, e, later, dont.as_ref());
-        let sleep = &mut self.nodes[e].sleep;
-        add_dont_do(sleep, dont);
-        add_dont_do(sleep, past_observers);
-    }
-
-    /// ISSTA Alg. 2, lines 72–74 (Sec. 4.1), as a state check: for a write/write race
-    /// `e ⋖ e'` whose observers are events (not the end), the don't-do sequence
-    /// `dont` of lines 75–78 continued with the events of `E` after `e'` up to the
-    /// last observer `o`, with the state `s[E]` after `o` it must reach. `E'.dont`
-    /// runs the events of `E` up to `e'` with the race reversed, so the continued
-    /// sequence runs those up to `o`: where the observers read the same thing in both
-    /// orders and the value `e'` wrote is dead after `o` (some process overwrites it
-    /// before anyone reads it: [`State::check_fingerprint`]), it reaches that state,
-    /// whose continuations are explored from `E` — the lazy check of odpor-cs's note
-    /// 2, at `o` rather than at `e'`. Where the paper compares the observers' effects
-    /// only (equivalence modulo observability, Theorem 4.5, which lets final values
-    /// differ), this compares whole states modulo dead values: the end observes
-    /// every location, so naive's final states are kept. The appended events keep
-    /// their transition footprints: they may read other values here.
-    fn past_observers(
-        &self,
-        run: &Exploration<'_, '_>,
-        e: usize,
-        later: usize,
-        dont: Option<&Equivalent>,
-    ) -> Option<Equivalent> {
-        let Some(Equivalent::IfReaching(steps, _)) = dont else {
-            return None;
-        };
-        let events = run.ex.events();
-        let seq: Vec<&Event> = events.iter().collect();
-        let obs = crate::observers::observers(&seq, e, later, &self.guarded);
-        let o = *obs.readers.last().filter(|_| !obs.end)?;
-        // The state after `o`, of an execution that goes on after it. Where a value
-        // both wrote is not dead there, the reversed order cannot reach it (unless
-        // both wrote the same value, where the check at `e'` does): no entry.
-        let state = self.snapshots.get(o + 1).filter(|_| o + 1 < events.len())?;
-        let dead = state.dead_globals(run.program());
-        let mut both = events[e]
-            .written
-            .iter()
-            .filter(|l| events[later].written.contains(l));
-        if both.clone().next().is_none() || both.any(|l| dead.binary_search(&l.global).is_err()) {
-            return None;
-        }
-        let procs = &run.ex.state.procs;
-        let mut steps = steps.clone();
-        steps.extend((later + 1..=o).map(|k| Step {
-            process: procs[events[k].proc].pid_key,
-            footprint: run.ex.event_transition(k),
-        }));
-        Some(Equivalent::IfReaching(
-            steps,
-            state.check_fingerprint(run.program()),
-        ))
+        add_dont_do(&mut prefix.sleep, dont);
     }
 }
 

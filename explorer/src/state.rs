@@ -219,14 +219,14 @@ impl State {
     pub fn dead_globals(&self, program: &Program) -> Vec<GlobalId> {
         let mut dead = Vec::new();
         for (i, p) in self.procs.iter().enumerate() {
-            let Some(block) = p.next.filter(|_| !p.failed) else {
+            // A process that failed has no next block.
+            let Some(block) = p.next else {
                 continue;
             };
             for &g in &program.blocks[block as usize].overwrites {
                 let read_elsewhere = self.procs.iter().enumerate().any(|(j, q)| {
                     j != i
                         && q.next.is_some()
-                        && !q.failed
                         && program.procs[q.proc as usize]
                             .reads
                             .binary_search(&g)

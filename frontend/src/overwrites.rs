@@ -1,5 +1,5 @@
 //! Dead globals, statically: which scalar globals a block surely overwrites before it
-//! could read them or fail, and which globals a proc's process (with every process it
+//! reads them, and which globals a proc's process (with every process it
 //! may spawn, transitively) may ever read.
 //!
 //! A state's value of a global `g` is **dead** when some process's next block

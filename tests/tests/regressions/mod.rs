@@ -2499,8 +2499,7 @@ init {
 #[test]
 #[ignore = "ocdpor --literal ends 2 executions blocked without await (optimality, not soundness): open"]
 fn ocdpor_literal_blocks_none_around_a_failing_process() {
-    let src = "param K = 0;
-global int x = -1;
+    let src = "global int x = -1;
 global int y = 0;
 global int[3] a;
 global list l = [];
@@ -2523,5 +2522,88 @@ init { spawn p(); spawn q(); spawn r(0); }
     let (finer, _, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(1));
     assert_eq!((report.stats.traces, report.stats.blocked), (1, 0));
+    assert_agree(src);
+}
+
+/// Found in review of a state check after the last observer of a write/write race
+/// (ISSTA'19 Sec. 4.1 as a don't-do sequence continued up to the observer, blocking
+/// where the state after it is reached modulo dead values; not kept). The first
+/// execution is a q q q o p (q's third block does nothing: it read 2); the race of a
+/// with q's first write is observed by q's second block and by o, and after o, p is
+/// to overwrite x and y. Continued to o, the reversal q a q q o reaches that state
+/// (z is 0 either way, x and y are dead), but there q read 1 and its third block read
+/// y: a different event, whose race with p's write of y (naive: q a q o p q, z = 5)
+/// only its continuations would show. odpor-cs-ob lost that final state; naive has 3.
+#[test]
+fn odpor_cs_ob_observers_after_a_reversed_race_are_other_events() {
+    let src = "global int x = 0; global int y = 0; global int z = 0;
+proc a() { x = 1; }
+proc q() { x = 2; yield; int r = x; spawn o(); yield; if (r == 1) { z = y; } }
+proc o() { assert(x != 7); spawn p(); }
+proc p() { x = 0; y = 5; }
+init { spawn a(); spawn q(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.final_states, 3);
+    let report = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(
+            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::csdpor::ContextSensitive::new(),
+            ),
+        ),
+    );
+    assert_eq!(report.finals, naive.finals);
+    assert_agree(src);
+}
+
+/// Found by the campaign `IC_DIFF_SEED=10858713412587904125` (15,000 programs; unused
+/// globals left out): `ocdpor
+/// --literal` (both `--deps` modes) completes 8 executions where naive counts 9 traces
+/// of its finer dependency (footprint conflicts minus cdpor's `R`). No final state,
+/// deadlock or violation is lost (naive's 3 final states and 3 deadlocks). Both
+/// processes of `s` come to `await (b)`, which they pass only before p's write of `b`
+/// (which disables them for good). Pre-existing: the same counts at
+/// 83a4a7f (`IC_DIFF_FILE` with that commit's test). Ignored until the optimality of
+/// `ocdpor --literal` around disabled `await`s is fixed.
+#[test]
+#[ignore = "ocdpor --literal completes 8 of the 9 traces of its dependency (optimality, not soundness): open"]
+fn ocdpor_literal_completes_every_trace_of_its_dependency() {
+    let src = "global int x = 0;
+global bool b = true;
+global int[3] a;
+global map m;
+global list l = [];
+
+proc p() {
+    b = false;
+    l = append(l, max(0, 0));
+}
+
+proc s() {
+    if (x > 0) {
+        yield;
+    } else {
+        if (has(m, 0)) {
+            a[(abs(len(l)) % 3)] = a[0];
+            if (len(l) > 0) {
+                l[abs((abs(x) % 3)) % len(l)] = l[0];
+            }
+        }
+        await (b);
+    }
+    int t0 = a[0];
+}
+
+init {
+    spawn p();
+    spawn s();
+    spawn s();
+}
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.mazurkiewicz, Some(9));
+    assert_eq!((report.stats.traces, report.stats.blocked), (9, 0));
     assert_agree(src);
 }
