@@ -634,6 +634,18 @@ impl<R: Reduction> Dpor<R> {
     ) {
         let events = run.ex.events();
         let later = probe.map_or(0..events.len(), |p| p..p + 1);
+        // Fig. 1, line 9's `done` of every prefix, taken once: the races below change
+        // wakeup trees and don't-do sets, not what was explored.
+        let done: Vec<(usize, Vec<usize>)> = self
+            .nodes
+            .iter()
+            .take(events.len())
+            .enumerate()
+            .map(|(w, node)| {
+                let done = node.backtrack.iter().copied();
+                (w, done.filter(|&p| Some(p) != node.current).collect())
+            })
+            .collect();
         for mut reversal in crate::observers::reversals(events, hb, &self.guarded, later) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
@@ -667,14 +679,7 @@ impl<R: Reduction> Dpor<R> {
                 );
             }
             // Fig. 1, line 9: not when a process done at a prefix of E' comes first.
-            let done: Vec<(usize, Vec<usize>)> = (0..=reversal.e)
-                .map(|w| {
-                    let node = &self.nodes[w];
-                    let done = node.backtrack.iter().copied();
-                    (w, done.filter(|&p| Some(p) != node.current).collect())
-                })
-                .collect();
-            if crate::observers::redundant(run.ex.events(), &reversal, &done) {
+            if crate::observers::redundant(run.ex.events(), &reversal, &done[..=reversal.e]) {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }

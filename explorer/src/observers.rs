@@ -223,14 +223,20 @@ pub fn redundant(events: &[Event], reversal: &Reversal, done: &[(usize, Vec<usiz
         if processes.is_empty() {
             return false;
         }
-        let seq: Vec<&Event> = events[*w..reversal.e]
-            .iter()
-            .chain(reversal.v.iter().map(|&i| &events[i]))
-            .collect();
+        // The sequence events[w..e].v, read in place.
+        let between = reversal.e - w;
+        let at = |i: usize| {
+            if i < between {
+                &events[w + i]
+            } else {
+                &events[reversal.v[i - between]]
+            }
+        };
+        let len = between + reversal.v.len();
         processes.iter().any(|&q| {
-            seq.iter()
-                .position(|x| x.proc == q)
-                .is_some_and(|k| !(0..k).any(|i| before(seq[i], seq[k])))
+            (0..len)
+                .position(|k| at(k).proc == q)
+                .is_some_and(|k| !(0..k).any(|i| before(at(i), at(k))))
         })
     })
 }

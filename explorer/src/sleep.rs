@@ -17,7 +17,8 @@
 
 use crate::fingerprint::Fingerprint;
 use crate::footprint::Footprint;
-use rustc_hash::{FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHasher};
+use std::collections::hash_map::Entry as MapEntry;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -124,9 +125,11 @@ pub struct Ends {
 #[derive(Clone, Debug, Default)]
 pub struct SleepSet {
     entries: Vec<Entry>,
-    /// The entries' keys, once there are [`SCANNED`] entries: a new entry is then
-    /// compared with the others only when its key is among them.
-    keys: FxHashSet<u64>,
+    /// The entries' keys, once there are [`SCANNED`] entries, each with the index of
+    /// the first entry that has it: a new entry is then compared with that one (and
+    /// with the others only in the rare case of two entries sharing a key), not with
+    /// every entry.
+    keys: FxHashMap<u64, u32>,
     /// Single-step entries ending [`Ending::Blocks`].
     proved: usize,
     /// The indices of the entries certain to block (not ending
@@ -224,9 +227,21 @@ impl SleepSet {
             self.entries.iter().any(|e| e.same(&entry))
         } else {
             if self.keys.is_empty() {
-                self.keys.extend(self.entries.iter().map(|e| e.key));
+                for (i, e) in self.entries.iter().enumerate() {
+                    self.keys.entry(e.key).or_insert(i as u32);
+                }
             }
-            !self.keys.insert(entry.key) && self.entries.iter().any(|e| e.same(&entry))
+            let next = self.entries.len() as u32;
+            match self.keys.entry(entry.key) {
+                MapEntry::Vacant(v) => {
+                    v.insert(next);
+                    false
+                }
+                MapEntry::Occupied(o) => {
+                    self.entries[*o.get() as usize].same(&entry)
+                        || self.entries.iter().any(|e| e.same(&entry))
+                }
+            }
         };
         if !known {
             self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
