@@ -633,19 +633,12 @@ impl<R: Reduction> Dpor<R> {
         probe: Option<usize>,
     ) {
         let events = run.ex.events();
-        let later = probe.map_or(0..events.len(), |p| p..p + 1);
-        // Fig. 1, line 9's `done` of every prefix, taken once: the races below change
-        // wakeup trees and don't-do sets, not what was explored.
-        let done: Vec<(usize, Vec<usize>)> = self
-            .nodes
-            .iter()
-            .take(events.len())
-            .enumerate()
-            .map(|(w, node)| {
-                let done = node.backtrack.iter().copied();
-                (w, done.filter(|&p| Some(p) != node.current).collect())
-            })
-            .collect();
+        let len = events.len();
+        let later = probe.map_or(0..len, |p| p..p + 1);
+        // Fig. 1, line 9's `done` of every prefix, taken once, at the first race that
+        // asks: the races below change wakeup trees and don't-do sets, not what was
+        // explored.
+        let mut done: Option<Vec<(usize, Vec<usize>)>> = None;
         for mut reversal in crate::observers::reversals(events, hb, &self.guarded, later) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
@@ -679,6 +672,15 @@ impl<R: Reduction> Dpor<R> {
                 );
             }
             // Fig. 1, line 9: not when a process done at a prefix of E' comes first.
+            let done = done.get_or_insert_with(|| {
+                let nodes = self.nodes.iter().take(len).enumerate();
+                nodes
+                    .map(|(w, node)| {
+                        let done = node.backtrack.iter().copied();
+                        (w, done.filter(|&p| Some(p) != node.current).collect())
+                    })
+                    .collect()
+            });
             if crate::observers::redundant(run.ex.events(), &reversal, &done[..=reversal.e]) {
                 run.stats.pruning.redundant_races += 1;
                 continue;

@@ -42,8 +42,10 @@
 //! dead values): the observers read another value there, so they and the events of
 //! their processes after them are other transitions than in `E`, with other races
 //! with what follows, which a blocked execution never shows. It lost a final state
-//! (`regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`). Sec. 4.2's first case needs no observability: `E.p.u.w` is
-//! Mazurkiewicz-equivalent to `E.u.p.w` and ends in the same state.
+//! (`regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+//!
+//! Sec. 4.2's first case needs no observability: `E.p.u.w` is Mazurkiewicz-equivalent
+//! to `E.u.p.w` and ends in the same state.
 //!
 //! Soundness: the races and wakeup sequences are `odpor-ob`'s; a don't-do entry blocks
 //! an execution only in a state identical (with process identities) to one explored

@@ -18,6 +18,7 @@ use crate::ir::{
 use crate::liveness;
 use crate::overwrites;
 use crate::value::{Ty, Value};
+use crate::write_sets;
 use rustc_hash::FxHashMap;
 
 /// The largest array the checker accepts (elements are explored states, not storage).
@@ -40,7 +41,7 @@ pub fn check(
     checker.bodies(program);
     if checker.diags.is_empty() {
         let mut out = checker.out;
-        dead_globals(&mut out);
+        overwrites_and_reads(&mut out);
         Ok(out)
     } else {
         Err(checker.diags)
@@ -49,8 +50,9 @@ pub fn check(
 
 /// Fills in what state checks need to compare states modulo dead globals
 /// ([`overwrites`]): each block's sure overwrites, each proc's reads.
-fn dead_globals(program: &mut ir::Program) {
-    let reads = overwrites::proc_reads(&program.procs, &program.blocks);
+fn overwrites_and_reads(program: &mut ir::Program) {
+    let sets = write_sets::write_sets(program);
+    let reads = overwrites::proc_reads(program.procs.len(), &program.blocks, &sets);
     for (proc, reads) in program.procs.iter_mut().zip(reads) {
         proc.reads = reads;
     }

@@ -1,6 +1,6 @@
 //! Dead globals, statically: which scalar globals a block surely overwrites before it
-//! reads them, and which globals a proc's process (with every process it
-//! may spawn, transitively) may ever read.
+//! reads them, and which globals a proc's process (with every process it may spawn,
+//! transitively) may ever read.
 //!
 //! A state's value of a global `g` is **dead** when some process's next block
 //! overwrites `g` unguarded and no other live process may ever read `g`: nothing can
@@ -13,130 +13,68 @@
 //! is done: the explorers' state checks compare states modulo dead values
 //! (`State::check_fingerprint`).
 
-use crate::ir::{Block, Code, Expr, ExprKind, GlobalId, InstrKind, Place, Proc};
+use crate::ir::{Block, Code, GlobalId, InstrKind, Place};
+use crate::transition::for_each_expr;
+use crate::write_sets::{globals_read, BlockSets};
+use std::collections::BTreeSet;
 
 /// The scalar globals `block` surely overwrites: assigned (as a whole) within its
 /// straight-line prefix (up to its first branch, `await`, `yield` or `return`),
 /// before the prefix reads them. Empty for a guarded block, which may never run. In
 /// increasing order.
 pub fn overwrites(code: &Code, block: &Block) -> Vec<GlobalId> {
-    let mut written = Vec::new();
+    let mut written = BTreeSet::new();
     if block.guard.is_some() {
-        return written;
+        return Vec::new();
     }
-    let mut read = Vec::new();
+    let mut read = BTreeSet::new();
     for instr in &code.instrs[block.pc as usize..] {
-        match &instr.kind {
-            InstrKind::Assign(Place::Global(g), e) => {
-                expr_reads(e, &mut read);
-                if !read.contains(g) && !written.contains(g) {
-                    written.push(*g);
-                }
-            }
-            kind @ (InstrKind::Assign(..) | InstrKind::Assert(..) | InstrKind::Spawn(..)) => {
-                instr_reads(kind, &mut read)
-            }
+        let kind = &instr.kind;
+        if !matches!(
+            kind,
+            InstrKind::Assign(..) | InstrKind::Assert(..) | InstrKind::Spawn(..)
+        ) {
             // A branch may skip what follows; the others end the block.
-            _ => break,
+            break;
+        }
+        for_each_expr(kind, &mut |e| globals_read(e, &mut read));
+        match kind {
+            InstrKind::Assign(Place::Global(g), _) if !read.contains(g) => {
+                written.insert(*g);
+            }
+            // Assigning one element of a global list reads the rest of it.
+            InstrKind::Assign(Place::GlobalListElem(g, _), _) => {
+                read.insert(*g);
+            }
+            _ => {}
         }
     }
-    written.sort_unstable();
-    written
+    written.into_iter().collect()
 }
 
 /// The globals each proc's process may read in any of its blocks (guards included),
-/// with those of every proc it may spawn, transitively; in increasing order.
-pub fn proc_reads(procs: &[Proc], blocks: &[Block]) -> Vec<Vec<GlobalId>> {
-    let mut reads: Vec<Vec<GlobalId>> = procs
-        .iter()
-        .enumerate()
-        .map(|(id, p)| {
-            let mut r = Vec::new();
-            for b in blocks.iter().filter(|b| b.proc as usize == id) {
-                if let Some(g) = &b.guard {
-                    expr_reads(g, &mut r);
-                }
-            }
-            for instr in &p.code.instrs {
-                instr_reads(&instr.kind, &mut r);
-            }
-            r
-        })
-        .collect();
-    let spawns: Vec<Vec<usize>> = procs
-        .iter()
-        .map(|p| {
-            p.code
-                .instrs
-                .iter()
-                .filter_map(|i| match &i.kind {
-                    InstrKind::Spawn(q, _) => Some(*q as usize),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
+/// with those of every proc it may spawn, transitively; in increasing order. From
+/// the blocks' read sets and spawns (`sets`, indexed by block, of `blocks`).
+pub fn proc_reads(procs: usize, blocks: &[Block], sets: &[BlockSets]) -> Vec<Vec<GlobalId>> {
+    let mut reads = vec![BTreeSet::new(); procs];
+    let mut spawns = vec![BTreeSet::new(); procs];
+    for (b, s) in blocks.iter().zip(sets) {
+        reads[b.proc as usize].extend(s.reads.iter().copied());
+        spawns[b.proc as usize].extend(s.spawns.iter().map(|&q| q as usize));
+    }
     // The closure over spawns: a fixpoint, as spawns may be recursive.
     let mut changed = true;
     while changed {
         changed = false;
-        for p in 0..procs.len() {
+        for p in 0..procs {
             for &q in &spawns[p] {
-                let theirs = reads[q].clone();
-                for g in theirs {
-                    if !reads[p].contains(&g) {
-                        reads[p].push(g);
-                        changed = true;
-                    }
+                if q != p && !reads[q].is_subset(&reads[p]) {
+                    let theirs = reads[q].clone();
+                    reads[p].extend(theirs);
+                    changed = true;
                 }
             }
         }
     }
-    for r in &mut reads {
-        r.sort_unstable();
-        r.dedup();
-    }
-    reads
-}
-
-/// The globals an instruction may read.
-fn instr_reads(kind: &InstrKind, out: &mut Vec<GlobalId>) {
-    match kind {
-        InstrKind::Assign(place, e) => {
-            expr_reads(e, out);
-            match place {
-                Place::Global(_) | Place::Local(_) => {}
-                Place::ArrayElem(_, i) | Place::MapElem(_, i) | Place::LocalListElem(_, i) => {
-                    expr_reads(i, out)
-                }
-                // Assigning one element of a global list reads the rest of it.
-                Place::GlobalListElem(g, i) => {
-                    out.push(*g);
-                    expr_reads(i, out);
-                }
-            }
-        }
-        InstrKind::JumpUnless(e, _) | InstrKind::Assert(e, _) | InstrKind::Return(Some(e)) => {
-            expr_reads(e, out)
-        }
-        InstrKind::Spawn(_, args) => args.iter().for_each(|a| expr_reads(a, out)),
-        InstrKind::Jump(_)
-        | InstrKind::Await(_)
-        | InstrKind::Yield(_)
-        | InstrKind::Return(None) => {}
-    }
-}
-
-/// The globals an expression reads (a `fun` reads none: docs/language.md, "Funs").
-fn expr_reads(e: &Expr, out: &mut Vec<GlobalId>) {
-    match &e.kind {
-        ExprKind::Global(g)
-        | ExprKind::ArrayGet(g, _)
-        | ExprKind::MapGet(g, _)
-        | ExprKind::MapHas(g, _) => out.push(*g),
-        _ => {}
-    }
-    for o in e.operands() {
-        expr_reads(o, out);
-    }
+    reads.into_iter().map(|r| r.into_iter().collect()).collect()
 }

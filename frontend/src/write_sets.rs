@@ -120,7 +120,8 @@ pub fn block_pcs(program: &Program, start: Pc, proc: ProcId) -> BTreeSet<Pc> {
     seen
 }
 
-fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
+/// The globals an expression reads (a `fun` reads none).
+pub(crate) fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
     walk_expr(e, &mut |x| match &x.kind {
         ExprKind::Global(g)
         | ExprKind::ArrayGet(g, _)
