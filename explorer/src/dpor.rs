@@ -22,7 +22,7 @@ use crate::report::Stats;
 use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
-use crate::wakeup_tree::{weak_initial, Entry, WakeupTree};
+use crate::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
 use frontend::ir::{BlockId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
@@ -498,7 +498,11 @@ impl<R: Reduction> Dpor<R> {
             }
             // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
             // with a wakeup sequence that is not redundant.
-            let redundant = wakeup.is_some_and(|entries| !self.insert_wakeup(run, e, entries));
+            // A probe's reversal: `e` runs after it (see `sleeper_covers`).
+            let redundant = wakeup.is_some_and(|entries| {
+                let race_write = (!real).then(|| entry(&run.ex, e, false));
+                !self.insert_wakeup(run, e, entries, race_write.as_ref())
+            });
             if !real || redundant {
                 continue;
             }
@@ -517,12 +521,14 @@ impl<R: Reduction> Dpor<R> {
     /// process asleep there is a weak initial of it (its trace is covered there).
     /// Only processes explored from `E'` (`done(E')`) and steps passed down to it
     /// count: not odpor-cs's don't-do sequences, whose executions stop after their
-    /// last step (see `block_after_equivalent`). Whether it joined.
+    /// last step (see `block_after_equivalent`). `race_write`: for a probe's reversal,
+    /// the race's write that runs after it (see [`sleeper_covers`]). Whether it joined.
     fn insert_wakeup(
         &mut self,
         run: &mut Exploration<'_, '_>,
         e: usize,
         entries: Vec<Entry>,
+        race_write: Option<&Entry>,
     ) -> bool {
         let reduction = &mut self.reduction;
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
@@ -545,22 +551,26 @@ impl<R: Reduction> Dpor<R> {
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);
         let prefix = &mut self.nodes[e];
+        let mut commutes = false;
         let covered = prefix.sleep.asleep_steps().any(|step| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
-            weak_initial(
-                &entries,
-                &Entry {
-                    process: step.process,
-                    footprint: step.footprint.clone(),
-                    spawns: Vec::new(),
-                    event,
-                    written: Vec::new(),
-                },
-                &mut independent,
-            )
-            .is_some()
+            let sleeping = Entry {
+                process: step.process,
+                footprint: step.footprint.clone(),
+                spawns: Vec::new(),
+                event,
+                written: Vec::new(),
+            };
+            match sleeper_covers(&entries, race_write, &sleeping, &mut independent) {
+                Cover::Yes => true,
+                Cover::No => false,
+                Cover::Commutes => {
+                    commutes = true;
+                    false
+                }
+            }
         });
         // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
         // branch starts with it (odpor-cs and ocdpor analyse them without running it:
@@ -582,6 +592,7 @@ impl<R: Reduction> Dpor<R> {
         self.wakeup_steps += prefix.wut.insert(entries, &mut independent, extend_leaves);
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
+        pruning.wakeup_beside_commuting += u64::from(commutes);
         pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
         true
     }
@@ -703,7 +714,9 @@ impl<R: Reduction> Dpor<R> {
             }
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            if self.insert_wakeup(run, reversal.e, entries) && probe.is_none() {
+            let race_write = probe.map(|_| entry(&run.ex, reversal.e, false));
+            if self.insert_wakeup(run, reversal.e, entries, race_write.as_ref()) && probe.is_none()
+            {
                 self.dont_do_after_observed_race(run, hb, reversal.e, reversal.later);
             }
         }
@@ -909,7 +922,7 @@ impl<R: Reduction> Dpor<R> {
             self.wakeup_steps -= 1 + dropped.size();
             run.stats.pruning.wakeup_dropped += 1;
             for v in dropped.sequences() {
-                self.insert_wakeup(run, d, v);
+                self.insert_wakeup(run, d, v, None);
             }
         }
     }
@@ -1523,7 +1536,8 @@ impl<R: Reduction> Dpor<R> {
                     .map(|&i| entry(&run.ex, i, false))
                     .chain([entry(&run.ex, n, true)])
                     .collect();
-                self.insert_wakeup(run, e0, entries);
+                let race_write = entry(&run.ex, e0, false);
+                self.insert_wakeup(run, e0, entries, Some(&race_write));
             } else {
                 v.push(n);
                 let whole = run.ex.event_transition(n);

@@ -99,6 +99,12 @@ pub struct Pruning {
     /// Wakeup-tree steps dropped because their process could not run there (a blocked
     /// `await`; `odpor` then chooses as Source-DPOR does).
     pub wakeup_dropped: u64,
+    /// Wakeup sequences inserted although a process asleep there commutes with all
+    /// of them, with some events only by what the search lifts beyond footprints
+    /// (`ocdpor`'s `R`, odpor-ob's unobserved writes): not a weak initial (see
+    /// [`crate::wakeup_tree::sleeper_covers`]), the one way `ocdpor --literal` may end
+    /// executions blocked without `await`.
+    pub wakeup_beside_commuting: u64,
     /// Reversals not inserted because a process done at a prefix comes first in them
     /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over plain happens-before).
     pub redundant_races: u64,

@@ -60,7 +60,7 @@ pub enum WeakInitial {
 }
 
 /// Whether the process whose next step is `p` is a weak initial of `v`, as JACM
-/// defines it, with `independent` lifting conflicts (see [`weak_initial`] for a
+/// defines it, with `independent` lifting conflicts (see [`sleeper_covers`] for a
 /// sleeping process, and [`WakeupTree::insert`]).
 fn weak_initial_in_order(
     v: &[Entry],
@@ -108,15 +108,50 @@ fn weak_initial_in_order(
 /// ([`crate::dpor`]'s `pass_disabling_writes`, which leaves out the other writes that
 /// disable it again, `regressions::ocdpor_a_weak_initial_beside_may_disable_the_race`).
 /// Refusing such a process as a weak initial here (tried) lost a trace elsewhere
-/// (`regressions::ocdpor_two_awaits_behind_commuting_writes`).
-pub fn weak_initial(
+/// (`regressions::ocdpor_two_awaits_behind_commuting_writes`). The other way round
+/// is another matter:
+///
+/// `after` is, for the reversal of a race of a disabled `await` (a probe, the last
+/// step of `v`), the race's first event: the write its guard reads, which runs after
+/// `v` in the trace asked for. A process beside `v` must be beside that write too.
+/// JACM's argument for `Beside` (above) needs the sleeping process to run in every
+/// continuation of `v`, where its race with the first event that conflicts with it
+/// leads back to the trace; a write that disables it for good leaves it out of them
+/// (any write of what its step reads may).
+/// Two `s` at `await (b)` and p's `b = false`: after both s's first blocks, the probe
+/// of the second asked to pass before p, and the first, asleep there (explored
+/// before the second's first block) and beside it by footprints (both only read b),
+/// was taken to cover it; the trace where the second passes and p then disables the
+/// first was never explored (`ocdpor --literal` completed 8 of the 9 traces of its
+/// dependency: `regressions::ocdpor_literal_completes_every_trace_of_its_dependency`).
+pub fn sleeper_covers(
     v: &[Entry],
+    after: Option<&Entry>,
     p: &Entry,
     independent: &mut Independent<'_>,
-) -> Option<WeakInitial> {
-    weak_initial_in_order(v, p, independent).filter(|w| {
-        *w != WeakInitial::Beside || !v.iter().any(|x| x.footprint.conflicts(&p.footprint))
-    })
+) -> Cover {
+    let conflicts = |x: &Entry| x.footprint.conflicts(&p.footprint);
+    match weak_initial_in_order(v, p, independent) {
+        None => Cover::No,
+        Some(WeakInitial::At(_)) => Cover::Yes,
+        Some(WeakInitial::Beside) if v.iter().any(conflicts) => Cover::Commutes,
+        Some(WeakInitial::Beside) if after.is_some_and(conflicts) => Cover::No,
+        Some(WeakInitial::Beside) => Cover::Yes,
+    }
+}
+
+/// What a sleeping process is to a sequence (see [`sleeper_covers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cover {
+    /// A weak initial: its exploration covered the sequence's traces.
+    Yes,
+    /// Not a weak initial.
+    No,
+    /// Not a weak initial, although it commutes with every event of the sequence,
+    /// with some only by what `independent` lifts (cdpor's `R`, odpor-ob's unobserved
+    /// writes). In `ocdpor --literal`, such a sequence may end executions blocked: the
+    /// process stays asleep through it, by `R`, to its end.
+    Commutes,
 }
 
 /// An ordered forest of steps.
@@ -297,24 +332,27 @@ mod tests {
             entry(3, &[], &[1]),
         ];
         assert_eq!(
-            weak_initial(&v, &v[0], &mut never),
+            weak_initial_in_order(&v, &v[0], &mut never),
             Some(WeakInitial::At(0))
         );
         assert_eq!(
-            weak_initial(&v, &v[1], &mut never),
+            weak_initial_in_order(&v, &v[1], &mut never),
             None,
             "b reads what a wrote"
         );
         assert_eq!(
-            weak_initial(&v, &v[2], &mut never),
+            weak_initial_in_order(&v, &v[2], &mut never),
             Some(WeakInitial::At(2))
         );
         // d, not in v, touching z: beside; e, not in v, reading y: not.
         assert_eq!(
-            weak_initial(&v, &entry(4, &[2], &[2]), &mut never),
+            weak_initial_in_order(&v, &entry(4, &[2], &[2]), &mut never),
             Some(WeakInitial::Beside)
         );
-        assert_eq!(weak_initial(&v, &entry(5, &[1], &[]), &mut never), None);
+        assert_eq!(
+            weak_initial_in_order(&v, &entry(5, &[1], &[]), &mut never),
+            None
+        );
     }
 
     #[test]
@@ -364,20 +402,21 @@ mod tests {
         // q reads x (an `await` or not); a writes x, b writes y.
         let q = entry(1, &[0], &[]);
         let (a, b) = (entry(2, &[], &[0]), entry(3, &[], &[1]));
-        assert_eq!(
-            weak_initial(std::slice::from_ref(&b), &q, &mut never),
-            Some(WeakInitial::Beside)
-        );
+        let b_alone = std::slice::from_ref(&b);
+        assert_eq!(sleeper_covers(b_alone, None, &q, &mut never), Cover::Yes);
         // a conflicts with q's read: a commutation that lifts it (`R`) does not make
         // q a weak initial beside it; running in the sequence, it is.
         let mut always = |_: &[&Entry], _: usize, _: usize| true;
         assert_eq!(
-            weak_initial(std::slice::from_ref(&a), &q, &mut always),
-            None
+            sleeper_covers(std::slice::from_ref(&a), None, &q, &mut always),
+            Cover::Commutes
         );
         assert_eq!(
-            weak_initial(&[a, q.clone()], &q, &mut always),
-            Some(WeakInitial::At(1))
+            sleeper_covers(&[a.clone(), q.clone()], None, &q, &mut always),
+            Cover::Yes
         );
+        // A probe's reversal b, after which a (the race's write) runs: q reads what
+        // a writes, so it is no longer beside b.
+        assert_eq!(sleeper_covers(b_alone, Some(&a), &q, &mut never), Cover::No);
     }
 }

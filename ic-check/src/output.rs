@@ -288,6 +288,7 @@ fn pruning(p: &Pruning) -> String {
         ("wakeup sequences", p.wakeup_inserted),
         ("max wakeup tree", p.max_wakeup),
         ("wakeup steps dropped", p.wakeup_dropped),
+        ("wakeup beside commuting", p.wakeup_beside_commuting),
         ("redundant reversals", p.redundant_races),
     ];
     let mut out = String::from(

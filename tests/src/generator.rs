@@ -93,6 +93,10 @@ pub enum IntExpr {
     Cond(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
     /// `-(e)`: overflows on `i64::MIN`.
     Neg(Box<IntExpr>),
+    /// The newest local of the proc (`tN`, declared by [`Stmt::Local`]); `0` before
+    /// any. Lets a later block branch on a value an earlier one read (`int t0 = x;
+    /// yield; if (t0 == 1) { .. }`).
+    Recent,
     /// The variable of the innermost enclosing `for` (or the counter of the innermost
     /// `while`); `0` outside loops. Lets a loop's body test its iteration
     /// (`if (i0 > 5) { .. }`, a guard that is never true).
@@ -836,6 +840,12 @@ impl Printer<'_> {
             }
             IntExpr::Neg(a) => format!("(-{})", self.int(a)),
             IntExpr::LoopVar => self.loop_vars.last().cloned().unwrap_or_else(|| "0".into()),
+            IntExpr::Recent => self
+                .vars
+                .iter()
+                .rev()
+                .find(|v| v.name.starts_with('t'))
+                .map_or_else(|| "0".into(), |v| v.name.clone()),
         }
     }
 

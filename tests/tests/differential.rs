@@ -29,7 +29,9 @@
 //!   ([`Naive::with_constraints`]: footprint conflicts minus cdpor's `R`), and none
 //!   blocked in programs without `await` (with them, a reversal judged runnable on a
 //!   memory that `R` leaves inexact may end at an `await` that cannot run, and the
-//!   search after it blocked: `dpor::virtual_memory`); at most as many, and maybe some blocked,
+//!   search after it blocked: `dpor::virtual_memory`), unless a wakeup sequence was
+//!   inserted beside a sleeping process that commutes with it only by `R`
+//!   (`wakeup_beside_commuting`: `wakeup_tree::sleeper_covers`); at most as many, and maybe some blocked,
 //!   where two events that commute by `R` spawn processes
 //!   (`Naive::identities_may_move`: the constraints compare spawns identities aside,
 //!   naive's traces and the sleep sets name processes by identity);
@@ -538,7 +540,10 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
             } else {
                 Some(report.stats.traces) == constrained_mazurkiewicz
             };
-            let unblocked = awaits || identities_may_move || report.stats.blocked == 0;
+            let unblocked = awaits
+                || identities_may_move
+                || report.stats.pruning.wakeup_beside_commuting > 0
+                || report.stats.blocked == 0;
             if !optimal || !unblocked {
                 errors.push(format!(
                     "{name}: {} traces and {} blocked, but naive counts {:?} traces of \
@@ -901,6 +906,20 @@ mod strategy {
                 if check {
                     s.push(Stmt::Assert(BoolExpr::Cmp(Cmp::Ne, IntExpr::Var(g), IntExpr::Const(2)), true));
                 }
+                s
+            }),
+            // `int t0 = x; yield; spawn q(0); yield; if (t0 == 1) { y = z; }`: a value
+            // read into a local and branched on in a later block of the same process,
+            // maybe with a spawn between (whose process may overwrite what was read).
+            // After a reversal, such a process's later events are other transitions
+            // (`regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+            2 => (global(), any::<bool>(), 0i64..=2, global(), global()).prop_map(|(g, spawn, v, h, k)| {
+                let mut s = vec![Stmt::Local(IntExpr::Var(g)), Stmt::Yield];
+                if spawn {
+                    s.extend([Stmt::Spawn(0, IntExpr::Const(0)), Stmt::Yield]);
+                }
+                let test = BoolExpr::Cmp(Cmp::Eq, IntExpr::Recent, IntExpr::Const(v));
+                s.push(Stmt::If(test, vec![Stmt::Assign(h, IntExpr::Var(k))], vec![]));
                 s
             }),
             // `while (x == 0) { }`: "block did not terminate" in some orders.
@@ -1300,6 +1319,23 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                             .enumerate()
                             .all(|(q, proc)| q == b.proc as usize || !proc.reads.contains(g))
                     })
+                })
+            },
+        ),
+        (
+            "a block branches on what an earlier block of its process read",
+            |p, _, _| {
+                let live = p.instances();
+                p.procs.iter().enumerate().any(|(j, proc)| {
+                    let body = &proc.body;
+                    let at = |pred: &dyn Fn(&Stmt) -> bool| body.iter().position(pred);
+                    let read = at(&|s| matches!(s, Stmt::Local(IntExpr::Var(_))));
+                    let branch =
+                        at(&|s| matches!(s, Stmt::If(BoolExpr::Cmp(_, IntExpr::Recent, _), ..)));
+                    live.contains(&j)
+                        && read.zip(branch).is_some_and(|(r, b)| {
+                            r < b && body[r..b].iter().any(|s| matches!(s, Stmt::Yield))
+                        })
                 })
             },
         ),

@@ -2490,15 +2490,18 @@ init {
 /// Found by the campaign `IC_DIFF_SEED=1827551185718912605` (12,000 programs), shrunk
 /// by proptest: `ocdpor --literal` (both `--deps` modes) completes naive's 1 trace of
 /// its finer dependency but also ends 2 executions blocked in a sleep set, in a program
-/// without `await`, where an optimal search ends none. No final state or violation is
-/// lost (naive's 1 final state, r's runtime error). Every process but r ends without
-/// failing; r's last block always fails (`l[0]` of an empty list), and r returns early
-/// when it runs before q's first write. Pre-existing: the same counts before the state
-/// checks left out dead values (ocdpor `--literal` makes no state check). Ignored
-/// until the optimality of `ocdpor --literal` around failed events is fixed.
+/// without `await`. No final state or violation is lost (naive's 1 final state, r's
+/// runtime error). r returns early when it runs before q's first write, and p's
+/// second block (y = 0) commutes with r's first block by `R` only (r may write y, were
+/// `a[0] > -1` false). After p, p's second block is asleep; the race of q with r asks
+/// for r alone there, and p is no weak initial beside it (a sleeping process is beside
+/// by footprints only: `ocdpor_a_sleeping_process_is_beside_by_footprints_only`, and
+/// beside by `R` it lost a final state there). So `p r q q` runs, with p asleep to
+/// its end by `R`: blocked. The differential test allows blocked executions where
+/// the search counts such an insertion (`wakeup_beside_commuting`); this pins the
+/// counts, so that a change to either rule shows here.
 #[test]
-#[ignore = "ocdpor --literal ends 2 executions blocked without await (optimality, not soundness): open"]
-fn ocdpor_literal_blocks_none_around_a_failing_process() {
+fn ocdpor_literal_blocks_only_beside_a_process_commuting_by_r() {
     let src = "global int x = -1;
 global int y = 0;
 global int[3] a;
@@ -2521,7 +2524,8 @@ init { spawn p(); spawn q(); spawn r(0); }
 ";
     let (finer, _, report) = ocdpor_against_finer(src);
     assert_eq!(finer.stats.mazurkiewicz, Some(1));
-    assert_eq!((report.stats.traces, report.stats.blocked), (1, 0));
+    assert_eq!((report.stats.traces, report.stats.blocked), (1, 2));
+    assert_eq!(report.stats.pruning.wakeup_beside_commuting, 4);
     assert_agree(src);
 }
 
@@ -2559,16 +2563,17 @@ init { spawn a(); spawn q(); }
 }
 
 /// Found by the campaign `IC_DIFF_SEED=10858713412587904125` (15,000 programs; unused
-/// globals left out): `ocdpor
-/// --literal` (both `--deps` modes) completes 8 executions where naive counts 9 traces
-/// of its finer dependency (footprint conflicts minus cdpor's `R`). No final state,
-/// deadlock or violation is lost (naive's 3 final states and 3 deadlocks). Both
-/// processes of `s` come to `await (b)`, which they pass only before p's write of `b`
-/// (which disables them for good). Pre-existing: the same counts at
-/// 83a4a7f (`IC_DIFF_FILE` with that commit's test). Ignored until the optimality of
-/// `ocdpor --literal` around disabled `await`s is fixed.
+/// globals left out): `ocdpor --literal` (both `--deps` modes) completed 8 executions
+/// where naive counts 9 traces of its finer dependency (footprint conflicts minus
+/// cdpor's `R`); no final state or deadlock was lost here only because the two `s`
+/// are alike. Both processes of `s` come to `await (b)`, which they pass only before
+/// p's write of `b` (which disables them for good). After both first blocks, the
+/// probe of s@3's `await` asked to pass before p; s@2's `await`, asleep there and
+/// beside it by footprints (both only read b), was taken to cover it, but p disables
+/// it, so no continuation of s@2's exploration reaches the trace where s@3 passes and
+/// then p runs (`s@2 s@3 s@3 p`). A process beside a probe's reversal must now be
+/// beside the race's write too (`wakeup_tree::sleeper_covers`).
 #[test]
-#[ignore = "ocdpor --literal completes 8 of the 9 traces of its dependency (optimality, not soundness): open"]
 fn ocdpor_literal_completes_every_trace_of_its_dependency() {
     let src = "global int x = 0;
 global bool b = true;
