@@ -538,7 +538,7 @@ impl<R: Reduction> Dpor<R> {
         let guarded = &self.guarded;
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
-                return crate::observers::unobserved(seq, i, k, guarded);
+                return crate::observers::unobserved(seq, i, k, guarded, true);
             }
             match (&seq[i].event, &seq[k].event, initial) {
                 (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
@@ -602,13 +602,16 @@ impl<R: Reduction> Dpor<R> {
     /// or blocked), over the observer-aware happens-before of [`crate::observers`],
     /// each reversal inserted as [`Dpor::insert_wakeup`] inserts those of the
     /// incremental analysis (which such a reduction does not run on real events).
-    fn observed_races(&mut self, run: &mut Exploration<'_, '_>) {
+    /// `complete`: no process can run (otherwise it is blocked in a sleep set, and
+    /// its end reads everything: see [`crate::observers::end_observes`]).
+    fn observed_races(&mut self, run: &mut Exploration<'_, '_>, complete: bool) {
         if !self.reduction.observers() {
             return;
         }
-        let mut order =
-            crate::observers::order(run.ex.events(), &run.ex.state.procs, &self.guarded);
-        self.observed_races_up_to(run, &order, None);
+        let end = crate::observers::end_observes(run.config.violations_only, complete);
+        let (events, procs) = (run.ex.events(), &run.ex.state.procs);
+        let mut order = crate::observers::order(events, procs, &self.guarded, end);
+        self.observed_races_up_to(run, &order, end, None);
         // A process blocked at the end is probed, one at a time, so that the writes
         // that disabled it are reversed over →ob too: the incremental probes judge
         // them by footprints, where two writes of a location that a later write
@@ -627,7 +630,7 @@ impl<R: Reduction> Dpor<R> {
             run.ex.probe(r);
             let probe = run.ex.events().len() - 1;
             order.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.observed_races_up_to(run, &order, Some(probe));
+            self.observed_races_up_to(run, &order, end, Some(probe));
             self.pass_disabling_writes_over(run, false, &order);
             order.pop();
             run.ex.back();
@@ -641,6 +644,7 @@ impl<R: Reduction> Dpor<R> {
         &mut self,
         run: &mut Exploration<'_, '_>,
         hb: &HappensBefore,
+        end: bool,
         probe: Option<usize>,
     ) {
         let events = run.ex.events();
@@ -650,7 +654,7 @@ impl<R: Reduction> Dpor<R> {
         // asks: the races below change wakeup trees and don't-do sets, not what was
         // explored.
         let mut done: Option<Vec<(usize, Vec<usize>)>> = None;
-        for mut reversal in crate::observers::reversals(events, hb, &self.guarded, later) {
+        for mut reversal in crate::observers::reversals(events, hb, &self.guarded, end, later) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis
@@ -1156,7 +1160,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 if self.nodes[d].enabled.is_empty() {
                     self.measure_path(run);
                     run.complete_execution();
-                    self.observed_races(run);
+                    self.observed_races(run, true);
                     if !self.close(run) {
                         break;
                     }
@@ -1201,7 +1205,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                             None => Blocked::Asleep,
                         });
                         run.stats.pruning.cuts += u64::from(cut);
-                        self.observed_races(run);
+                        self.observed_races(run, false);
                         if !self.close(run) {
                             break;
                         }
@@ -1672,7 +1676,7 @@ impl<R: Reduction> Dpor<R> {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
         // With observers, the races of real events are found where an execution ends.
-        self.observed_races(run);
+        self.observed_races(run, false);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();

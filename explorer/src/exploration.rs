@@ -50,6 +50,12 @@ pub struct Config {
     /// How many distinct final states [`Report::outcomes`] shows (the first found);
     /// every one is counted whatever this is.
     pub max_outcomes: usize,
+    /// Only violations and deadlocks matter, not every final state: the end of a
+    /// complete execution observes no write, as in the papers, so `odpor-ob` and
+    /// `odpor-cs-ob` reorder writes that no event reads after (see
+    /// [`crate::observers::end_observes`]). The other algorithms ignore it; their
+    /// final states stay exhaustive.
+    pub violations_only: bool,
 }
 
 /// The default of [`Config::max_outcomes`].
@@ -73,6 +79,7 @@ impl Default for Config {
             interrupt: None,
             max_depth: None,
             max_outcomes: MAX_OUTCOMES,
+            violations_only: false,
         }
     }
 }

@@ -12,7 +12,8 @@
 //! end of a complete execution is an observer of every location (a virtual final
 //! event reading everything, `END` below). A write/write pair is then unobserved only
 //! when an event that did write the location comes after the second write before any
-//! read of it and before the end.
+//! read of it and before the end. Where only violations matter, the end of a complete
+//! execution reads nothing, as in the papers (see [`end_observes`]).
 //!
 //! Why the relation below may replace happens-before (the soundness of `odpor-ob`
 //! rests on it): let `→ob` be the transitive closure of program order, creation, every
@@ -98,15 +99,28 @@ fn write_write_only(a: &impl Accesses, b: &impl Accesses) -> bool {
 /// the sequence overwrites after `seq[k]` before reading them: independent in `→ob`
 /// of the sequence with its end observing everything, so in `→ob` of every execution
 /// that extends it (the wakeup trees' weak initials of `odpor-ob`).
-pub fn unobserved<A: Accesses>(seq: &[&A], i: usize, k: usize, guarded: &[bool]) -> bool {
-    write_write_only(seq[i], seq[k]) && observers(seq, i, k, guarded).is_empty()
+pub fn unobserved<A: Accesses>(
+    seq: &[&A],
+    i: usize,
+    k: usize,
+    guarded: &[bool],
+    end: bool,
+) -> bool {
+    write_write_only(seq[i], seq[k]) && observers(seq, i, k, guarded, end).is_empty()
 }
 
 /// The observers of the write/write conflict of events `e < e2` of `events` (see
 /// [`Observers`]). A location one of them may write as a whole container counts as
 /// observed by the end (we do not follow overwrites element by element there), and so
 /// does one of a global that an `await` guard may read (`guarded`, from [`guarded`]).
-pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize, guarded: &[bool]) -> Observers {
+/// `end`: whether the end of `events` reads what they leave (see [`end_observes`]).
+pub fn observers<A: Accesses>(
+    events: &[&A],
+    e: usize,
+    e2: usize,
+    guarded: &[bool],
+    end: bool,
+) -> Observers {
     let mut out = Observers::default();
     let (first, second) = (
         &events[e].footprint().writes,
@@ -121,7 +135,7 @@ pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize, guarded: &[boo
                 out.end = true;
                 continue;
             }
-            observe(events, e2, a, &mut out);
+            observe(events, e2, a, end, &mut out);
         }
     }
     out.readers.sort_unstable();
@@ -130,8 +144,8 @@ pub fn observers<A: Accesses>(events: &[&A], e: usize, e2: usize, guarded: &[boo
 }
 
 /// Adds the readers of the value of `l` left by event `e2` until an event overwrites
-/// it, or the end if none does.
-fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, out: &mut Observers) {
+/// it, or the end if none does and `end` reads it.
+fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: bool, out: &mut Observers) {
     for (k, event) in events.iter().enumerate().skip(e2 + 1) {
         if intersects(&event.footprint().reads, &[l]) {
             out.readers.push(k);
@@ -140,7 +154,25 @@ fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, out: &mut Observers) {
             return;
         }
     }
-    out.end = true;
+    out.end |= end;
+}
+
+/// Whether the end of an execution reads the memory it leaves: always, but for a
+/// complete execution when only violations matter (`violations_only`,
+/// [`crate::Config::violations_only`], the papers' executions, which end silently).
+/// The end of a sequence that continues (a wakeup sequence, an execution blocked in a
+/// sleep set, whose continuations are explored elsewhere) reads everything: what comes
+/// after may read any location.
+///
+/// Why ignoring the end of a complete execution keeps every violation and deadlock:
+/// the argument of the module documentation holds for every event, which reads the
+/// values it read; only `END` may read other ones, and then only of locations that no
+/// guard reads (`guarded` keeps those written in order, and a whole container counts
+/// as observed as before). So the same assertions fail, the same runtime errors
+/// happen, and the same processes are blocked at the end at the same blocks with the
+/// same locals: the same violations and deadlocks, the final memory aside.
+pub fn end_observes(violations_only: bool, complete: bool) -> bool {
+    !(violations_only && complete)
 }
 
 /// Per global, whether some `await` guard of `program` may read it. Two writes of such
@@ -164,9 +196,9 @@ pub fn guarded(program: &frontend::ir::Program) -> Vec<bool> {
 }
 
 /// The observer-aware happens-before `→ob` of a whole execution (see the module
-/// documentation): built with [`HappensBefore`], each event's unobserved write/write
+/// documentation; `end`: whether its end reads what it leaves, [`end_observes`]): built with [`HappensBefore`], each event's unobserved write/write
 /// conflicts passed as recorded independences.
-pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBefore {
+pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: bool) -> HappensBefore {
     let seq: Vec<&Event> = events.iter().collect();
     let mut hb = HappensBefore::default();
     // Each pair's conflict is decided once: `ordered[i]`, whether `j` directly
@@ -181,7 +213,7 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool]) -> HappensBe
             let program = earlier.precedes_in_program(later);
             let conflicts = earlier.conflicts(later);
             let unobserved =
-                conflicts && earlier.proc != later.proc && unobserved(&seq, i, j, guarded);
+                conflicts && earlier.proc != later.proc && unobserved(&seq, i, j, guarded, end);
             if unobserved {
                 unobserved_pairs.push(i);
             }
@@ -266,13 +298,14 @@ pub struct Reversal {
 
 /// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
 /// the whole execution `events`: every race `e ⋖ e'` (line 2) with the sequence `v`
-/// of lines 4–8 (line numbers as the paper's text gives them). Whether the race is reversible, whether `v` is redundant at
+/// of lines 4–8 (line numbers as the paper's text gives them), `end` as in [`order`]. Whether the race is reversible, whether `v` is redundant at
 /// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's. Only the races
 /// whose later event `e'` is in `later` (all of them: `0..events.len()`).
 pub fn reversals(
     events: &[Event],
     hb: &HappensBefore,
     guarded: &[bool],
+    end: bool,
     later: std::ops::Range<usize>,
 ) -> Vec<Reversal> {
     let mut out = Vec::new();
@@ -296,7 +329,7 @@ pub fn reversals(
                 // line 6: v = notdep*(e, e', E).ê'.ê.(notobs*(e, e', E) \ ê').ô. With
                 // the end among the observers, o is the end: no process step, so v
                 // stops before it.
-                let obs = observers(&seq, e, j, guarded);
+                let obs = observers(&seq, e, j, guarded, end);
                 v.push(e);
                 extend_notobs(events, hb, e, j, &obs, &mut v);
                 rereads = false;
@@ -398,13 +431,13 @@ mod tests {
         let events = three_writes_and_a_read();
         let events: Vec<&Event> = events.iter().collect();
         assert!(
-            observers(&events, 0, 1, &[false]).is_empty(),
+            observers(&events, 0, 1, &[false], true).is_empty(),
             "s overwrites q's 2 unread"
         );
-        let o = observers(&events, 1, 2, &[false]);
+        let o = observers(&events, 1, 2, &[false], true);
         assert_eq!(o.readers, vec![3]);
         assert!(o.end, "nothing overwrites 3: the end reads it too");
-        let o = observers(&events[..3], 1, 2, &[false]);
+        let o = observers(&events[..3], 1, 2, &[false], true);
         assert!(o.readers.is_empty() && o.end, "without r, the end reads 3");
     }
 
@@ -413,7 +446,7 @@ mod tests {
         let mut events = three_writes_and_a_read();
         events[2].written.clear();
         let events: Vec<&Event> = events.iter().collect();
-        assert!(observers(&events, 0, 1, &[false]).readers == vec![3]);
+        assert!(observers(&events, 0, 1, &[false], true).readers == vec![3]);
     }
 
     #[test]
@@ -425,13 +458,13 @@ mod tests {
             event(2, &[0], &[]),
             event(3, &[], &[0]),
         ];
-        let hb = order(&events, &procs(4), &[false]);
+        let hb = order(&events, &procs(4), &[false], true);
         let seq: Vec<&Event> = events.iter().collect();
-        let o = observers(&seq, 0, 1, &[false]);
+        let o = observers(&seq, 0, 1, &[false], true);
         assert_eq!((o.readers.clone(), o.end), (vec![2], false));
         // p ⋖ q observed by r: v = q̂.p̂.r̂ (s comes after the observer: left out).
         assert!(
-            reversals(&events, &hb, &[false], 0..events.len()).contains(&Reversal {
+            reversals(&events, &hb, &[false], true, 0..events.len()).contains(&Reversal {
                 e: 0,
                 later: 1,
                 v: vec![1, 0, 2],
@@ -443,7 +476,7 @@ mod tests {
     #[test]
     fn the_order_leaves_out_unobserved_write_pairs_only() {
         let events = three_writes_and_a_read();
-        let hb = order(&events, &procs(4), &[false]);
+        let hb = order(&events, &procs(4), &[false], true);
         let ordered: Vec<(usize, usize)> = (0..4)
             .flat_map(|j| (0..j).map(move |i| (i, j)))
             .filter(|&(i, j)| hb.before(&events, i, j))
@@ -453,7 +486,7 @@ mod tests {
         // v = notdep.ŝ.p̂ with notdep(p) = q, v = ŝ.q̂; r, an observer, is left out of
         // notobs), and s ⋖ r (v = r̂); p and q do not race.
         let reversals: Vec<(usize, usize, Vec<usize>)> =
-            reversals(&events, &hb, &[false], 0..events.len())
+            reversals(&events, &hb, &[false], true, 0..events.len())
                 .into_iter()
                 .map(|r| (r.e, r.later, r.v))
                 .collect();

@@ -46,6 +46,13 @@ pub struct Cli {
     #[arg(long)]
     pub literal: bool,
 
+    /// Only violations and deadlocks matter: the end of an execution observes no
+    /// write, as in the ISSTA'19 paper, so odpor-ob and odpor-cs-ob reorder writes that
+    /// nothing reads after. Every violation and deadlock is still found; final states
+    /// are then not all reported (the other algorithms ignore this option).
+    #[arg(long)]
+    pub violations_only: bool,
+
     /// Set a `param` of the program: `-D N=10` (repeatable).
     #[arg(short = 'D', value_name = "NAME=VALUE", value_parser = frontend::parse_define)]
     pub define: Vec<(String, i64)>,

@@ -329,6 +329,8 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         source: &source,
         program: &program,
         limits,
+        finals_exhaustive: !(cli.violations_only
+            && matches!(cli.algo, Algo::OdporOb | Algo::OdporCsOb)),
     };
     if let Some((arg, w)) = &witness {
         return replay_witness(&out, arg, w);
@@ -430,6 +432,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         interrupt: Some(ctrl_c.interrupt.clone()),
         max_depth: Some(cli.max_depth),
         max_outcomes: explorer::exploration::MAX_OUTCOMES,
+        violations_only: cli.violations_only,
     };
     // --tree-full runs naive on the same terms.
     let naive_config = cli.tree_full.then(|| Config {

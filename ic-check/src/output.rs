@@ -14,6 +14,9 @@ pub struct Output<'a> {
     pub source: &'a str,
     pub program: &'a Program,
     pub limits: Limits,
+    /// Every final state is reached (not so with `--violations-only` for the
+    /// algorithms with observers, whose ends observe nothing then).
+    pub finals_exhaustive: bool,
 }
 
 fn result(report: &Report) -> &'static str {
@@ -61,7 +64,7 @@ impl Output<'_> {
             ("traces", count(s.traces, exact)),
             ("blocked", count(s.blocked, exact)),
             ("states", count(s.states, exact)),
-            ("final states", count(s.final_states, exact)),
+            ("final states", self.final_states(report)),
         ];
         for (k, v) in rows {
             let _ = writeln!(out, "{:<13} {v}", format!("{k}:"));
@@ -75,7 +78,7 @@ impl Output<'_> {
         }
         if finals {
             out.push('\n');
-            out.push_str(&outcomes(report));
+            out.push_str(&outcomes(report, self.finals_exhaustive));
         }
         for v in &report.violations {
             out.push('\n');
@@ -170,6 +173,17 @@ impl Output<'_> {
         out
     }
 
+    /// The summary's count of final states: `>N` when the run stopped early, and
+    /// marked when they are not all reached.
+    fn final_states(&self, report: &Report) -> String {
+        let n = count(report.stats.final_states, report.complete());
+        if self.finals_exhaustive {
+            n
+        } else {
+            format!("{n} (not all: --violations-only)")
+        }
+    }
+
     pub fn json(
         &self,
         algorithm: &str,
@@ -220,6 +234,7 @@ impl Output<'_> {
             "complete": report.complete(),
             "finals": report.outcomes,
             "finals_capped": report.outcomes_capped(),
+            "finals_exhaustive": self.finals_exhaustive,
         });
         if stats {
             object["pruning"] = json!(s.pruning);
@@ -233,7 +248,7 @@ impl Output<'_> {
 
 /// The `--finals` list: each distinct final state, how many executions reached it,
 /// and the schedule of one.
-fn outcomes(report: &Report) -> String {
+fn outcomes(report: &Report, exhaustive: bool) -> String {
     let mut out = String::new();
     let shown = report.outcomes.len();
     let counted = report.finals.len();
@@ -246,6 +261,8 @@ fn outcomes(report: &Report) -> String {
     };
     if !report.complete() {
         header.push_str(" (the run stopped early: there may be others)");
+    } else if !exhaustive {
+        header.push_str(" (--violations-only: there may be others)");
     }
     let _ = writeln!(out, "{header}");
     for (n, o) in report.outcomes.iter().enumerate() {

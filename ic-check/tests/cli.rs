@@ -88,6 +88,42 @@ fn odpor_ob_reaches_every_last_write() {
     );
 }
 
+/// With `--violations-only`, odpor-ob's end observes nothing: two writes nothing reads
+/// are one trace (1 execution, not 2), and the summary and the JSON say that the final
+/// states are not all reached.
+#[test]
+fn violations_only_says_final_states_are_not_all() {
+    let writers = program(
+        "writers.ic",
+        "global int x = 0; proc p() { x = 1; } proc q() { x = 2; } init { spawn p(); spawn q(); }",
+    );
+    let path = writers.to_str().unwrap();
+    summary_has(
+        &["--algo", "odpor-ob", "--violations-only", path],
+        &[
+            "traces:       1",
+            "final states: 1 (not all: --violations-only)",
+        ],
+    );
+    summary_has(
+        &["--algo", "odpor-ob", path],
+        &["traces:       2", "final states: 2\n"],
+    );
+    let o = ic_check(&["--json", "--algo", "odpor-cs-ob", "--violations-only", path]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(
+        (v["traces"].clone(), v["finals_exhaustive"].clone()),
+        (1.into(), false.into())
+    );
+    // The other algorithms reach every final state whatever the option.
+    let o = ic_check(&["--json", "--algo", "odpor", "--violations-only", path]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(
+        (v["traces"].clone(), v["finals_exhaustive"].clone()),
+        (2.into(), true.into())
+    );
+}
+
 #[test]
 fn json_has_every_key() {
     let fig1 = repo("examples/fig1.ic");
@@ -112,6 +148,7 @@ fn json_has_every_key() {
     assert_eq!(v["mazurkiewicz"], 6);
     assert_eq!(v["violations"], serde_json::json!([]));
     assert_eq!(v["complete"], true);
+    assert_eq!(v["finals_exhaustive"], true);
     assert!(v["time_ms"].as_f64().is_some());
     assert!(v["program"].as_str().unwrap().ends_with("fig1.ic"));
 }
