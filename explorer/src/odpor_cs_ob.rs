@@ -10,7 +10,8 @@
 //!   (see [`crate::odpor_cs`], notes 2–5); lines 66–81 (`RaceDetection`) are
 //!   `odpor-ob`'s over the whole execution, `→ob` of [`crate::observers`] with the end
 //!   of the execution observing every location (so equivalent executions reach the
-//!   same final states, as `naive` does).
+//!   same final states, as `naive` does), unless only violations matter and the
+//!   execution is complete ([`crate::observers::end_observes`], the paper's case).
 //! - Lines 75–78 for every race `e ⋖ e'` whose reversal joins `wut(E')` (line 79):
 //!   `odpor-cs`'s sequence `ance(e, e', E).e'.I_fut.rest.dep(e, E)` up to `e'`, with
 //!   the state `s[pre⁺(E, e')]` it must reach, checked lazily
@@ -36,8 +37,8 @@
 //!
 //! Why not Sec. 4.1: the paper proves Alg. 2 sound modulo observability (Theorem
 //! 4.5), which lets final values nobody reads differ; our contract is `naive`'s final
-//! states exactly, and the end-of-execution observer is not an event that proof
-//! covers. Nor as a state check after the last observer (the don't-do sequence
+//! states exactly (but for `--violations-only`), and the end-of-execution observer is
+//! not an event that proof covers. Nor as a state check after the last observer (the don't-do sequence
 //! continued to the observer, blocking where the state after it is reached modulo
 //! dead values): the observers read another value there, so they and the events of
 //! their processes after them are other transitions than in `E`, with other races
