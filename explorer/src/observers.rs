@@ -365,8 +365,11 @@ fn extend_notobs(
     v: &mut Vec<usize>,
 ) {
     for k in e + 1..events.len() {
+        // Before `e'`, the events not after `e` are `notdep`'s, already in `v`; after
+        // it, they are taken as well: an observer may need one of them (a read of
+        // its process's earlier step) to be executable.
         if k == e2
-            || !hb.before(events, e, k)
+            || (k < e2 && !hb.before(events, e, k))
             || obs.readers.contains(&k)
             || obs.readers.iter().any(|&r| hb.before(events, r, k))
         {

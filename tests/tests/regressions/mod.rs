@@ -2612,3 +2612,56 @@ init {
     assert_eq!((report.stats.traces, report.stats.blocked), (9, 0));
     assert_agree(src);
 }
+
+/// Found in review of stop 28 (a campaign of 20,000 generated programs): `odpor-ob`
+/// (both `--deps` modes) reached 84 of naive's 93 reads-from classes (check (j)),
+/// pre-existing. The same cause as
+/// `odpor_ob_an_observer_may_need_an_event_after_the_race`: an observed write/write
+/// race's sequence `v` left out an event after `e'` not ordered after `e`, which the
+/// observer's process needed first.
+#[test]
+fn odpor_ob_reaches_every_class_around_a_spawn_between_writes() {
+    let src = "global int x;
+global int y;
+global int g;
+proc p0(int v) { g = 1; g = v; }
+proc p1() { y = 2; await (g != 0); x = x + 1; }
+proc p2() { if (x == 0) { y = 2; } spawn p3(); yield; y = 0; }
+proc p3() { assert(x != 2); await (g != 1); x = x + 1; int t0 = y; }
+init { spawn p0(1); spawn p1(); spawn p2(); spawn p3(); }
+";
+    let naive = odpor_ob_reaches_every_class(src, 93, (111, 0));
+    assert_eq!(naive.stats.final_states, 6);
+}
+
+/// Found in review of stop 28: odpor-ob and odpor-cs-ob (every mode) missed an
+/// assertion naive finds (schedule `p1 p2 p1 p3 p1 p0 p1`), pre-existing. p1's first
+/// write of x (`x = 0`, its second block) and p2's `x = 2` race, observed by p1's last
+/// block; in the execution found, p1's third block reads y after p3's `y = 1`, which
+/// comes after p2 and is not ordered after p1's write. ISSTA Fig. 1's `v` took the
+/// events before `e'` not after `e` (`notdep*`) and those after `e` that no observer
+/// precedes (`notobs*`), so p3 was in neither, the observer's process could not run
+/// there, and `v` stopped before it: `p2 . x = 0`, which p0 (`g = 1`, asleep there)
+/// was taken to cover beside it — but after p0, p1's third block writes x again.
+/// `notobs*` now also takes the events after `e'` not ordered after `e`.
+#[test]
+fn odpor_ob_an_observer_may_need_an_event_after_the_race() {
+    let src = "global int x; global int y; global int g; global int q;
+proc p0() { g = 1; }
+proc p1() { int t = x; yield; x = 0; yield; if (g == 1) { x = 2; } int u = y; yield;
+    assert(!(t == 0 && u == 1 && x == 0 && q == 1), \"missed\"); }
+proc p2() { x = 2; q = 1; }
+proc p3() { y = 1; }
+init { spawn p0(); spawn p1(); spawn p2(); spawn p3(); }
+";
+    let naive = assert_agree(src).naive;
+    assert_eq!(naive.violations.len(), 1);
+    let final_state_form = "global int x; global int y; global int g; global int z; global int w;
+proc p0() { g = 1; }
+proc p1() { z = x; yield; x = 0; yield; if (g == 1) { x = 2; } w = y; }
+proc p2() { x = 2; }
+proc p3() { y = 1; }
+init { spawn p0(); spawn p1(); spawn p2(); spawn p3(); }
+";
+    assert_eq!(assert_agree(final_state_form).naive.stats.final_states, 8);
+}
