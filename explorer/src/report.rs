@@ -102,8 +102,10 @@ pub struct Pruning {
     /// Wakeup sequences inserted although a process asleep there commutes with all
     /// of them, with some events only by what the search lifts beyond footprints
     /// (`ocdpor`'s `R`, odpor-ob's unobserved writes): not a weak initial (see
-    /// [`crate::wakeup_tree::sleeper_covers`]), the one way `ocdpor --literal` may end
-    /// executions blocked without `await`.
+    /// [`crate::wakeup_tree::sleeper_covers`]). Besides processes whose identities
+    /// `R` moves, the one known way `ocdpor --literal` may end executions blocked
+    /// without `await`; counted per insertion, also where no execution ends blocked
+    /// (about 10% of generated programs without `await`).
     pub wakeup_beside_commuting: u64,
     /// Reversals not inserted because a process done at a prefix comes first in them
     /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over plain happens-before).

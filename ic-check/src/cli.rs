@@ -48,8 +48,9 @@ pub struct Cli {
 
     /// Only violations and deadlocks matter: the end of an execution observes no
     /// write, as in the ISSTA'19 paper, so odpor-ob and odpor-cs-ob reorder writes that
-    /// nothing reads after. Every violation and deadlock is still found; final states
-    /// are then not all reported (the other algorithms ignore this option).
+    /// nothing reads after. The same violations and deadlocks are found (the
+    /// differential test checks them against naive); final states are then not all
+    /// reported (the other algorithms ignore this option).
     #[arg(long)]
     pub violations_only: bool,
 
