@@ -1135,6 +1135,10 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.reduction.name()
     }
 
+    fn observes_the_end(&self) -> bool {
+        self.reduction.observers()
+    }
+
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
         if self.reduction.observers() {

@@ -23,6 +23,11 @@ pub trait Algorithm {
     fn name(&self) -> &'static str;
     /// Explores from the executor's current (initial) state until done or stopped.
     fn explore(&mut self, run: &mut Exploration<'_, '_>);
+    /// Whether the end of an execution is an observer it may leave out
+    /// ([`Config::violations_only`]): then it may reach only some of the final states.
+    fn observes_the_end(&self) -> bool {
+        false
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -201,6 +206,7 @@ pub fn explore_with_progress(
         lasso: Lasso::default(),
     };
     algorithm.explore(&mut run);
+    let finals_exhaustive = !(run.config.violations_only && algorithm.observes_the_end());
     run.stats.final_states = run.finals.len() as u64;
     let mut finals: Vec<Fingerprint> = run.finals.into_iter().collect();
     finals.sort_unstable();
@@ -219,6 +225,7 @@ pub fn explore_with_progress(
         schedules: run.schedules,
         reads_from,
         tree: run.tree.map(|t| t.finish()),
+        finals_exhaustive,
     }
 }
 
@@ -242,6 +249,7 @@ fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
         }],
         stop: Stop::Violation,
         tree,
+        finals_exhaustive: true,
     }
 }
 

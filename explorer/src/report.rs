@@ -153,6 +153,10 @@ pub struct Report {
     /// The execution tree, when [`crate::Config::tree`] asked for it.
     #[serde(skip)]
     pub tree: Option<crate::tree::Tree>,
+    /// Every final state of the program is among `finals`: not so with
+    /// [`crate::Config::violations_only`] for the algorithms with observers, whose ends
+    /// observe nothing then ([`crate::Algorithm::observes_the_end`]).
+    pub finals_exhaustive: bool,
 }
 
 impl Report {

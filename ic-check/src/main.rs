@@ -329,8 +329,6 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         source: &source,
         program: &program,
         limits,
-        finals_exhaustive: !(cli.violations_only
-            && matches!(cli.algo, Algo::OdporOb | Algo::OdporCsOb)),
     };
     if let Some((arg, w)) = &witness {
         return replay_witness(&out, arg, w);

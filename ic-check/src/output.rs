@@ -14,9 +14,6 @@ pub struct Output<'a> {
     pub source: &'a str,
     pub program: &'a Program,
     pub limits: Limits,
-    /// Every final state is reached (not so with `--violations-only` for the
-    /// algorithms with observers, whose ends observe nothing then).
-    pub finals_exhaustive: bool,
 }
 
 fn result(report: &Report) -> &'static str {
@@ -64,7 +61,7 @@ impl Output<'_> {
             ("traces", count(s.traces, exact)),
             ("blocked", count(s.blocked, exact)),
             ("states", count(s.states, exact)),
-            ("final states", self.final_states(report)),
+            ("final states", final_states(report)),
         ];
         for (k, v) in rows {
             let _ = writeln!(out, "{:<13} {v}", format!("{k}:"));
@@ -78,7 +75,7 @@ impl Output<'_> {
         }
         if finals {
             out.push('\n');
-            out.push_str(&outcomes(report, self.finals_exhaustive));
+            out.push_str(&outcomes(report));
         }
         for v in &report.violations {
             out.push('\n');
@@ -173,17 +170,6 @@ impl Output<'_> {
         out
     }
 
-    /// The summary's count of final states: `>N` when the run stopped early, and
-    /// marked when they are not all reached.
-    fn final_states(&self, report: &Report) -> String {
-        let n = count(report.stats.final_states, report.complete());
-        if self.finals_exhaustive {
-            n
-        } else {
-            format!("{n} (not all: --violations-only)")
-        }
-    }
-
     pub fn json(
         &self,
         algorithm: &str,
@@ -234,7 +220,7 @@ impl Output<'_> {
             "complete": report.complete(),
             "finals": report.outcomes,
             "finals_capped": report.outcomes_capped(),
-            "finals_exhaustive": self.finals_exhaustive,
+            "finals_exhaustive": report.finals_exhaustive,
         });
         if stats {
             object["pruning"] = json!(s.pruning);
@@ -246,9 +232,20 @@ impl Output<'_> {
     }
 }
 
+/// The summary's count of final states: `>N` when the run stopped early, and marked
+/// when they are not all reached.
+fn final_states(report: &Report) -> String {
+    let n = count(report.stats.final_states, report.complete());
+    if report.finals_exhaustive {
+        n
+    } else {
+        format!("{n} (not all: --violations-only)")
+    }
+}
+
 /// The `--finals` list: each distinct final state, how many executions reached it,
 /// and the schedule of one.
-fn outcomes(report: &Report, exhaustive: bool) -> String {
+fn outcomes(report: &Report) -> String {
     let mut out = String::new();
     let shown = report.outcomes.len();
     let counted = report.finals.len();
@@ -261,7 +258,7 @@ fn outcomes(report: &Report, exhaustive: bool) -> String {
     };
     if !report.complete() {
         header.push_str(" (the run stopped early: there may be others)");
-    } else if !exhaustive {
+    } else if !report.finals_exhaustive {
         header.push_str(" (--violations-only: there may be others)");
     }
     let _ = writeln!(out, "{header}");

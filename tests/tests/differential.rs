@@ -485,7 +485,8 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
             };
             explorer::explore(&program, &mut *mode.make(ics.as_ref()), config)
         };
-        let finals = (!mode.violations_only)
+        let finals = report
+            .finals_exhaustive
             .then(|| compare_final_states(&program, naive, &report, &mut rerun))
             .flatten();
         if let Some(e) = finals {
