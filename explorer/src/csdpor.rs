@@ -87,7 +87,7 @@ impl Reduction for ContextSensitive {
         let steps = run_in(a.ex, n_then_x, &[x.process], states)?;
         x_then_n.clone_from(a.before);
         run_in(a.ex, x_then_n, &[x.process, a.p], states)?;
-        let same = n_then_x.same_with_identities(x_then_n, a.program);
+        let same = n_then_x.same_with_identities(x_then_n, a.program, a.end_reads);
         same.then(|| {
             steps
                 .into_iter()

@@ -52,6 +52,8 @@ pub struct Race<'a, 'p> {
     /// [`State::check_fingerprint`] of `state`, computed once for all the
     /// races of `n`.
     pub reached: &'a std::cell::OnceCell<Fingerprint>,
+    /// Whether the end of an execution reads the memory (see [`State::dead_globals`]).
+    pub end_reads: bool,
 }
 
 impl Race<'_, '_> {
@@ -84,7 +86,7 @@ impl Race<'_, '_> {
     pub fn reached(&self) -> Fingerprint {
         *self
             .reached
-            .get_or_init(|| self.state.check_fingerprint(self.program))
+            .get_or_init(|| self.state.check_fingerprint(self.program, self.end_reads))
     }
 
     /// Runs `processes` from `s[E']` on a copy (see [`run_from`]) to evaluate
@@ -180,6 +182,8 @@ pub struct Around<'a, 'p> {
     pub after: &'a State,
     pub p: Fingerprint,
     pub stats: &'a mut Stats,
+    /// Whether the end of an execution reads the memory (see [`State::dead_globals`]).
+    pub end_reads: bool,
 }
 
 /// A sequence reaching the state of `E.p` from `E'` (see [`crate::sleep`]).
@@ -220,6 +224,18 @@ pub trait Reduction {
     /// CSDPOR lines 11–14 / CDPOR lines 11–14: a sequence to add to `sleep(E')` after
     /// the race, if any. The skeleton adds none.
     fn sleep_after_race(&mut self, _race: &mut Race<'_, '_>) -> Option<Equivalent> {
+        None
+    }
+
+    /// ISSTA'19 Alg. 2, lines 69–74 (`odpor-cs-ob`): a sequence to add to `sleep(E')`
+    /// for an observed write/write race of `e` with `e'`, presented up to its last
+    /// observer (`race.n()`, with the state after it); `(e', observers)`. `None` falls
+    /// back on [`Reduction::sleep_after_race`] at `e'`.
+    fn sleep_after_observed_race(
+        &mut self,
+        _race: &mut Race<'_, '_>,
+        _observed: (usize, &[usize]),
+    ) -> Option<Equivalent> {
         None
     }
 
@@ -347,6 +363,9 @@ pub struct Dpor<R> {
     /// Per global, whether an `await` guard may read it ([`crate::observers::guarded`]),
     /// for a reduction with [`Reduction::observers`].
     guarded: Vec<bool>,
+    /// Whether the end of an execution reads the memory: not for a reduction with
+    /// observers under `--violations-only` (see [`State::dead_globals`]).
+    end_reads: bool,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -360,6 +379,7 @@ impl<R: Reduction> Dpor<R> {
             enabled: Vec::new(),
             wakeup_steps: 0,
             guarded: Vec::new(),
+            end_reads: true,
         }
     }
 
@@ -463,7 +483,14 @@ impl<R: Reduction> Dpor<R> {
                 let (before, _) = self.nodes.split_at_mut(n);
                 let prefix = &mut before[e];
                 let at = (e, n, None);
-                let mut race = race_view(run, &self.hb, &self.snapshots, prefix, at, &reached);
+                let mut race = race_view(
+                    run,
+                    &self.hb,
+                    &self.snapshots,
+                    prefix,
+                    at,
+                    (&reached, self.end_reads),
+                );
                 let reverse = self.reduction.must_reverse(&mut race);
                 let in_wut = reverse && self.reduction.optimal();
                 let sequence = in_wut.then(|| self.reduction.wakeup_sequence(&race));
@@ -509,7 +536,14 @@ impl<R: Reduction> Dpor<R> {
             let (before, _) = self.nodes.split_at_mut(n);
             let prefix = &mut before[e];
             let at = (e, n, None);
-            let mut race = race_view(run, &self.hb, &self.snapshots, prefix, at, &reached);
+            let mut race = race_view(
+                run,
+                &self.hb,
+                &self.snapshots,
+                prefix,
+                at,
+                (&reached, self.end_reads),
+            );
             let dont = self.reduction.sleep_after_race(&mut race);
             add_dont_do(&mut prefix.sleep, dont);
         }
@@ -536,9 +570,11 @@ impl<R: Reduction> Dpor<R> {
         let observers = reduction.observers();
         let extend_leaves = reduction.blocks_by_state();
         let guarded = &self.guarded;
+        // A wakeup sequence goes on: its end reads every global.
+        let everything = vec![true; program.globals.len()];
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
-                return crate::observers::unobserved(seq, i, k, guarded, true);
+                return crate::observers::unobserved(seq, i, k, guarded, &everything);
             }
             match (&seq[i].event, &seq[k].event, initial) {
                 (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
@@ -603,15 +639,16 @@ impl<R: Reduction> Dpor<R> {
     /// each reversal inserted as [`Dpor::insert_wakeup`] inserts those of the
     /// incremental analysis (which such a reduction does not run on real events).
     /// `complete`: no process can run (otherwise it is blocked in a sleep set, and
-    /// its end reads everything: see [`crate::observers::end_observes`]).
+    /// its end reads what its continuations may: see [`crate::observers::end_reads`]).
     fn observed_races(&mut self, run: &mut Exploration<'_, '_>, complete: bool) {
         if !self.reduction.observers() {
             return;
         }
-        let end = crate::observers::end_observes(run.config.violations_only, complete);
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
-        let mut order = crate::observers::order(events, procs, &self.guarded, end);
-        self.observed_races_up_to(run, &order, end, None);
+        let vo = run.config.violations_only;
+        let end = crate::observers::end_reads(run.ex.program(), procs, vo, complete);
+        let mut order = crate::observers::order(events, procs, &self.guarded, &end);
+        self.observed_races_up_to(run, &order, &end, None);
         // A process blocked at the end is probed, one at a time, so that the writes
         // that disabled it are reversed over →ob too: the incremental probes judge
         // them by footprints, where two writes of a location that a later write
@@ -630,7 +667,7 @@ impl<R: Reduction> Dpor<R> {
             run.ex.probe(r);
             let probe = run.ex.events().len() - 1;
             order.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.observed_races_up_to(run, &order, end, Some(probe));
+            self.observed_races_up_to(run, &order, &end, Some(probe));
             self.pass_disabling_writes_over(run, false, &order);
             order.pop();
             run.ex.back();
@@ -644,7 +681,7 @@ impl<R: Reduction> Dpor<R> {
         &mut self,
         run: &mut Exploration<'_, '_>,
         hb: &HappensBefore,
-        end: bool,
+        end: &[bool],
         probe: Option<usize>,
     ) {
         let events = run.ex.events();
@@ -721,7 +758,7 @@ impl<R: Reduction> Dpor<R> {
             let race_write = probe.map(|_| entry(&run.ex, reversal.e, false));
             if self.insert_wakeup(run, reversal.e, entries, race_write.as_ref()) && probe.is_none()
             {
-                self.dont_do_after_observed_race(run, hb, reversal.e, reversal.later);
+                self.dont_do_after_observed_race(run, hb, &reversal);
             }
         }
     }
@@ -738,20 +775,47 @@ impl<R: Reduction> Dpor<R> {
         &mut self,
         run: &mut Exploration<'_, '_>,
         hb: &HappensBefore,
-        e: usize,
-        later: usize,
+        reversal: &crate::observers::Reversal,
     ) {
         if !self.reduction.snapshots() {
             return;
         }
-        let state = self
-            .snapshots
-            .get(later + 1)
-            .filter(|_| later + 1 < run.ex.events().len());
-        let reached = std::cell::OnceCell::new();
+        let (e, later) = (reversal.e, reversal.later);
+        let len = run.ex.events().len();
+        let after = |n: usize| self.snapshots.get(n + 1).filter(|_| n + 1 < len);
         let prefix = &mut self.nodes[e];
-        let at = (e, later, state);
-        let mut race = race_view(run, hb, &self.snapshots, prefix, at, &reached);
+        // Lines 69–74, through the last observer, first.
+        if let Some(&o) = reversal.observers.last() {
+            let reached = std::cell::OnceCell::new();
+            let at = (e, o, after(o));
+            let mut race = race_view(
+                run,
+                hb,
+                &self.snapshots,
+                prefix,
+                at,
+                (&reached, self.end_reads),
+            );
+            let observed = (later, &reversal.observers[..]);
+            if let Some(dont) = self
+                .reduction
+                .sleep_after_observed_race(&mut race, observed)
+            {
+                run.stats.pruning.sleep_added_modulo_observers += 1;
+                add_dont_do(&mut prefix.sleep, Some(dont));
+                return;
+            }
+        }
+        let reached = std::cell::OnceCell::new();
+        let at = (e, later, after(later));
+        let mut race = race_view(
+            run,
+            hb,
+            &self.snapshots,
+            prefix,
+            at,
+            (&reached, self.end_reads),
+        );
         let dont = self.reduction.sleep_after_race(&mut race);
         add_dont_do(&mut prefix.sleep, dont);
     }
@@ -992,7 +1056,7 @@ fn race_view<'a, 'p>(
     snapshots: &'a [State],
     prefix: &'a Node,
     (e, n, state): (usize, usize, Option<&'a State>),
-    reached: &'a std::cell::OnceCell<Fingerprint>,
+    (reached, end_reads): (&'a std::cell::OnceCell<Fingerprint>, bool),
 ) -> Race<'a, 'p> {
     let Exploration {
         ex, stats, config, ..
@@ -1010,6 +1074,7 @@ fn race_view<'a, 'p>(
         stats,
         max_depth: config.max_depth,
         reached,
+        end_reads,
     }
 }
 
@@ -1144,6 +1209,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         if self.reduction.observers() {
             self.guarded = crate::observers::guarded(run.program());
         }
+        self.end_reads = !(run.config.violations_only && self.observes_the_end());
         run.ex.enabled(&mut self.enabled);
         self.wakeup_steps = 0;
         self.open(run, None, WakeupTree::default());
@@ -1286,7 +1352,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             }
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
-            let reached = || run.ex.state.check_fingerprint(run.ex.program());
+            let reached = || {
+                run.ex
+                    .state
+                    .check_fingerprint(run.ex.program(), self.end_reads)
+            };
             // A step proved to end in a covered state was settled without running
             // (`settle_covered`, `settle_blocked`), except in odpor-cs-ob and
             // `--literal`, which block it here, and where it blocks only if it
@@ -1311,6 +1381,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 after: &run.ex.state,
                 p: p_key,
                 stats: &mut run.stats,
+                end_reads: self.end_reads,
             });
             let mut commuted = Vec::new();
             let mut keep = |x: &Step| {

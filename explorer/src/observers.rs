@@ -104,7 +104,7 @@ pub fn unobserved<A: Accesses>(
     i: usize,
     k: usize,
     guarded: &[bool],
-    end: bool,
+    end: &[bool],
 ) -> bool {
     write_write_only(seq[i], seq[k]) && observers(seq, i, k, guarded, end).is_empty()
 }
@@ -113,13 +113,14 @@ pub fn unobserved<A: Accesses>(
 /// [`Observers`]). A location one of them may write as a whole container counts as
 /// observed by the end (we do not follow overwrites element by element there), and so
 /// does one of a global that an `await` guard may read (`guarded`, from [`guarded`]).
-/// `end`: whether the end of `events` reads what they leave (see [`end_observes`]).
+/// `end`: per global, whether the end of `events` reads what they leave (see
+/// [`end_reads`]).
 pub fn observers<A: Accesses>(
     events: &[&A],
     e: usize,
     e2: usize,
     guarded: &[bool],
-    end: bool,
+    end: &[bool],
 ) -> Observers {
     let mut out = Observers::default();
     let (first, second) = (
@@ -145,7 +146,7 @@ pub fn observers<A: Accesses>(
 
 /// Adds the readers of the value of `l` left by event `e2` until an event overwrites
 /// it, or the end if none does and `end` reads it.
-fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: bool, out: &mut Observers) {
+fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: &[bool], out: &mut Observers) {
     for (k, event) in events.iter().enumerate().skip(e2 + 1) {
         if intersects(&event.footprint().reads, &[l]) {
             out.readers.push(k);
@@ -154,15 +155,18 @@ fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: bool, out: &mut O
             return;
         }
     }
-    out.end |= end;
+    out.end |= end[l.global as usize];
 }
 
-/// Whether the end of an execution reads the memory it leaves: always, but for a
-/// complete execution when only violations matter (`violations_only`,
+/// Per global, whether the end of an execution reads the value it leaves: every
+/// global, but where only violations matter (`violations_only`,
 /// [`crate::Config::violations_only`], the papers' executions, which end silently).
-/// The end of a sequence that continues (a wakeup sequence, an execution blocked in a
-/// sleep set, whose continuations are explored elsewhere) reads everything: what comes
-/// after may read any location.
+/// Then the end of a complete execution reads nothing, and the end of one that is
+/// blocked (in a sleep set, or by a don't-do sequence), whose continuations are
+/// explored elsewhere, reads what those may read: the globals that a process live in
+/// its last state (`procs`), or one it may spawn, may ever read
+/// (`frontend::overwrites::proc_reads`). The end of a wakeup sequence reads every
+/// global (its continuations are not known).
 ///
 /// Why ignoring the end of a complete execution keeps every violation and deadlock:
 /// the argument of the module documentation holds for every event, which reads the
@@ -170,9 +174,29 @@ fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: bool, out: &mut O
 /// guard reads (`guarded` keeps those written in order, and a whole container counts
 /// as observed as before). So the same assertions fail, the same runtime errors
 /// happen, and the same processes are blocked at the end at the same blocks with the
-/// same locals: the same violations and deadlocks, the final memory aside.
-pub fn end_observes(violations_only: bool, complete: bool) -> bool {
-    !(violations_only && complete)
+/// same locals: the same violations and deadlocks, the final memory aside. For a
+/// blocked execution, `END` stands for the reads of its continuations, which are
+/// events of those processes: a global none of them may read is read by no
+/// continuation, and the end of the complete executions they reach reads nothing.
+pub fn end_reads(
+    program: &frontend::ir::Program,
+    procs: &[Process],
+    violations_only: bool,
+    complete: bool,
+) -> Vec<bool> {
+    let globals = program.globals.len();
+    if !violations_only {
+        return vec![true; globals];
+    }
+    let mut out = vec![false; globals];
+    if !complete {
+        for p in procs.iter().filter(|p| p.next.is_some()) {
+            for &g in &program.procs[p.proc as usize].reads {
+                out[g as usize] = true;
+            }
+        }
+    }
+    out
 }
 
 /// Per global, whether some `await` guard of `program` may read it. Two writes of such
@@ -196,9 +220,10 @@ pub fn guarded(program: &frontend::ir::Program) -> Vec<bool> {
 }
 
 /// The observer-aware happens-before `→ob` of a whole execution (see the module
-/// documentation; `end`: whether its end reads what it leaves, [`end_observes`]): built with [`HappensBefore`], each event's unobserved write/write
-/// conflicts passed as recorded independences.
-pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: bool) -> HappensBefore {
+/// documentation; `end`: per global, whether its end reads what it leaves,
+/// [`end_reads`]): built with [`HappensBefore`], each event's unobserved
+/// write/write conflicts passed as recorded independences.
+pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: &[bool]) -> HappensBefore {
     let seq: Vec<&Event> = events.iter().collect();
     let mut hb = HappensBefore::default();
     // Each pair's conflict is decided once: `ordered[i]`, whether `j` directly
@@ -294,6 +319,10 @@ pub struct Reversal {
     /// write elsewhere (within its footprint, a property of its process's local
     /// state): what it writes is not known.
     pub rereads: bool,
+    /// For an observed write/write race whose observers are all events (not the
+    /// end): `observers(e, e', E)`, in order (the last is line 5's `o`), for the check
+    /// modulo observability ([`crate::modulo_observers`]).
+    pub observers: Vec<usize>,
 }
 
 /// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
@@ -305,7 +334,7 @@ pub fn reversals(
     events: &[Event],
     hb: &HappensBefore,
     guarded: &[bool],
-    end: bool,
+    end: &[bool],
     later: std::ops::Range<usize>,
 ) -> Vec<Reversal> {
     let mut out = Vec::new();
@@ -323,6 +352,7 @@ pub fn reversals(
             // Without `e` before it, `e'` reads other values only if it reads what `e`
             // may write.
             let mut rereads = intersects(&events[j].footprint.reads, &events[e].footprint.writes);
+            let mut observers_of = Vec::new();
             if write_write_only(&events[e], &events[j]) {
                 // Line 4: an observed write/write race (an unobserved one is no race
                 // of →ob) is reversed *and observed*. Line 5: o = max_E(observers);
@@ -333,6 +363,9 @@ pub fn reversals(
                 v.push(e);
                 extend_notobs(events, hb, e, j, &obs, &mut v);
                 rereads = false;
+                if !obs.end {
+                    observers_of.clone_from(&obs.readers);
+                }
                 if let Some(&o) = obs.readers.last().filter(|_| !obs.end) {
                     if executable(hb, events, e, &v, o) {
                         v.push(o);
@@ -346,6 +379,7 @@ pub fn reversals(
                 later: j,
                 v,
                 rereads,
+                observers: observers_of,
             });
         }
     }
@@ -434,13 +468,13 @@ mod tests {
         let events = three_writes_and_a_read();
         let events: Vec<&Event> = events.iter().collect();
         assert!(
-            observers(&events, 0, 1, &[false], true).is_empty(),
+            observers(&events, 0, 1, &[false], &[true]).is_empty(),
             "s overwrites q's 2 unread"
         );
-        let o = observers(&events, 1, 2, &[false], true);
+        let o = observers(&events, 1, 2, &[false], &[true]);
         assert_eq!(o.readers, vec![3]);
         assert!(o.end, "nothing overwrites 3: the end reads it too");
-        let o = observers(&events[..3], 1, 2, &[false], true);
+        let o = observers(&events[..3], 1, 2, &[false], &[true]);
         assert!(o.readers.is_empty() && o.end, "without r, the end reads 3");
     }
 
@@ -449,7 +483,7 @@ mod tests {
         let mut events = three_writes_and_a_read();
         events[2].written.clear();
         let events: Vec<&Event> = events.iter().collect();
-        assert!(observers(&events, 0, 1, &[false], true).readers == vec![3]);
+        assert!(observers(&events, 0, 1, &[false], &[true]).readers == vec![3]);
     }
 
     #[test]
@@ -461,17 +495,18 @@ mod tests {
             event(2, &[0], &[]),
             event(3, &[], &[0]),
         ];
-        let hb = order(&events, &procs(4), &[false], true);
+        let hb = order(&events, &procs(4), &[false], &[true]);
         let seq: Vec<&Event> = events.iter().collect();
-        let o = observers(&seq, 0, 1, &[false], true);
+        let o = observers(&seq, 0, 1, &[false], &[true]);
         assert_eq!((o.readers.clone(), o.end), (vec![2], false));
         // p ⋖ q observed by r: v = q̂.p̂.r̂ (s comes after the observer: left out).
         assert!(
-            reversals(&events, &hb, &[false], true, 0..events.len()).contains(&Reversal {
+            reversals(&events, &hb, &[false], &[true], 0..events.len()).contains(&Reversal {
                 e: 0,
                 later: 1,
                 v: vec![1, 0, 2],
                 rereads: true,
+                observers: vec![2],
             })
         );
     }
@@ -479,7 +514,7 @@ mod tests {
     #[test]
     fn the_order_leaves_out_unobserved_write_pairs_only() {
         let events = three_writes_and_a_read();
-        let hb = order(&events, &procs(4), &[false], true);
+        let hb = order(&events, &procs(4), &[false], &[true]);
         let ordered: Vec<(usize, usize)> = (0..4)
             .flat_map(|j| (0..j).map(move |i| (i, j)))
             .filter(|&(i, j)| hb.before(&events, i, j))
@@ -489,7 +524,7 @@ mod tests {
         // v = notdep.ŝ.p̂ with notdep(p) = q, v = ŝ.q̂; r, an observer, is left out of
         // notobs), and s ⋖ r (v = r̂); p and q do not race.
         let reversals: Vec<(usize, usize, Vec<usize>)> =
-            reversals(&events, &hb, &[false], true, 0..events.len())
+            reversals(&events, &hb, &[false], &[true], 0..events.len())
                 .into_iter()
                 .map(|r| (r.e, r.later, r.v))
                 .collect();
@@ -513,6 +548,7 @@ mod tests {
             later: 0,
             v,
             rereads: false,
+            observers: Vec::new(),
         };
         let w0_done = [(0, vec![0])];
         // In v = ŵ1.ŵ2.ŵ0 w1 conflicts with w0 before it: not redundant.

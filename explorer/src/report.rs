@@ -75,6 +75,10 @@ pub struct Pruning {
     /// Sleep sequences added because the reversed race may reach the same state (CSDPOR
     /// line 14; odpor-cs's don't-do sequences, ODPOR_cs line 42), checked lazily.
     pub sleep_added_by_states: u64,
+    /// Don't-do sequences added for an observed write/write race whose reversal was
+    /// run through its last observer and reached its state by the same transitions
+    /// (`odpor-cs-ob`, ISSTA'19 Sec. 4.1: [`crate::modulo_observers`]).
+    pub sleep_added_modulo_observers: u64,
     /// Sleeping steps kept asleep though dependent (CDPOR line 17, csdpor's commutation check).
     pub sleep_extensions: u64,
     /// Executions cut because a sleeping step can never be woken (CSDPOR Sec. 5.3, opt. 1).

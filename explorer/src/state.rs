@@ -3,7 +3,7 @@
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::pid::Pid;
 use frontend::interp::Next;
-use frontend::ir::{BlockId, GlobalId, LocalId, ProcId, Program};
+use frontend::ir::{BlockId, GlobalId, GlobalKind, LocalId, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
 use std::fmt::{self, Write as _};
@@ -78,6 +78,23 @@ impl Hash for LiveProcess<'_> {
 }
 
 impl Process {
+    /// Equal as state equality sees a process: ended alike (failed or not), or at
+    /// the same block of the same proc with the same live locals.
+    pub fn same_live(&self, other: &Process, program: &Program) -> bool {
+        match (self.next, other.next) {
+            (None, None) => self.failed == other.failed,
+            (Some(b), Some(c)) => {
+                b == c
+                    && self.proc == other.proc
+                    && program.blocks[b as usize]
+                        .live
+                        .iter()
+                        .all(|&l| self.locals[l as usize] == other.locals[l as usize])
+            }
+            _ => false,
+        }
+    }
+
     /// A process about to run its proc's entry block.
     pub fn spawned(program: &Program, pid: Pid, proc: ProcId, locals: Vec<Value>) -> Process {
         Process {
@@ -173,11 +190,12 @@ impl State {
 
     /// The equality of the state checks (csdpor's, cdpor's, the don't-do sequences of
     /// odpor-cs): [`State::fingerprint_with_identities`] modulo the dead globals
-    /// ([`State::dead_globals`]), whose values no continuation reads before the write
-    /// that every continuation runs. Two states equal so reach the same final states,
-    /// violations and deadlocks by the same events.
-    pub fn check_fingerprint(&self, program: &Program) -> Fingerprint {
-        self.identities_fingerprint(program, &self.dead_globals(program))
+    /// ([`State::dead_globals`], `end_reads` as there), whose values no continuation
+    /// reads before the write that every continuation runs (or, where the end reads
+    /// nothing, ever). Two states equal so reach the same violations and deadlocks by
+    /// the same events, and the same final states where the end reads them.
+    pub fn check_fingerprint(&self, program: &Program, end_reads: bool) -> Fingerprint {
+        self.identities_fingerprint(program, &self.dead_globals(program, end_reads))
     }
 
     fn identities_fingerprint(&self, program: &Program, dead: &[GlobalId]) -> Fingerprint {
@@ -216,8 +234,33 @@ impl State {
     /// included, the same. Should the block fail, its write is undone, but an
     /// execution with a failure records no final state or deadlock, and no violation
     /// reads the value.
-    pub fn dead_globals(&self, program: &Program) -> Vec<GlobalId> {
+    ///
+    /// `end_reads`: whether the end of an execution reads the memory, as a final
+    /// state does. Where it does not (`--violations-only` under observers: only
+    /// violations and deadlocks are promised, [`crate::observers::end_observes`]), a
+    /// scalar global that no live process, nor any it may spawn, may ever read is
+    /// dead too: no event of any continuation reads it, so two states that differ
+    /// only there run the same events with the same reads, and reach the same
+    /// violations and deadlocks (a deadlock is its stuck processes, not the memory).
+    pub fn dead_globals(&self, program: &Program, end_reads: bool) -> Vec<GlobalId> {
         let mut dead = Vec::new();
+        if !end_reads {
+            let read = |g: GlobalId| {
+                let mut live = self.procs.iter().filter(|q| q.next.is_some());
+                live.any(|q| {
+                    program.procs[q.proc as usize]
+                        .reads
+                        .binary_search(&g)
+                        .is_ok()
+                })
+            };
+            for (g, global) in program.globals.iter().enumerate() {
+                let g = g as GlobalId;
+                if matches!(global.kind, GlobalKind::Scalar(_)) && !read(g) {
+                    dead.push(g);
+                }
+            }
+        }
         for (i, p) in self.procs.iter().enumerate() {
             // A process that failed has no next block.
             let Some(block) = p.next else {
@@ -245,19 +288,7 @@ impl State {
     /// The equality [`State::check_fingerprint`] stands for, decided exactly and
     /// without hashing everything: for two states run from a common one, whose
     /// untouched maps are shared and whose processes are mostly in the same order.
-    pub fn same_with_identities(&self, other: &State, program: &Program) -> bool {
-        let live_eq = |p: &Process, q: &Process| match (p.next, q.next) {
-            (None, None) => p.failed == q.failed,
-            (Some(b), Some(c)) => {
-                b == c
-                    && p.proc == q.proc
-                    && program.blocks[b as usize]
-                        .live
-                        .iter()
-                        .all(|&l| p.locals[l as usize] == q.locals[l as usize])
-            }
-            _ => false,
-        };
+    pub fn same_with_identities(&self, other: &State, program: &Program, end_reads: bool) -> bool {
         // Equal processes have the same dead globals (they depend on the processes'
         // procs and next blocks only).
         self.procs.len() == other.procs.len()
@@ -266,11 +297,11 @@ impl State {
                     Some(q) if q.pid_key == p.pid_key => Some(q),
                     _ => other.procs.iter().find(|q| q.pid_key == p.pid_key),
                 };
-                q.is_some_and(|q| live_eq(p, q))
+                q.is_some_and(|q| p.same_live(q, program))
             })
             && self
                 .mem
-                .same_except(&other.mem, &self.dead_globals(program))
+                .same_except(&other.mem, &self.dead_globals(program, end_reads))
     }
 
     /// The state as a user reads it: globals, then each process.

@@ -193,6 +193,21 @@ impl Memory {
         &self.maps[self.base[g as usize]]
     }
 
+    /// Whether two memories of `program` hold the same value at `loc` (an absent map
+    /// key is a value too; an element outside an array, or `WHOLE`, stands for them
+    /// all).
+    pub fn same_at(&self, other: &Memory, program: &Program, loc: Loc) -> bool {
+        let g = loc.global;
+        match program.globals[g as usize].kind {
+            GlobalKind::Scalar(_) => self.scalar(g) == other.scalar(g),
+            GlobalKind::Array { len, .. } => match usize::try_from(loc.elem) {
+                Ok(i) if i < len => self.element(g, i) == other.element(g, i),
+                _ => (0..len).all(|i| self.element(g, i) == other.element(g, i)),
+            },
+            GlobalKind::Map => self.map(g).get(&loc.elem) == other.map(g).get(&loc.elem),
+        }
+    }
+
     pub fn set_scalar(&mut self, g: GlobalId, v: Value, log: &mut UndoLog) {
         self.set_slot(self.base[g as usize], v, log);
     }

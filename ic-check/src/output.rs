@@ -291,6 +291,10 @@ fn pruning(p: &Pruning) -> String {
         ("sleep added by ICs", p.sleep_added_by_ics),
         ("ICs checked, line 17", p.ic_checks_line17),
         ("sleep added by state checks", p.sleep_added_by_states),
+        (
+            "sleep added modulo observers",
+            p.sleep_added_modulo_observers,
+        ),
         ("sleep extensions", p.sleep_extensions),
         ("cuts", p.cuts),
         ("disabled probes", p.probes),

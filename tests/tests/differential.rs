@@ -881,6 +881,11 @@ mod strategy {
             .boxed()
     }
 
+    /// A comparison of the shapes that test a value: often true of several values.
+    fn test_cmp() -> impl Strategy<Value = Cmp> {
+        prop_oneof![Just(Cmp::Eq), Just(Cmp::Ne), Just(Cmp::Gt)]
+    }
+
     fn var_of(g: u8) -> Box<IntExpr> {
         Box::new(IntExpr::Var(g))
     }
@@ -936,13 +941,31 @@ mod strategy {
             // maybe with a spawn between (whose process may overwrite what was read).
             // After a reversal, such a process's later events are other transitions
             // (`regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
-            2 => (global(), any::<bool>(), 0i64..=2, global(), global()).prop_map(|(g, spawn, v, h, k)| {
+            // The comparison is often true (or false) of several values: the read has
+            // the same effect after either of two writes (Sec. 4.1's check).
+            2 => (global(), any::<bool>(), test_cmp(), 0i64..=2, global(), global()).prop_map(|(g, spawn, op, v, h, k)| {
                 let mut s = vec![Stmt::Local(IntExpr::Var(g)), Stmt::Yield];
                 if spawn {
                     s.extend([Stmt::Spawn(0, IntExpr::Const(0)), Stmt::Yield]);
                 }
-                let test = BoolExpr::Cmp(Cmp::Eq, IntExpr::Recent, IntExpr::Const(v));
+                let test = BoolExpr::Cmp(op, IntExpr::Recent, IntExpr::Const(v));
                 s.push(Stmt::If(test, vec![Stmt::Assign(h, IntExpr::Var(k))], vec![]));
+                s
+            }),
+            // `assert(x != 2); spawn r(0);`: an observer with the same effect for most
+            // values, maybe spawning a process that overwrites what it read, after
+            // a write of its own (`int t = x; x = 1;` before it makes the chain
+            // reader → observer → overwriter of
+            // `regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+            2 => (global(), 0i64..=3, any::<bool>(), any::<bool>(), global()).prop_map(|(g, c, spawn, write, h)| {
+                let mut s = Vec::new();
+                if write {
+                    s.extend([Stmt::Assign(h, IntExpr::Const(1)), Stmt::Yield]);
+                }
+                s.push(Stmt::Assert(BoolExpr::Cmp(Cmp::Ne, IntExpr::Var(g), IntExpr::Const(c)), true));
+                if spawn {
+                    s.push(Stmt::Spawn(0, IntExpr::Const(0)));
+                }
                 s
             }),
             // `while (x == 0) { }`: "block did not terminate" in some orders.
@@ -1358,6 +1381,20 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                     live.contains(&j)
                         && read.zip(branch).is_some_and(|(r, b)| {
                             r < b && body[r..b].iter().any(|s| matches!(s, Stmt::Yield))
+                        })
+                })
+            },
+        ),
+        (
+            "an assertion on a global, then a spawn (observer, then overwriter)",
+            |p, _, _| {
+                let live = p.instances();
+                p.procs.iter().enumerate().any(|(j, proc)| {
+                    let body = &proc.body;
+                    live.contains(&j)
+                        && body.windows(2).any(|w| {
+                            matches!(w[0], Stmt::Assert(BoolExpr::Cmp(_, IntExpr::Var(_), _), _))
+                                && matches!(w[1], Stmt::Spawn(..))
                         })
                 })
             },

@@ -308,3 +308,55 @@ fn a_violation_is_found_where_the_end_observes_nothing() {
     let blind = violations_only(src, &mut Dpor::new(OptimalObservers));
     assert_eq!(blind, (3, 0, 12, 2));
 }
+
+/// ISSTA'19 Sec. 4.1 (Example 4.1's first half) with `--violations-only`: the running
+/// example p: x = 1, q: x = 2, r: assert(x < 3). p.q.r completes. Its race p ⋖ q is
+/// observed by r, which passes after either write: the reversal q.p.r, run on a copy,
+/// runs each event as p.q.r does (r's assertion holds, r ends) and ends with x = 1
+/// where p.q.r ends with x = 2 — a value no live process may read, dead where the end
+/// reads nothing — so q.p.r joins the root's don't-do set as proved
+/// (`explorer::modulo_observers`), and the search blocks there. What is explored:
+/// p.q.r (4 states with the root), p.r then q (2 states, blocked: q ⋖ r's state
+/// check), q.p.r (3, blocked: Sec. 4.1), q.r then p (2, blocked), r then q and r then
+/// p (3, each blocked) — 1 complete execution, 5 blocked, 14 states, where odpor-ob
+/// completes the paper's 5 and, with the end reading x, odpor-cs-ob 2.
+#[test]
+fn an_observer_with_the_same_effect_makes_the_reversal_a_dont_do_sequence() {
+    let src = "global int x = 0;
+        proc p() { x = 1; } proc q() { x = 2; } proc r() { assert(x < 3, \"r reads x\"); }
+        init { spawn p(); spawn q(); spawn r(); }";
+    let cs = OptimalContextSensitiveObservers::new(ContextSensitive::new());
+    assert_eq!(violations_only(src, &mut Dpor::new(cs)), (1, 5, 14, 1));
+    assert_eq!(cs_ob(src, &[]), (2, 4, 14, 2));
+}
+
+/// The same with s: x = 0, which every complete execution runs: x is dead until s
+/// runs, so Sec. 4.1's check applies where the end reads the memory too. odpor-cs-ob
+/// completes 3 executions, one per final value of x (0, 1, 2: naive's final states),
+/// where odpor-ob completes 22; with the end reading nothing, 1.
+#[test]
+fn an_overwrite_to_come_makes_the_raced_value_dead() {
+    let src = "global int x = 0;
+        proc p() { x = 1; } proc q() { x = 2; } proc r() { assert(x < 3, \"r reads x\"); }
+        proc s() { x = 0; }
+        init { spawn p(); spawn q(); spawn r(); spawn s(); }";
+    assert_eq!(cs_ob(src, &[]), (3, 18, 44, 3));
+    let cs = OptimalContextSensitiveObservers::new(ContextSensitive::new());
+    assert_eq!(violations_only(src, &mut Dpor::new(cs)), (1, 20, 44, 1));
+}
+
+/// FR-a(4) (`benches/programs/odpor/fr.ic -D A=1`) with `--violations-only`: the
+/// reader's assertion holds whatever writer it reads, and x is dead once the reader
+/// has run (nothing reads it after), so every reversal of two observed writes is cut
+/// by Sec. 4.1's check: 1 complete execution, the paper's ODPOR_cs^ob count (its
+/// blocked executions and states are fewer: its redundancy check is over `→ob`, ours
+/// over plain happens-before). Without the option: N, one per final state
+/// (`dead_values::fr_a_cdpor_completes_one_execution_per_final_state`).
+#[test]
+fn fr_a_completes_one_execution_where_only_violations_matter() {
+    let src = benchmark("odpor/fr.ic")
+        .replace("param A = 0;", "param A = 1;")
+        .replace("param N = 3;", "param N = 4;");
+    let cs = OptimalContextSensitiveObservers::new(ContextSensitive::new());
+    assert_eq!(violations_only(&src, &mut Dpor::new(cs)), (1, 81, 162, 1));
+}
