@@ -781,44 +781,48 @@ impl<R: Reduction> Dpor<R> {
             return;
         }
         let (e, later) = (reversal.e, reversal.later);
-        let len = run.ex.events().len();
-        let after = |n: usize| self.snapshots.get(n + 1).filter(|_| n + 1 < len);
-        let prefix = &mut self.nodes[e];
+        let (snapshots, prefix, end_reads) = (&self.snapshots[..], &self.nodes[e], self.end_reads);
+        let reduction = &mut self.reduction;
         // Lines 69–74, through the last observer, first.
-        if let Some(&o) = reversal.observers.last() {
-            let reached = std::cell::OnceCell::new();
-            let at = (e, o, after(o));
-            let mut race = race_view(
-                run,
-                hb,
-                &self.snapshots,
-                prefix,
-                at,
-                (&reached, self.end_reads),
-            );
+        let modulo_observers = reversal.observers.last().and_then(|&o| {
             let observed = (later, &reversal.observers[..]);
-            if let Some(dont) = self
-                .reduction
-                .sleep_after_observed_race(&mut race, observed)
-            {
-                run.stats.pruning.sleep_added_modulo_observers += 1;
-                add_dont_do(&mut prefix.sleep, Some(dont));
-                return;
-            }
-        }
-        let reached = std::cell::OnceCell::new();
-        let at = (e, later, after(later));
-        let mut race = race_view(
-            run,
-            hb,
-            &self.snapshots,
-            prefix,
-            at,
-            (&reached, self.end_reads),
-        );
-        let dont = self.reduction.sleep_after_race(&mut race);
-        add_dont_do(&mut prefix.sleep, dont);
+            let view = (hb, snapshots, prefix, end_reads);
+            race_at(run, view, (e, o), |r| {
+                reduction.sleep_after_observed_race(r, observed)
+            })
+        });
+        let dont = if modulo_observers.is_some() {
+            run.stats.pruning.sleep_added_modulo_observers += 1;
+            modulo_observers
+        } else {
+            let view = (hb, snapshots, prefix, end_reads);
+            race_at(run, view, (e, later), |r| reduction.sleep_after_race(r))
+        };
+        add_dont_do(&mut self.nodes[e].sleep, dont);
     }
+}
+
+/// What `ask` makes of the race of event `e` with event `n` of the current execution,
+/// presented as [`race_view`] presents it, with the snapshot after `n` (or the current
+/// state) and the node `prefix` before `e`.
+fn race_at<'p>(
+    run: &mut Exploration<'p, '_>,
+    (hb, snapshots, prefix, end_reads): (&HappensBefore, &[State], &Node, bool),
+    (e, n): (usize, usize),
+    ask: impl FnOnce(&mut Race<'_, 'p>) -> Option<Equivalent>,
+) -> Option<Equivalent> {
+    let len = run.ex.events().len();
+    let state = snapshots.get(n + 1).filter(|_| n + 1 < len);
+    let reached = std::cell::OnceCell::new();
+    let mut race = race_view(
+        run,
+        hb,
+        snapshots,
+        prefix,
+        (e, n, state),
+        (&reached, end_reads),
+    );
+    ask(&mut race)
 }
 
 /// Whether the race of `e` with event `n` (an `await` block or the probe of a
