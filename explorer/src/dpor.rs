@@ -366,6 +366,9 @@ pub struct Dpor<R> {
     /// Whether the end of an execution reads the memory: not for a reduction with
     /// observers under `--violations-only` (see [`State::dead_globals`]).
     end_reads: bool,
+    /// `true` for every global, for a reduction with observers: what the end of a
+    /// wakeup sequence reads ([`crate::observers::end_reads`]).
+    every_global: Vec<bool>,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -380,6 +383,7 @@ impl<R: Reduction> Dpor<R> {
             wakeup_steps: 0,
             guarded: Vec::new(),
             end_reads: true,
+            every_global: Vec::new(),
         }
     }
 
@@ -533,19 +537,17 @@ impl<R: Reduction> Dpor<R> {
             if !real || redundant {
                 continue;
             }
-            let (before, _) = self.nodes.split_at_mut(n);
-            let prefix = &mut before[e];
-            let at = (e, n, None);
-            let mut race = race_view(
-                run,
+            let view = (
                 &self.hb,
-                &self.snapshots,
-                prefix,
-                at,
-                (&reached, self.end_reads),
+                &self.snapshots[..],
+                &self.nodes[e],
+                self.end_reads,
             );
-            let dont = self.reduction.sleep_after_race(&mut race);
-            add_dont_do(&mut prefix.sleep, dont);
+            let reduction = &mut self.reduction;
+            let dont = race_at(run, view, (e, n), &reached, |r| {
+                reduction.sleep_after_race(r)
+            });
+            add_dont_do(&mut self.nodes[e].sleep, dont);
         }
         independent
     }
@@ -569,12 +571,11 @@ impl<R: Reduction> Dpor<R> {
         let initial = self.snapshots.first();
         let observers = reduction.observers();
         let extend_leaves = reduction.blocks_by_state();
-        let guarded = &self.guarded;
-        // A wakeup sequence goes on: its end reads every global.
-        let everything = vec![true; program.globals.len()];
+        let (guarded, everything) = (&self.guarded, &self.every_global);
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
-                return crate::observers::unobserved(seq, i, k, guarded, &everything);
+                // A wakeup sequence goes on: its end reads every global.
+                return crate::observers::unobserved(seq, i, k, guarded, everything);
             }
             match (&seq[i].event, &seq[k].event, initial) {
                 (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
@@ -646,7 +647,7 @@ impl<R: Reduction> Dpor<R> {
         }
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
         let vo = run.config.violations_only;
-        let end = crate::observers::end_reads(run.ex.program(), procs, vo, complete);
+        let end = crate::observers::end_reads(run.ex.program(), &run.ex.state, vo, complete);
         let mut order = crate::observers::order(events, procs, &self.guarded, &end);
         self.observed_races_up_to(run, &order, &end, None);
         // A process blocked at the end is probed, one at a time, so that the writes
@@ -781,13 +782,13 @@ impl<R: Reduction> Dpor<R> {
             return;
         }
         let (e, later) = (reversal.e, reversal.later);
-        let (snapshots, prefix, end_reads) = (&self.snapshots[..], &self.nodes[e], self.end_reads);
+        let view = (hb, &self.snapshots[..], &self.nodes[e], self.end_reads);
         let reduction = &mut self.reduction;
         // Lines 69–74, through the last observer, first.
         let modulo_observers = reversal.observers.last().and_then(|&o| {
             let observed = (later, &reversal.observers[..]);
-            let view = (hb, snapshots, prefix, end_reads);
-            race_at(run, view, (e, o), |r| {
+            let reached = std::cell::OnceCell::new();
+            race_at(run, view, (e, o), &reached, |r| {
                 reduction.sleep_after_observed_race(r, observed)
             })
         });
@@ -795,8 +796,10 @@ impl<R: Reduction> Dpor<R> {
             run.stats.pruning.sleep_added_modulo_observers += 1;
             modulo_observers
         } else {
-            let view = (hb, snapshots, prefix, end_reads);
-            race_at(run, view, (e, later), |r| reduction.sleep_after_race(r))
+            let reached = std::cell::OnceCell::new();
+            race_at(run, view, (e, later), &reached, |r| {
+                reduction.sleep_after_race(r)
+            })
         };
         add_dont_do(&mut self.nodes[e].sleep, dont);
     }
@@ -804,24 +807,19 @@ impl<R: Reduction> Dpor<R> {
 
 /// What `ask` makes of the race of event `e` with event `n` of the current execution,
 /// presented as [`race_view`] presents it, with the snapshot after `n` (or the current
-/// state) and the node `prefix` before `e`.
+/// state, when `n` is the newest event), the node `prefix` before `e`, and `reached`
+/// (shared by the races of one `n`).
 fn race_at<'p>(
     run: &mut Exploration<'p, '_>,
     (hb, snapshots, prefix, end_reads): (&HappensBefore, &[State], &Node, bool),
     (e, n): (usize, usize),
+    reached: &std::cell::OnceCell<Fingerprint>,
     ask: impl FnOnce(&mut Race<'_, 'p>) -> Option<Equivalent>,
 ) -> Option<Equivalent> {
     let len = run.ex.events().len();
     let state = snapshots.get(n + 1).filter(|_| n + 1 < len);
-    let reached = std::cell::OnceCell::new();
-    let mut race = race_view(
-        run,
-        hb,
-        snapshots,
-        prefix,
-        (e, n, state),
-        (&reached, end_reads),
-    );
+    let at = (e, n, state);
+    let mut race = race_view(run, hb, snapshots, prefix, at, (reached, end_reads));
     ask(&mut race)
 }
 
@@ -1212,6 +1210,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.depth = 0;
         if self.reduction.observers() {
             self.guarded = crate::observers::guarded(run.program());
+            self.every_global = vec![true; run.program().globals.len()];
         }
         self.end_reads = !(run.config.violations_only && self.observes_the_end());
         run.ex.enabled(&mut self.enabled);

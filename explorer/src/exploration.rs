@@ -58,7 +58,7 @@ pub struct Config {
     /// Only violations and deadlocks matter, not every final state: the end of a
     /// complete execution observes no write, as in the papers, so `odpor-ob` and
     /// `odpor-cs-ob` reorder writes that no event reads after (see
-    /// [`crate::observers::end_observes`]). The other algorithms ignore it; their
+    /// [`crate::observers::end_reads`]). The other algorithms ignore it; their
     /// final states stay exhaustive.
     pub violations_only: bool,
 }

@@ -13,7 +13,7 @@
 //! event reading everything, `END` below). A write/write pair is then unobserved only
 //! when an event that did write the location comes after the second write before any
 //! read of it and before the end. Where only violations matter, the end of a complete
-//! execution reads nothing, as in the papers (see [`end_observes`]).
+//! execution reads nothing, as in the papers (see [`end_reads`]).
 //!
 //! Why the relation below may replace happens-before (the soundness of `odpor-ob`
 //! rests on it): let `→ob` be the transitive closure of program order, creation, every
@@ -41,7 +41,7 @@ use crate::executor::Event;
 use crate::footprint::{intersects, Footprint, WHOLE};
 use crate::happens_before::HappensBefore;
 use crate::race;
-use crate::state::Process;
+use crate::state::{Process, State};
 use crate::wakeup_tree::Entry;
 use frontend::memory::Loc;
 
@@ -164,9 +164,8 @@ fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: &[bool], out: &mu
 /// Then the end of a complete execution reads nothing, and the end of one that is
 /// blocked (in a sleep set, or by a don't-do sequence), whose continuations are
 /// explored elsewhere, reads what those may read: the globals that a process live in
-/// its last state (`procs`), or one it may spawn, may ever read
-/// (`frontend::overwrites::proc_reads`). The end of a wakeup sequence reads every
-/// global (its continuations are not known).
+/// its last state, or one it may spawn, may ever read ([`State::may_read`]). The end
+/// of a wakeup sequence reads every global (its continuations are not known).
 ///
 /// Why ignoring the end of a complete execution keeps every violation and deadlock:
 /// the argument of the module documentation holds for every event, which reads the
@@ -180,23 +179,15 @@ fn observe<A: Accesses>(events: &[&A], e2: usize, l: Loc, end: &[bool], out: &mu
 /// continuation, and the end of the complete executions they reach reads nothing.
 pub fn end_reads(
     program: &frontend::ir::Program,
-    procs: &[Process],
+    state: &State,
     violations_only: bool,
     complete: bool,
 ) -> Vec<bool> {
-    let globals = program.globals.len();
-    if !violations_only {
-        return vec![true; globals];
+    match (violations_only, complete) {
+        (false, _) => vec![true; program.globals.len()],
+        (true, true) => vec![false; program.globals.len()],
+        (true, false) => state.may_read(program),
     }
-    let mut out = vec![false; globals];
-    if !complete {
-        for p in procs.iter().filter(|p| p.next.is_some()) {
-            for &g in &program.procs[p.proc as usize].reads {
-                out[g as usize] = true;
-            }
-        }
-    }
-    out
 }
 
 /// Per global, whether some `await` guard of `program` may read it. Two writes of such

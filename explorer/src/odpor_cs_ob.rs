@@ -11,7 +11,7 @@
 //!   `odpor-ob`'s over the whole execution, `→ob` of [`crate::observers`] with the end
 //!   of the execution observing every location (so equivalent executions reach the
 //!   same final states, as `naive` does), unless only violations matter and the
-//!   execution is complete ([`crate::observers::end_observes`], the paper's case).
+//!   execution is complete ([`crate::observers::end_reads`], the paper's case).
 //! - Lines 69–74 (Sec. 4.1) for an observed write/write race whose observers are
 //!   all events: the reversal through them is checked on copies, step by step, to
 //!   reach the state the race's original order reaches by the same transitions,

@@ -9,7 +9,7 @@
 //!   (and the guards of the processes still blocked), so equivalent executions reach
 //!   the same final memory, violations and deadlocks: the argument is in
 //!   [`crate::observers`]. With `--violations-only` it reads nothing, as in the paper
-//!   ([`crate::observers::end_observes`]): the same violations and deadlocks. The paper's running example (Fig. 2: p: x = 1, q: x = 2,
+//!   ([`crate::observers::end_reads`]): the same violations and deadlocks. The paper's running example (Fig. 2: p: x = 1, q: x = 2,
 //!   r reads x) then has 6 traces, not 5: r.p.q and r.q.p leave x = 2 and x = 1.
 //! - **Race detection at the end** (Alg. 1, line 14: `RaceDetection(E)` once `E` is
 //!   complete): whether a write/write race is observed depends on the events after

@@ -237,7 +237,7 @@ impl State {
     ///
     /// `end_reads`: whether the end of an execution reads the memory, as a final
     /// state does. Where it does not (`--violations-only` under observers: only
-    /// violations and deadlocks are promised, [`crate::observers::end_observes`]), a
+    /// violations and deadlocks are promised, [`crate::observers::end_reads`]), a
     /// scalar global that no live process, nor any it may spawn, may ever read is
     /// dead too: no event of any continuation reads it, so two states that differ
     /// only there run the same events with the same reads, and reach the same
@@ -245,19 +245,10 @@ impl State {
     pub fn dead_globals(&self, program: &Program, end_reads: bool) -> Vec<GlobalId> {
         let mut dead = Vec::new();
         if !end_reads {
-            let read = |g: GlobalId| {
-                let mut live = self.procs.iter().filter(|q| q.next.is_some());
-                live.any(|q| {
-                    program.procs[q.proc as usize]
-                        .reads
-                        .binary_search(&g)
-                        .is_ok()
-                })
-            };
+            let read = self.may_read(program);
             for (g, global) in program.globals.iter().enumerate() {
-                let g = g as GlobalId;
-                if matches!(global.kind, GlobalKind::Scalar(_)) && !read(g) {
-                    dead.push(g);
+                if matches!(global.kind, GlobalKind::Scalar(_)) && !read[g] {
+                    dead.push(g as GlobalId);
                 }
             }
         }
@@ -283,6 +274,18 @@ impl State {
         dead.sort_unstable();
         dead.dedup();
         dead
+    }
+
+    /// Per global, whether a live process, or one it may spawn, may ever read it
+    /// (`frontend::overwrites::proc_reads`).
+    pub fn may_read(&self, program: &Program) -> Vec<bool> {
+        let mut out = vec![false; program.globals.len()];
+        for p in self.procs.iter().filter(|p| p.next.is_some()) {
+            for &g in &program.procs[p.proc as usize].reads {
+                out[g as usize] = true;
+            }
+        }
+        out
     }
 
     /// The equality [`State::check_fingerprint`] stands for, decided exactly and

@@ -256,9 +256,11 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
     if rows.iter().any(|r| r.algos.contains(&Algo::OdporCsOb)) {
         notes.lines.push(format!(
             "{PAPER_ODPOR_CS_OB}: the ISSTA paper's ODPOR_cs^ob executions at that size. \
-             Ours observes the final memory too, leaves out the paper's check modulo \
-             observability (Sec. 4.1), and has the first case of its refined don't-do \
-             inheritance (Sec. 4.2), not the second (writes overwritten before a read)."
+             Ours observes the final memory too, has the paper's check modulo \
+             observability (Sec. 4.1) in a stricter, sound form (every step of the \
+             reversal the transition it was; the raced value dead after the observers), \
+             and the first case of its refined don't-do inheritance (Sec. 4.2), not the \
+             second (writes overwritten before a read)."
         ));
     }
     if !papers_layout {
