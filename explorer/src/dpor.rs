@@ -570,7 +570,9 @@ impl<R: Reduction> Dpor<R> {
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
         let initial = self.snapshots.first();
         let observers = reduction.observers();
-        let extend_leaves = reduction.blocks_by_state();
+        // A leaf covers `v` only where neither a state nor `→ob` prunes below it (see
+        // `WakeupTree::insert`).
+        let extend_leaves = reduction.blocks_by_state() || observers;
         let (guarded, everything) = (&self.guarded, &self.every_global);
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
@@ -724,17 +726,33 @@ impl<R: Reduction> Dpor<R> {
                         .map_or(0, |k| k + 1),
                 );
             }
-            // Fig. 1, line 9: not when a process done at a prefix of E' comes first.
+            // Fig. 1, line 9: not when a process done at a prefix of E' comes first. A
+            // step that ran there and was blocked at a covered state is not done:
+            // nothing below it was explored (as for the wakeup insertion's sleep
+            // sets, `block_after_equivalent`); over `→ob` it may come first where it
+            // never did over plain happens-before (odpor-cs-ob lost a final state so:
+            // `regressions::odpor_cs_ob_a_blocked_step_is_not_done`).
             let done = done.get_or_insert_with(|| {
                 let nodes = self.nodes.iter().take(len).enumerate();
+                let procs = &run.ex.state.procs;
                 nodes
                     .map(|(w, node)| {
-                        let done = node.backtrack.iter().copied();
-                        (w, done.filter(|&p| Some(p) != node.current).collect())
+                        let done = node.backtrack.iter().copied().filter(|&p| {
+                            let blocked = procs.get(p).map(|q| &q.pid_key);
+                            Some(p) != node.current
+                                && !blocked.is_some_and(|k| node.blocked_steps.contains(k))
+                        });
+                        (w, done.collect())
                     })
                     .collect()
             });
-            if crate::observers::redundant(run.ex.events(), &reversal, &done[..=reversal.e]) {
+            if crate::observers::redundant(
+                run.ex.events(),
+                &reversal,
+                &done[..=reversal.e],
+                &self.guarded,
+                &self.every_global,
+            ) {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }

@@ -41,10 +41,13 @@
 //!
 //! Not as the paper: its wakeup sequences of observed races keep `odpor-ob`'s
 //! `notdep*` whole (Sec. 3.2's shorter one explored more states on DBP and
-//! lastwrite in our trials), and its redundancy check (Fig. 1, line 9) is
-//! `odpor-ob`'s over plain happens-before ([`crate::observers::redundant`] says
-//! why): executions blocked by don't-do sequences are many where the paper's are few
-//! (FR-a(8): 1 complete execution, as the paper's, but 110k blocked).
+//! lastwrite in our trials), a wakeup sequence extends the leaf that covers it (as
+//! `odpor-ob`'s, [`crate::observers::redundant`] says why), and a node whose wakeup
+//! tree is spent after a step was blocked goes on with fresh processes
+//! ([`crate::dpor::Dpor`]'s `block_after_equivalent`: the paper's algorithm lost
+//! final states without it): executions blocked by don't-do sequences are many where
+//! the paper's are few (FR-a(8): 1 complete execution, as the paper's, but 110k
+//! blocked).
 //!
 //! Sec. 4.2's first case needs no observability: `E.p.u.w` is Mazurkiewicz-equivalent
 //! to `E.u.p.w` and ends in the same state.

@@ -21,13 +21,19 @@
 //!   inserts more). A race whose later event is an `await` that cannot run first is
 //!   left out or climbed as in `odpor` (the reversible races `e ≲ e'` of Sec. 2.1).
 //! - **Redundancy** (Fig. 1, line 9, `redundant(E', done)`,
-//!   [`crate::observers::redundant`]) is judged over plain happens-before, not `→ob`:
-//!   a reversal covered only as a class (two writes overwritten unread, ordered the
-//!   other way in the covering subtree) was dropped while the races of that class lead
-//!   each subtree to a different neighbour; odpor-ob lost an assertion so. Only that
-//!   form of weak initial counts for `done` (a process first in the sequence with no
-//!   predecessor; the paper's also takes a process without an event in the sequence
-//!   that commutes with all of it): less pruning, never a lost trace. The **weak
+//!   [`crate::observers::redundant`]) is judged over `→ob`, as in the paper, but a
+//!   wakeup sequence is never swallowed by a leaf of the tree (it extends it:
+//!   [`crate::wakeup_tree::WakeupTree::insert`]). A reversal covered only as a class
+//!   (two writes overwritten unread, ordered the other way in the covering subtree)
+//!   has a neighbour that only the covering subtree's races ask for, at a node where
+//!   the paper's leaf took it as covered and then went the other way: the paper's
+//!   algorithm lost an assertion so, with the end observing or not
+//!   (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`). Only
+//!   one form of weak initial counts for `done` (a process first in the sequence with
+//!   no predecessor; the paper's also takes a process without an event in the sequence
+//!   that commutes with all of it): less pruning, never a lost trace. With
+//!   `--violations-only` it explores the paper's ODPOR^ob counts exactly on FR, FR-a
+//!   and LW (FR(9): 2,305, the paper's "3k"). The **weak
 //!   initials** of the wakeup-tree insertion ([`crate::observers::unobserved`]) use
 //!   `→ob` of the sequence itself, its end observing everything: a pair of writes is
 //!   unobserved there only when the sequence overwrites the value before reading it.

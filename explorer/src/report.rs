@@ -112,7 +112,7 @@ pub struct Pruning {
     /// (about 10% of generated programs without `await`).
     pub wakeup_beside_commuting: u64,
     /// Reversals not inserted because a process done at a prefix comes first in them
-    /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over plain happens-before).
+    /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over `→ob`).
     pub redundant_races: u64,
 }
 

@@ -264,6 +264,12 @@ impl WakeupTree {
     /// executions reach states whose continuations were explored elsewhere, by the
     /// very exploration whose race asked for `v` (odpor-cs `--literal` lost a final
     /// state so: `regressions::odpor_cs_a_leaf_does_not_cover_a_wakeup_sequence`).
+    /// And for a search with observers (odpor-ob, odpor-cs-ob), whose redundancy
+    /// check trusts `→ob` ([`crate::observers::redundant`]): the leaf's exploration
+    /// may order two overwritten writes the other way from the execution whose race
+    /// asked for `v`, and then reach the other neighbour of their class, never `v`'s
+    /// (odpor-ob lost an assertion so, with the paper's leaves:
+    /// `regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
     /// The branch only directs the leaf's first choices: nothing is explored that
     /// the leaf could not.
     pub fn insert(

@@ -27,7 +27,12 @@ pub enum Algo {
     Odpor,
     OdporCs,
     OdporOb,
+    /// `odpor-ob --violations-only`: the end of an execution observes nothing, the
+    /// paper's equivalence (its final states are not all reached).
+    OdporObVo,
     OdporCsOb,
+    /// `odpor-cs-ob --violations-only`.
+    OdporCsObVo,
     Csdpor,
     Cdpor,
     Ocdpor,
@@ -39,13 +44,15 @@ impl Algo {
 
     /// The `odpor` set's: the optimal algorithms beside the source-set ones, ODPOR with
     /// observers (the paper's ODPOR^ob, with the end as an observer), its
-    /// context-sensitive version (ODPOR_cs^ob) and context-sensitive ODPOR (ODPOR_cs)
-    /// after ODPOR.
-    pub const OPTIMAL: [Algo; 8] = [
+    /// context-sensitive version (ODPOR_cs^ob), each also with `--violations-only`
+    /// (the paper's setting), and context-sensitive ODPOR (ODPOR_cs) after ODPOR.
+    pub const OPTIMAL: [Algo; 10] = [
         Algo::Sdpor,
         Algo::Odpor,
         Algo::OdporOb,
+        Algo::OdporObVo,
         Algo::OdporCsOb,
+        Algo::OdporCsObVo,
         Algo::OdporCs,
         Algo::Csdpor,
         Algo::Cdpor,
@@ -66,8 +73,8 @@ impl Algo {
             Algo::Sdpor => "sdpor",
             Algo::Odpor => "odpor",
             Algo::OdporCs => "odpor-cs",
-            Algo::OdporOb => "odpor-ob",
-            Algo::OdporCsOb => "odpor-cs-ob",
+            Algo::OdporOb | Algo::OdporObVo => "odpor-ob",
+            Algo::OdporCsOb | Algo::OdporCsObVo => "odpor-cs-ob",
             Algo::Csdpor => "csdpor",
             Algo::Cdpor => "cdpor",
             Algo::Ocdpor => "ocdpor",
@@ -81,11 +88,19 @@ impl Algo {
             Algo::Odpor => "ODPOR",
             Algo::OdporCs => "ODPOR_cs",
             Algo::OdporOb => "ODPOR-OB",
+            Algo::OdporObVo => "ODPOR-OB vo",
             Algo::OdporCsOb => "ODPOR_cs-OB",
+            Algo::OdporCsObVo => "ODPOR_cs-OB vo",
             Algo::Csdpor => "CSDPOR",
             Algo::Cdpor => "CDPOR",
             Algo::Ocdpor => "OCDPOR",
         }
+    }
+
+    /// Whether it runs with `--violations-only` (its final states are not all
+    /// reached, and it is left out of the comparison of final states).
+    pub fn violations_only(self) -> bool {
+        matches!(self, Algo::OdporObVo | Algo::OdporCsObVo)
     }
 
     /// Whether it needs the synthesised constraints.
@@ -165,10 +180,10 @@ pub fn run(
         (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive::new(
             ContextSensitive::new(),
         ))),
-        (Algo::OdporOb, _) => Box::new(Dpor::new(OptimalObservers)),
-        (Algo::OdporCsOb, _) => Box::new(Dpor::new(OptimalContextSensitiveObservers::new(
-            ContextSensitive::new(),
-        ))),
+        (Algo::OdporOb | Algo::OdporObVo, _) => Box::new(Dpor::new(OptimalObservers)),
+        (Algo::OdporCsOb | Algo::OdporCsObVo, _) => Box::new(Dpor::new(
+            OptimalContextSensitiveObservers::new(ContextSensitive::new()),
+        )),
         (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
         (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
             ics.clone(),
@@ -187,6 +202,7 @@ pub fn run(
         deps,
         timeout: Some(timeout),
         max_depth: Some(explorer::MAX_DEPTH),
+        violations_only: algo.violations_only(),
         ..Config::default()
     };
     let ((report, seconds), mem_mb) = memory::growth_during(|| {
