@@ -968,6 +968,17 @@ mod strategy {
                 }
                 s
             }),
+            // `x = 2; yield; y = x + z;`: a write its own process reads back in a later
+            // block, beside writers of x that may overwrite it unread — the two orders
+            // of overwritten writes are one class of `→ob` but not the same neighbours
+            // (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+            2 => (global(), 0i64..=2, global(), global()).prop_map(|(g, a, h, k)| {
+                vec![
+                    Stmt::Assign(g, IntExpr::Const(a)),
+                    Stmt::Yield,
+                    Stmt::Assign(h, IntExpr::Bin(Arith::Add, var_of(g), var_of(k))),
+                ]
+            }),
             // `while (x == 0) { }`: "block did not terminate" in some orders.
             2 => global_cond(vec![Cmp::Eq, Cmp::Ne], 0..=1).prop_map(|c| vec![Stmt::Spin(c)]),
             // `await (x != 0);` in the middle of a proc.
@@ -1395,6 +1406,21 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                         && body.windows(2).any(|w| {
                             matches!(w[0], Stmt::Assert(BoolExpr::Cmp(_, IntExpr::Var(_), _), _))
                                 && matches!(w[1], Stmt::Spawn(..))
+                        })
+                })
+            },
+        ),
+        (
+            "a write read back by its process in a later block (`x = 2; yield; y = x + z;`)",
+            |p, _, _| {
+                let live = p.instances();
+                p.procs.iter().enumerate().any(|(j, proc)| {
+                    live.contains(&j)
+                        && proc.body.windows(3).any(|w| match w {
+                            [Stmt::Assign(g, IntExpr::Const(_)), Stmt::Yield, Stmt::Assign(_, IntExpr::Bin(Arith::Add, read, _))] => {
+                                matches!(**read, IntExpr::Var(r) if r == *g)
+                            }
+                            _ => false,
                         })
                 })
             },

@@ -281,7 +281,12 @@ fn measure_cell(
         (true, Some(Err(message))) => return Cell::Failed(message.clone()),
         _ => None,
     };
-    eprintln!("{} {label} {}…", deps_name(deps), algo.name());
+    let vo = if algo.violations_only() {
+        " --violations-only"
+    } else {
+        ""
+    };
+    eprintln!("{} {label} {}{vo}…", deps_name(deps), algo.name());
     match measure::run(program, algo, deps, timeout, ics) {
         Ok(run) => {
             *timed_out = run.timed_out();
