@@ -693,7 +693,8 @@ impl<R: Reduction> Dpor<R> {
         // Fig. 1, line 9's `done` of every prefix, taken once, at the first race that
         // asks: the races below change wakeup trees and don't-do sets, not what was
         // explored.
-        let mut done: Option<Vec<(usize, Vec<usize>)>> = None;
+        let mut done: Option<Vec<(usize, Vec<Fingerprint>)>> = None;
+        let mut steps: Vec<Entry> = Vec::new();
         for mut reversal in crate::observers::reversals(events, hb, &self.guarded, end, later) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
@@ -726,36 +727,6 @@ impl<R: Reduction> Dpor<R> {
                         .map_or(0, |k| k + 1),
                 );
             }
-            // Fig. 1, line 9: not when a process done at a prefix of E' comes first. A
-            // step that ran there and was blocked at a covered state is not done:
-            // nothing below it was explored (as for the wakeup insertion's sleep
-            // sets, `block_after_equivalent`); over `→ob` it may come first where it
-            // never did over plain happens-before (odpor-cs-ob lost a final state so:
-            // `regressions::odpor_cs_ob_a_blocked_step_is_not_done`).
-            let done = done.get_or_insert_with(|| {
-                let nodes = self.nodes.iter().take(len).enumerate();
-                let procs = &run.ex.state.procs;
-                nodes
-                    .map(|(w, node)| {
-                        let done = node.backtrack.iter().copied().filter(|&p| {
-                            let blocked = procs.get(p).map(|q| &q.pid_key);
-                            Some(p) != node.current
-                                && !blocked.is_some_and(|k| node.blocked_steps.contains(k))
-                        });
-                        (w, done.collect())
-                    })
-                    .collect()
-            });
-            if crate::observers::redundant(
-                run.ex.events(),
-                &reversal,
-                &done[..=reversal.e],
-                &self.guarded,
-                &self.every_global,
-            ) {
-                run.stats.pruning.redundant_races += 1;
-                continue;
-            }
             let mut entries: Vec<Entry> = reversal
                 .v
                 .iter()
@@ -771,6 +742,49 @@ impl<R: Reduction> Dpor<R> {
             // writes not known: it overwrites nothing for the weak initials.
             if let Some(last) = entries.last_mut().filter(|_| reversal.rereads) {
                 last.written.clear();
+            }
+            // Fig. 1, line 9: not when a process done at a prefix of E' comes first. A
+            // step that ran there and was blocked at a covered state is not done:
+            // nothing below it was explored (as for the wakeup insertion's sleep
+            // sets, `block_after_equivalent`); over `→ob` it may come first where it
+            // never did over plain happens-before (odpor-cs-ob lost a final state so:
+            // `regressions::odpor_cs_ob_a_blocked_step_is_not_done`). A step whose
+            // own executions below were blocked counts as done, as in odpor-cs (the
+            // node where they were blocked went on with fresh processes).
+            let done = done.get_or_insert_with(|| {
+                let nodes = self.nodes.iter().take(len).enumerate();
+                let procs = &run.ex.state.procs;
+                nodes
+                    .map(|(w, node)| {
+                        let keys = node.backtrack.iter().filter_map(|&p| {
+                            let key = procs.get(p)?.pid_key;
+                            let explored =
+                                Some(p) != node.current && !node.blocked_steps.contains(&key);
+                            explored.then_some(key)
+                        });
+                        (w, keys.collect())
+                    })
+                    .collect()
+            });
+            let done = &done[..=reversal.e];
+            let from = done.iter().position(|(_, p)| !p.is_empty());
+            let redundant = from.is_some_and(|from| {
+                // The steps of E', built once per execution as far as a race needs.
+                for i in steps.len()..reversal.e {
+                    steps.push(entry(&run.ex, i, false));
+                }
+                crate::observers::redundant(
+                    &steps[from..reversal.e],
+                    from,
+                    &entries,
+                    done,
+                    &self.guarded,
+                    &self.every_global,
+                )
+            });
+            if redundant {
+                run.stats.pruning.redundant_races += 1;
+                continue;
             }
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.

@@ -55,9 +55,10 @@
 //!   Writes of the other globals change no guard, so every order of them enables the
 //!   same processes.
 //!
-//! Completeness rests on Aronis et al.'s theorem for the races and sequences of Fig. 1,
-//! with coarser redundancy checks (only pruning removed) — not a proof for our
-//! observers (the end, guards, may-writes): the differential test checks the result
+//! Completeness is not proved here. Aronis et al.'s theorem covers the races and
+//! sequences of Fig. 1, but not our observers (the end, guards, may-writes), and the
+//! paper's algorithm itself lost an assertion on a 3-process program that the leaf
+//! extension above finds (an empirical fix). The differential test checks the result
 //! against `naive` on generated programs, the *set* of reads-from classes reached
 //! included, and that it never explores more complete executions than `odpor`.
 

@@ -50,6 +50,17 @@ fn orders(seq: &[&Entry], i: usize, k: usize, independent: &mut Independent<'_>)
         || (x.footprint.conflicts(&later.footprint) && !independent(seq, i, k))
 }
 
+/// Whether `process` has an event in `seq` and its first one has no predecessor there:
+/// the first form of weak initial ([`WeakInitial::At`]).
+pub fn first_unordered(
+    seq: &[&Entry],
+    process: Fingerprint,
+    independent: &mut Independent<'_>,
+) -> Option<usize> {
+    let k = seq.iter().position(|x| x.process == process)?;
+    (!(0..k).any(|i| orders(seq, i, k, independent))).then_some(k)
+}
+
 /// How a process is a weak initial of a sequence `v` (`WI_[E](v)`, JACM Def. 6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WeakInitial {
@@ -69,7 +80,7 @@ fn weak_initial_in_order(
 ) -> Option<WeakInitial> {
     let seq: Vec<&Entry> = v.iter().collect();
     match v.iter().position(|x| x.process == p.process) {
-        Some(k) => (!(0..k).any(|i| orders(&seq, i, k, independent))).then_some(WeakInitial::At(k)),
+        Some(_) => first_unordered(&seq, p.process, independent).map(WeakInitial::At),
         // `p` would run first: each pair is judged as the sequence `p.x`.
         None => (!v
             .iter()
@@ -270,8 +281,9 @@ impl WakeupTree {
     /// asked for `v`, and then reach the other neighbour of their class, never `v`'s
     /// (odpor-ob lost an assertion so, with the paper's leaves:
     /// `regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
-    /// The branch only directs the leaf's first choices: nothing is explored that
-    /// the leaf could not.
+    /// The branch only directs the leaf's first choices: no execution is explored
+    /// that the leaf's subtree could not reach. Optimality is not claimed: the leaf's
+    /// own choices then come beside the branch, and may explore more.
     pub fn insert(
         &mut self,
         mut v: Vec<Entry>,

@@ -281,12 +281,8 @@ fn measure_cell(
         (true, Some(Err(message))) => return Cell::Failed(message.clone()),
         _ => None,
     };
-    let vo = if algo.violations_only() {
-        " --violations-only"
-    } else {
-        ""
-    };
-    eprintln!("{} {label} {}{vo}…", deps_name(deps), algo.name());
+    let flag = algo.flag().map_or(String::new(), |f| format!(" {f}"));
+    eprintln!("{} {label} {}{flag}…", deps_name(deps), algo.name());
     match measure::run(program, algo, deps, timeout, ics) {
         Ok(run) => {
             *timed_out = run.timed_out();

@@ -103,6 +103,11 @@ impl Algo {
         matches!(self, Algo::OdporObVo | Algo::OdporCsObVo)
     }
 
+    /// The option `ic-check` takes for it besides `--algo`, if any.
+    pub fn flag(self) -> Option<&'static str> {
+        self.violations_only().then_some("--violations-only")
+    }
+
     /// Whether it needs the synthesised constraints.
     pub fn uses_ics(self) -> bool {
         matches!(self, Algo::Cdpor | Algo::Ocdpor)

@@ -71,8 +71,8 @@ impl Row {
             .map(|(name, v)| format!("-D {name}={v}"))
             .collect();
         defines.push(format!("-D {}={}", self.family.param, self.n));
-        if algo.violations_only() {
-            defines.insert(0, "--violations-only".to_string());
+        if let Some(flag) = algo.flag() {
+            defines.insert(0, flag.to_string());
         }
         format!(
             "ic-check --algo {} --deps {} {} benches/programs/{}",
@@ -269,8 +269,10 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
         notes.lines.push(format!(
             "{PAPER_ODPOR_OB}, S: the ISSTA paper's ODPOR^ob executions and states at \
              that size, beside ours with the same equivalence (vo). Its redundancy \
-             check is ours, but a leaf of its wakeup trees covers a sequence inserted \
-             below it, which loses an assertion (README, `odpor-ob`)."
+             check is ours (but for the weak initials with no step in the sequence, \
+             which ours leaves out), while a leaf of its wakeup trees covers a \
+             sequence inserted below it, which loses an assertion (README, \
+             `odpor-ob`)."
         ));
     }
     if rows.iter().any(|r| r.algos.contains(&Algo::OdporCsObVo)) {
