@@ -771,7 +771,8 @@ impl<R: Reduction> Dpor<R> {
             let redundant = from.is_some_and(|from| {
                 // The steps of E', built once per execution as far as a race needs.
                 for i in steps.len()..reversal.e {
-                    steps.push(entry(&run.ex, i, false));
+                    // What the redundancy check reads of a step: no locals.
+                    steps.push(entry_accesses(&run.ex, i));
                 }
                 crate::observers::redundant(
                     &steps[from..reversal.e],
@@ -1152,25 +1153,30 @@ fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
 /// sequence puts it), not what it touched.
 fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
     let event = &ex.events()[i];
+    let mut step = entry_accesses(ex, i);
+    if whole {
+        // Where a whole block stands for the event, it did not run there.
+        step.footprint = ex.event_transition(i);
+        step.written.clear();
+    }
+    // A failed event (or a probe) commutes by no constraint.
+    step.event = (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec()));
+    step
+}
+
+/// The step of event `i` as [`entry`] makes it, without its block and locals: what
+/// the accesses of a sequence are judged on (observers, footprints).
+fn entry_accesses(ex: &Executor<'_>, i: usize) -> Entry {
+    let event = &ex.events()[i];
     let procs = &ex.state.procs;
     Entry {
         process: procs[event.proc].pid_key,
-        footprint: if whole {
-            ex.event_transition(i)
-        } else {
-            event.footprint.clone()
-        },
+        footprint: event.footprint.clone(),
         spawns: (event.spawned.0..event.spawned.1)
             .map(|k| procs[k].pid_key)
             .collect(),
-        // A failed event (or a probe) commutes by no constraint.
-        event: (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec())),
-        // Where a whole block stands for the event, it did not run there.
-        written: if whole {
-            Vec::new()
-        } else {
-            event.written.clone()
-        },
+        event: None,
+        written: event.written.clone(),
     }
 }
 
