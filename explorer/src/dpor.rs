@@ -1863,15 +1863,19 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// A node where a step was blocked, its wakeup tree spent: a fresh process not
-    /// explored from it, not asleep and not confirmed in `dnd(E)`, as Source-DPOR's
-    /// node would go on (odpor-cs's note 5). Whether one was chosen.
+    /// explored from it and not asleep, as Source-DPOR's node would go on (odpor-cs's
+    /// note 5), preferably one not confirmed in `dnd(E)` ([`Dpor::awake`]). When only
+    /// confirmed ones are left, each is run (or settled) for its races, as Alg. 1,
+    /// lines 17–19 run every step of `dnd(E)` where nothing else is enabled: such a
+    /// step never ran here, and its races with `E` are seen nowhere else. Left out,
+    /// odpor-cs-ob `--literal` lost a final state: q.p.r was a proved don't-do
+    /// sequence at the root, r was never run at q.p, and its race with p's write, the
+    /// only one to ask for r at q, never showed
+    /// (`regressions::odpor_cs_ob_runs_the_dont_do_steps_left_for_their_races`).
+    /// Whether one was chosen.
     fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {
         let node = &self.nodes[d];
-        let fresh: Vec<usize> = self
-            .awake(run, node)
-            .into_iter()
-            .filter(|&i| !blocks_here(run, node, i))
-            .collect();
+        let fresh = self.awake(run, node);
         match self.choose(run, node, &fresh) {
             Some(q) => {
                 self.choose_fresh(run, d, q);

@@ -2710,3 +2710,29 @@ fn odpor_cs_ob_a_blocked_step_is_not_done() {
     assert_eq!((report.stats.traces, report.stats.blocked), (7, 8));
     assert_eq!(report.stats.final_states, 3);
 }
+
+/// Found by a CI-sized run of the differential test (seed 13461653086325970877),
+/// pre-existing (present at 9dc6b76), shrunk by hand: odpor-cs-ob `--literal` reached 1
+/// of naive's 2 final states, missing z = 0 (q r p p p p: r's `z = z + 1` before p's
+/// `z = 0`). q.p.r was a proved don't-do sequence at the root (it reaches p.q.r's
+/// state). Below q, q.p ran p's next step, which was blocked (a covered state); q.p's
+/// tree was spent, and the only step left, r, was confirmed in dnd(q.p), so the node
+/// ended — r never ran there, and its race with p's `z = 0`, the one race that asks
+/// for r at q, never showed. A node whose tree is spent after a blocked step now runs
+/// the confirmed don't-do steps left, for their races (as ISSTA'19 Alg. 1, lines
+/// 17–19, where nothing else is enabled). Naive: 15 executions, 55 states, 2 final
+/// states, 4 Mazurkiewicz traces, one deadlock (p waits at its last `await`).
+#[test]
+fn odpor_cs_ob_runs_the_dont_do_steps_left_for_their_races() {
+    check(
+        "global int x = 0;
+global int z = 0;
+proc p(int v) { z = 0; yield; await (v < x); v = x; yield; await (v < x); }
+proc q() { z = 0; x = x; spawn r(); }
+proc r() { z = z + 1; }
+init { spawn p(-1); spawn q(); }
+",
+        (15, 55, 2, 4),
+        &[(Deadlock, "deadlock: p at p#4 waiting", "p#4", "p p p p q r")],
+    );
+}
