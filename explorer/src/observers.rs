@@ -272,7 +272,7 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: &[bool]
 /// ([`WakeupTree::insert`](crate::wakeup_tree::WakeupTree::insert)). That it then
 /// reaches every neighbour is not proved here: it is what the differential test
 /// checks, comparing odpor-ob's set of reads-from classes with naive's (none lost in
-/// 21,000 generated programs; for a while the check was over plain happens-before
+/// 56,000 generated programs; for a while the check was over plain happens-before
 /// instead, at a cost: LW(10) 512 executions instead of the paper's 10).
 pub fn redundant(
     prefix: &[Entry],
