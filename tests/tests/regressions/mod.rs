@@ -2769,3 +2769,40 @@ init { spawn p(); spawn p(); spawn q(); }
         (30, 2, Some(30))
     );
 }
+
+/// Found by the campaign `IC_DIFF_SEED=121212` (the optimality check: odpor explores
+/// naive's Mazurkiewicz count with none blocked), pre-existing (present at 9dc6b76),
+/// shrunk by hand; not fixed yet. Every execution ends in p's failing assertion, so
+/// naive counts 0 complete executions and 0 Mazurkiewicz traces; odpor (and sdpor)
+/// end 1 execution blocked: p q, where p's failing step sleeps (explored at p, where
+/// it failed, and independent of q) and r is disabled (q set z = -1). q was asked for
+/// at p by the probe of q's `await` after p r (r's `x = 0` disabled it), a sequence
+/// the sleeping failed step should make redundant. Every violation is found (the
+/// differential test's other checks pass); only the count of blocked executions is
+/// off. Ignored until odpor's insertion treats a sleeping failed step as covering.
+#[test]
+#[ignore = "known: odpor ends 1 execution blocked where every execution fails (issue 14)"]
+fn odpor_blocks_none_where_every_execution_fails() {
+    let src = "global int x = 0;
+global int z = 2;
+proc p() { x = 1; yield; assert(x == 5); }
+proc q() { await (x != 0); z = -1; }
+proc r() { await (z > 0); x = 0; }
+init { spawn p(); spawn q(); spawn r(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(
+        (
+            naive.stats.traces,
+            naive.stats.states,
+            naive.stats.mazurkiewicz
+        ),
+        (0, 7, Some(0))
+    );
+    let odpor = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+    );
+    assert_eq!((odpor.stats.traces, odpor.stats.blocked), (0, 0));
+}
