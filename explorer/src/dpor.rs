@@ -727,15 +727,13 @@ impl<R: Reduction> Dpor<R> {
                         .map_or(0, |k| k + 1),
                 );
             }
+            // The steps as inserted, their blocks and locals added once they are.
             let mut entries: Vec<Entry> = reversal
                 .v
                 .iter()
                 .map(|&i| {
-                    entry(
-                        &run.ex,
-                        i,
-                        (climb || probe.is_some()) && i == reversal.later,
-                    )
+                    let whole = (climb || probe.is_some()) && i == reversal.later;
+                    entry_accesses(&run.ex, i, whole)
                 })
                 .collect();
             // A last step that may read other values there (`Reversal::rereads`) has
@@ -772,7 +770,7 @@ impl<R: Reduction> Dpor<R> {
                 // The steps of E', built once per execution as far as a race needs.
                 for i in steps.len()..reversal.e {
                     // What the redundancy check reads of a step: no locals.
-                    steps.push(entry_accesses(&run.ex, i));
+                    steps.push(entry_accesses(&run.ex, i, false));
                 }
                 crate::observers::redundant(
                     &steps[from..reversal.e],
@@ -786,6 +784,9 @@ impl<R: Reduction> Dpor<R> {
             if redundant {
                 run.stats.pruning.redundant_races += 1;
                 continue;
+            }
+            for (step, &i) in entries.iter_mut().zip(&reversal.v) {
+                step.event = entry_event(&run.ex, i);
             }
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
@@ -1152,32 +1153,42 @@ fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
 /// block's transition footprint (a probe, or an `await` that cannot run where the
 /// sequence puts it), not what it touched.
 fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
-    let event = &ex.events()[i];
-    let mut step = entry_accesses(ex, i);
-    if whole {
-        // Where a whole block stands for the event, it did not run there.
-        step.footprint = ex.event_transition(i);
-        step.written.clear();
+    Entry {
+        event: entry_event(ex, i),
+        ..entry_accesses(ex, i, whole)
     }
-    // A failed event (or a probe) commutes by no constraint.
-    step.event = (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec()));
-    step
 }
 
 /// The step of event `i` as [`entry`] makes it, without its block and locals: what
 /// the accesses of a sequence are judged on (observers, footprints).
-fn entry_accesses(ex: &Executor<'_>, i: usize) -> Entry {
+fn entry_accesses(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
     let event = &ex.events()[i];
     let procs = &ex.state.procs;
+    // Where a whole block stands for the event, it did not run there.
     Entry {
         process: procs[event.proc].pid_key,
-        footprint: event.footprint.clone(),
+        footprint: if whole {
+            ex.event_transition(i)
+        } else {
+            event.footprint.clone()
+        },
         spawns: (event.spawned.0..event.spawned.1)
             .map(|k| procs[k].pid_key)
             .collect(),
         event: None,
-        written: event.written.clone(),
+        written: if whole {
+            Vec::new()
+        } else {
+            event.written.clone()
+        },
     }
+}
+
+/// The block and locals of event `i`'s step, for [`entry`]; none for a failed event
+/// (or a probe), which commutes by no constraint.
+fn entry_event(ex: &Executor<'_>, i: usize) -> Option<(BlockId, Vec<Value>)> {
+    let event = &ex.events()[i];
+    (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec()))
 }
 
 /// Whether `block` starts with an `await`: a process there may be disabled (see

@@ -286,14 +286,16 @@ pub fn redundant(
 ) -> bool {
     let mut independent =
         |seq: &[&Entry], i: usize, k: usize| unobserved(seq, i, k, guarded, every_global);
+    // `w'.v` for each `w` is a suffix of the longest one.
+    let whole: Vec<&Entry> = prefix.iter().chain(v).collect();
     done.iter().any(|(w, processes)| {
         if processes.is_empty() || *w < from {
             return false;
         }
-        let seq: Vec<&Entry> = prefix[w - from..].iter().chain(v).collect();
+        let seq = &whole[w - from..];
         processes
             .iter()
-            .any(|&q| first_unordered(&seq, q, &mut independent).is_some())
+            .any(|&q| first_unordered(seq, q, &mut independent).is_some())
     })
 }
 
