@@ -23,7 +23,7 @@ use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
-use frontend::ir::{BlockId, Program};
+use frontend::ir::{BlockId, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
 
@@ -348,6 +348,10 @@ struct Node {
     /// wakeup branch that starts with one of them would only repeat it (see
     /// `Dpor::insert_wakeup`).
     blocked_steps: Vec<Fingerprint>,
+    /// The steps kept asleep into this node by commutation in its state, run first
+    /// for their races (see `Dpor::run_commuted`): sleeping steps, whose block does
+    /// not make the node go on (see `Dpor::choose_after_blocked`).
+    commuted: Vec<Fingerprint>,
 }
 
 pub struct Dpor<R> {
@@ -400,6 +404,7 @@ impl<R: Reduction> Dpor<R> {
         node.current = None;
         node.started = false;
         node.blocked_steps.clear();
+        node.commuted.clear();
         match sleep {
             Some(s) => node.sleep = s,
             None => node.sleep.clear(),
@@ -595,6 +600,9 @@ impl<R: Reduction> Dpor<R> {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
+            // Only an `await` can be disabled by the race's write (see `sleeper_covers`).
+            let may_wait =
+                next_block(&run.ex, e, step.process).is_none_or(|block| waits(program, block));
             let sleeping = Entry {
                 process: step.process,
                 footprint: step.footprint.clone(),
@@ -602,7 +610,8 @@ impl<R: Reduction> Dpor<R> {
                 event,
                 written: Vec::new(),
             };
-            match sleeper_covers(&entries, race_write, &sleeping, &mut independent) {
+            let after = race_write.filter(|_| may_wait);
+            match sleeper_covers(&entries, after, &sleeping, &mut independent) {
                 Cover::Yes => true,
                 Cover::No => false,
                 Cover::Commutes => {
@@ -651,7 +660,70 @@ impl<R: Reduction> Dpor<R> {
         let vo = run.config.violations_only;
         let end = crate::observers::end_reads(run.ex.program(), &run.ex.state, vo, complete);
         let mut order = crate::observers::order(events, procs, &self.guarded, &end);
-        self.observed_races_up_to(run, &order, &end, None);
+        self.observed_races_up_to(run, &order, &end, Last::Ran);
+        let blocked: Vec<usize> = (0..run.ex.state.procs.len())
+            .filter(|&r| run.ex.state.procs[r].next.is_some() && !run.ex.is_enabled(r))
+            .collect();
+        self.observed_probes(run, &mut order, &end, &blocked);
+    }
+
+    /// odpor-cs-ob's [`Dpor::settle_blocked`]: the races of a step `x` confirmed in
+    /// `dnd(E)` at node `d`, over `→ob`, without running it (odpor-cs's note 7 with
+    /// observers); its transition footprint. Running it, the execution `E.x` would end
+    /// blocked and [`Dpor::observed_races`] would analyse its races, with its end
+    /// reading what the continuations may. Here `x` is an event of its transition
+    /// footprint that writes only what its block surely overwrites
+    /// ([`Executor::unrun_overwriting`]: it runs normally there, reaching a covered
+    /// state), in `s[E]`, whose live processes include `x`'s, at `x`'s block: so the
+    /// end reads what it read after `E.x` and more, every event at least what it read
+    /// there, and no write hides an earlier one that it did not hide there — every
+    /// pair of writes ordered there is ordered here, and `x` conflicts with every
+    /// event it did. As for a
+    /// probe, `x`'s reversals run its whole block and no don't-do sequence follows
+    /// them (there is no state after it); the other races get theirs as at any end.
+    /// The processes blocked in `s[E]` are probed, and those whose `await` reads what
+    /// `x` may write (it may disable them), as [`Dpor::settle`] probes them. Where `x`
+    /// observes a write/write race, Sec. 4.1's check runs it on its copies: the
+    /// reversal's copy must run it as the original order's copy does
+    /// ([`crate::modulo_observers`]).
+    fn settle_observed(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
+        let end = settled_end_reads(&run.ex, x, run.config.violations_only);
+        let footprint = run.ex.unrun_overwriting(x).footprint.clone();
+        let (events, procs) = (run.ex.events(), &run.ex.state.procs);
+        let mut order = crate::observers::order(events, procs, &self.guarded, &end);
+        run.stats.pruning.covered_unrun += 1;
+        self.observed_races_up_to(run, &order, &end, Last::Settled);
+        let written = Footprint {
+            reads: Vec::new(),
+            writes: footprint.writes.clone(),
+        };
+        let procs = &run.ex.state.procs;
+        let probed: Vec<usize> = (0..procs.len())
+            .filter(|&r| {
+                let Some(block) = procs[r].next.filter(|_| r != x) else {
+                    return false;
+                };
+                let guard = || Footprint {
+                    reads: run.ex.guard_reads(block, &procs[r].locals),
+                    writes: Vec::new(),
+                };
+                !run.ex.is_enabled(r)
+                    || (waits(run.program(), block) && written.conflicts(&guard()))
+            })
+            .collect();
+        self.observed_probes(run, &mut order, &end, &probed);
+        run.ex.back();
+        footprint
+    }
+
+    /// The probes of [`Dpor::observed_races`], of processes `probed`.
+    fn observed_probes(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        order: &mut HappensBefore,
+        end: &[bool],
+        probed: &[usize],
+    ) {
         // A process blocked at the end is probed, one at a time, so that the writes
         // that disabled it are reversed over →ob too: the incremental probes judge
         // them by footprints, where two writes of a location that a later write
@@ -663,33 +735,34 @@ impl<R: Reduction> Dpor<R> {
         // leaves the order of the execution as it is: it writes nothing, and reads
         // only what a guard reads, whose writes are always ordered (`guarded`); so
         // its clock is pushed onto that order, with no pair of writes unobserved.
-        for r in 0..run.ex.state.procs.len() {
-            if run.ex.state.procs[r].next.is_none() || run.ex.is_enabled(r) {
-                continue;
-            }
+        for &r in probed {
             run.ex.probe(r);
-            let probe = run.ex.events().len() - 1;
             order.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.observed_races_up_to(run, &order, &end, Some(probe));
-            self.pass_disabling_writes_over(run, false, &order);
+            self.observed_races_up_to(run, order, end, Last::Probe);
+            self.pass_disabling_writes_over(run, order);
             order.pop();
             run.ex.back();
         }
     }
 
     /// The races of [`Dpor::observed_races`]: those of the execution, or only those of
-    /// its last event, a `probe` of a blocked process (it runs its whole block in the
-    /// reversal, and no don't-do sequence follows: there is no state after it).
+    /// its last event when it is a probe of a blocked process (see [`Last`]).
     fn observed_races_up_to(
         &mut self,
         run: &mut Exploration<'_, '_>,
         hb: &HappensBefore,
         end: &[bool],
-        probe: Option<usize>,
+        last: Last,
     ) {
         let events = run.ex.events();
         let len = events.len();
-        let later = probe.map_or(0..len, |p| p..p + 1);
+        let later = if last == Last::Probe {
+            len - 1..len
+        } else {
+            0..len
+        };
+        // Whether a reversal ends with the last event unrun: its whole block.
+        let unrun = |later: usize| last != Last::Ran && later == len - 1;
         // Fig. 1, line 9's `done` of every prefix, taken once, at the first race that
         // asks: the races below change wakeup trees and don't-do sets, not what was
         // explored.
@@ -732,7 +805,7 @@ impl<R: Reduction> Dpor<R> {
                 .v
                 .iter()
                 .map(|&i| {
-                    let whole = (climb || probe.is_some()) && i == reversal.later;
+                    let whole = (climb || unrun(i)) && i == reversal.later;
                     entry_accesses(&run.ex, i, whole)
                 })
                 .collect();
@@ -790,9 +863,10 @@ impl<R: Reduction> Dpor<R> {
             }
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            let race_write = probe.map(|_| entry(&run.ex, reversal.e, false));
-            if self.insert_wakeup(run, reversal.e, entries, race_write.as_ref()) && probe.is_none()
-            {
+            let race_write = (last == Last::Probe).then(|| entry(&run.ex, reversal.e, false));
+            // No state follows an unrun event.
+            let after_unrun = unrun(reversal.later);
+            if self.insert_wakeup(run, reversal.e, entries, race_write.as_ref()) && !after_unrun {
                 self.dont_do_after_observed_race(run, hb, &reversal);
             }
         }
@@ -1075,7 +1149,7 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.probes += 1;
                 self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
                 self.analyse_races(run, false);
-                self.pass_disabling_writes(run, false);
+                self.pass_disabling_writes(run);
                 self.hb.pop();
             }
             run.ex.back();
@@ -1156,6 +1230,60 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
     Entry {
         event: entry_event(ex, i),
         ..entry_accesses(ex, i, whole)
+    }
+}
+
+/// What the end of an execution blocked right after process `x`'s next step reads,
+/// the step not run ([`Dpor::settle_observed`]): [`crate::observers::end_reads`] of
+/// `s[E]`, without `x`'s process where that step ends it on every path
+/// ([`frontend::may_touch::successors`]), with the procs it may spawn. (With `x`'s
+/// process live, an assertion settled as the last step of its process read what it
+/// asserts on at the end: FR-a's reader made every reversal of two writes observed by
+/// the end, and the `--violations-only` search of `observers::an_overwrite_to_come_makes_the_raced_value_dead`
+/// completed 2 executions instead of 1.)
+fn settled_end_reads(ex: &Executor<'_>, x: usize, violations_only: bool) -> Vec<bool> {
+    let (program, state) = (ex.program(), &ex.state);
+    let end = crate::observers::end_reads(program, state, violations_only, false);
+    if !violations_only {
+        return end;
+    }
+    let p = &state.procs[x];
+    let after = p.next.and_then(|block| {
+        frontend::may_touch::successors(&ex.machine, &state.mem, block, &p.locals)
+    });
+    match after {
+        Some(after) if after.next.is_empty() => {
+            let spawned: Vec<ProcId> = after.spawns.iter().map(|(proc, _)| *proc).collect();
+            state.may_read_but(program, Some(x), &spawned)
+        }
+        _ => end,
+    }
+}
+
+/// The last event of an execution whose races [`Dpor::observed_races_up_to`]
+/// analyses at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Last {
+    /// An event that ran.
+    Ran,
+    /// The probe of a blocked process: only its races are analysed (the others were,
+    /// without it).
+    Probe,
+    /// A step confirmed in `dnd(E)`, not run ([`Dpor::settle_observed`]).
+    Settled,
+}
+
+/// The block that `process` runs next after the first `e` events of the current
+/// execution: its first event from there on, or, when it has none, the block it
+/// waits at in the end (`None` when it has none: it ended).
+fn next_block(ex: &Executor<'_>, e: usize, process: Fingerprint) -> Option<BlockId> {
+    let procs = &ex.state.procs;
+    let ran = ex.events()[e..]
+        .iter()
+        .find(|event| procs[event.proc].pid_key == process);
+    match ran {
+        Some(event) => Some(event.block),
+        None => procs.iter().find(|q| q.pid_key == process)?.next,
     }
 }
 
@@ -1400,7 +1528,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             // the end only the processes still blocked are probed (odpor-ob missed a
             // trace so: `regressions::odpor_ob_an_await_passes_the_writes_that_disabled_it`).
             if optimal {
-                self.pass_disabling_writes(run, true);
+                self.pass_disabling_writes(run);
             }
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
@@ -1503,12 +1631,13 @@ impl<R: Reduction> Dpor<R> {
             let node = &mut self.nodes[self.depth];
             if node.wut.run_first(step) {
                 self.wakeup_steps += 1;
+                node.commuted.push(key);
             }
         }
     }
 
     /// `await`s and the writes that disable them: the newest event `n`, of an `await`
-    /// block (or the probe of a process blocked at one, `real == false`), could also
+    /// block (or the probe of a process blocked at one), could also
     /// have run before an earlier write `e0` of another process that made its guard
     /// false, if the events after `e0` that do not depend on it make it true there:
     /// `v = notdep(e0, E).n` is asked for at `pre(E, e0)`, with `n`'s whole footprint
@@ -1529,25 +1658,24 @@ impl<R: Reduction> Dpor<R> {
     /// (`regressions::odpor_misses_a_trace_behind_a_disabling_write`,
     /// `regressions::odpor_probe_passes_the_writes_that_disabled_it`). Each sequence
     /// goes through the usual redundancy checks, so only traces not covered yet are
-    /// added.
-    fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
+    /// added. Failed `await` events too: a guard that fails (`head` of a list the
+    /// write emptied) passes before the write that made it false, and only this asks
+    /// for it — its race with the write that made it fail cannot pass there (odpor
+    /// completed none of 2 traces, missing the final state:
+    /// `regressions::odpor_a_failed_await_passes_the_writes_that_disabled_it`).
+    fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>) {
         let hb = std::mem::take(&mut self.hb);
-        self.pass_disabling_writes_over(run, real, &hb);
+        self.pass_disabling_writes_over(run, &hb);
         self.hb = hb;
     }
 
     /// [`Dpor::pass_disabling_writes`] over a given happens-before (the observers'
     /// order at the end of an execution, [`Dpor::observed_races`]).
-    fn pass_disabling_writes_over(
-        &mut self,
-        run: &mut Exploration<'_, '_>,
-        real: bool,
-        hb: &HappensBefore,
-    ) {
+    fn pass_disabling_writes_over(&mut self, run: &mut Exploration<'_, '_>, hb: &HappensBefore) {
         let events = run.ex.events();
         let n = events.len() - 1;
         let (proc, block) = (events[n].proc, events[n].block);
-        if (real && events[n].failed) || !waits(run.program(), block) {
+        if !waits(run.program(), block) {
             return;
         }
         let locals = run.ex.entry_locals(n).to_vec();
@@ -1633,8 +1761,14 @@ impl<R: Reduction> Dpor<R> {
             // did not: `regressions::ocdpor_replays_the_writes_that_disabled_it`).
             let prefix = self.snapshots.get(e0).filter(|_| optimal);
             let mut replayed = 0;
+            // A guard that faults there passes too: the block runs and fails, a
+            // runtime error to report (odpor missed `head` of an empty list so:
+            // `regressions::odpor_an_await_whose_guard_faults_passes_the_writes`).
             let mut passes = |v: &[usize]| {
-                guard_after(&run.ex, hb, (e0, n), v, prefix, &mut replayed) == Some(Ok(true))
+                matches!(
+                    guard_after(&run.ex, hb, (e0, n), v, prefix, &mut replayed),
+                    Some(Ok(true) | Err(_))
+                )
             };
             // Disabled before `e0` already, the process can pass only after a `v` that
             // writes what its guard reads (cheap tests before computing memories):
@@ -1743,7 +1877,7 @@ impl<R: Reduction> Dpor<R> {
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
         self.analyse_races(run, false);
         if self.reduction.optimal() {
-            self.pass_disabling_writes(run, false);
+            self.pass_disabling_writes(run);
         }
         let written = Footprint {
             reads: Vec::new(),
@@ -1772,7 +1906,7 @@ impl<R: Reduction> Dpor<R> {
             run.ex.probe(r);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             self.analyse_races(run, false);
-            self.pass_disabling_writes(run, false);
+            self.pass_disabling_writes(run);
             self.hb.pop();
             run.ex.back();
         }
@@ -1842,10 +1976,15 @@ impl<R: Reduction> Dpor<R> {
     /// of them, its wakeup sequences with its block's whole footprint, as a probe's);
     /// and it cannot fail there (it reaches a covered state). No state is counted and
     /// no execution ends blocked: odpor-cs and ocdpor count what csdpor and cdpor
-    /// count for the same step. Not with observers: their races are found where an
-    /// execution ends, over an order that the end decides (`Dpor::observed_races`).
+    /// count for the same step. With observers, whose races are found where an
+    /// execution ends, over an order that the end decides, the races are those of
+    /// the execution blocked after the step ([`Dpor::settle_observed`]).
     fn settle_blocked(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
-        let footprint = self.settle(run, d, p);
+        let footprint = if self.reduction.observers() {
+            self.settle_observed(run, p)
+        } else {
+            self.settle(run, d, p)
+        };
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];
         node.current = None;
@@ -1883,9 +2022,30 @@ impl<R: Reduction> Dpor<R> {
     /// sequence at the root, r was never run at q.p, and its race with p's write, the
     /// only one to ask for r at q, never showed
     /// (`regressions::odpor_cs_ob_runs_the_dont_do_steps_left_for_their_races`).
+    ///
+    /// Only after a branch that blocked: not after a step kept asleep into the node by
+    /// commutation ([`Dpor::run_commuted`]), which runs first for its races and
+    /// blocks. That step is asleep, as csdpor's (`s[E.n.x] = s[E.x.n]`, and `E.x` is
+    /// covered): no subtree the node owed was cut, so nothing is owed but the choice
+    /// of line 3 when the node explored nothing else — csdpor settles such a step
+    /// and chooses as for any node. Going on after it too took odpor-cs to a state
+    /// csdpor never needs (`regressions::odpor_cs_a_step_kept_by_commutation_never_ran`,
+    /// 20 states where csdpor has 19) and odpor-cs-ob's DBP(8) from 38k to 110k.
     /// Whether one was chosen.
     fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {
         let node = &self.nodes[d];
+        let procs = &run.ex.state.procs;
+        let branch_blocked = node
+            .blocked_steps
+            .iter()
+            .any(|k| !node.commuted.contains(k));
+        let explored = node
+            .backtrack
+            .iter()
+            .any(|&i| !node.commuted.contains(&procs[i].pid_key));
+        if !branch_blocked && explored {
+            return false;
+        }
         let fresh = self.awake(run, node);
         match self.choose(run, node, &fresh) {
             Some(q) => {

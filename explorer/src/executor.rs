@@ -8,7 +8,7 @@ use crate::pid::Pid;
 use crate::state::{Process, State};
 use crate::Deps;
 use frontend::interp::{Effects, Fault, Limits, Machine};
-use frontend::ir::{BlockId, Program};
+use frontend::ir::{BlockId, GlobalKind, Program};
 use frontend::memory::{Loc, Memory, UndoLog};
 use frontend::value::Value;
 use std::collections::HashSet;
@@ -291,6 +291,25 @@ impl<'p> Executor<'p> {
             .expect("only a process with a next block is recorded");
         let footprint = self.transition(block, &p.locals);
         self.record_unrun(proc, footprint)
+    }
+
+    /// [`Executor::unrun`], the event writing the scalar globals its block surely
+    /// overwrites (`Block::overwrites`, none for a guarded block): for a step known to
+    /// run normally there (odpor-cs-ob's settled steps), whose writes hide the earlier
+    /// ones from the end of the execution as if it had run.
+    pub fn unrun_overwriting(&mut self, proc: usize) -> &Event {
+        let program = self.machine.program;
+        self.unrun(proc);
+        let event = &mut self.events[self.depth - 1];
+        let block = &program.blocks[event.block as usize];
+        event.written.extend(
+            block
+                .overwrites
+                .iter()
+                .filter(|&&g| matches!(program.globals[g as usize].kind, GlobalKind::Scalar(_)))
+                .map(|&g| Loc::whole(g)),
+        );
+        &self.events[self.depth - 1]
     }
 
     /// A probe or an unrun event: no effect, counted as failed (a failed event's

@@ -110,8 +110,9 @@ pub fn sequences(
 /// with their footprints when it does; the events run are counted as replayed.
 pub fn replay(r: &mut Race<'_, '_>, original: &[usize], w: &[usize]) -> Option<Vec<Step>> {
     let program = r.program;
-    let covered = run_as_in_e(r, original)?;
-    let reversed = run_as_in_e(r, w)?;
+    let mut unrun = None;
+    let covered = run_as_in_e(r, original, &mut unrun)?;
+    let reversed = run_as_in_e(r, w, &mut unrun)?;
     let dead = reversed.state.dead_globals(program, r.end_reads);
     let all_dead = reversed
         .differ
@@ -133,33 +134,61 @@ struct Run {
     differ: Vec<GlobalId>,
 }
 
+/// The last observer as the copy of `original` ran it, where `E` holds it unrun
+/// (odpor-cs-ob's settled steps, `Dpor::settle_observed`): what the copy of `w`
+/// must run it as.
+struct Unrun {
+    event: Event,
+    after: State,
+}
+
 /// Runs the events `seq` of `E` from `s[E']` on a copy: `None` unless each runs and
 /// is the transition it is in `E` but for the values it writes (same footprint,
-/// locations written, and its process after it as state equality sees it).
-fn run_as_in_e(r: &mut Race<'_, '_>, seq: &[usize]) -> Option<Run> {
+/// locations written, and its process after it as state equality sees it). The last
+/// event of `E`, when it was not run (recorded failed: a step that ran and failed
+/// fails in the copy too, which returns `None`), is taken as the first copy runs it
+/// (`unrun`), and the second must run it so.
+fn run_as_in_e(r: &mut Race<'_, '_>, seq: &[usize], unrun: &mut Option<Unrun>) -> Option<Run> {
     let program = r.program;
     let o = r.n();
     let mut ex = r.ex.fork(r.snapshots[r.e].clone());
     let mut steps = Vec::with_capacity(seq.len());
     let mut differ = Vec::new();
     for &i in seq {
-        let original = &r.events[i];
-        let key = r.state.procs[original.proc].pid_key;
+        let recorded = &r.events[i];
+        let key = r.state.procs[recorded.proc].pid_key;
         let p = ex.state.procs.iter().position(|q| q.pid_key == key)?;
         if !ex.is_enabled(p) {
             return None;
         }
         r.stats.pruning.replayed_events += 1;
         let event = ex.step(p).ok()?;
-        if event.failed
-            || event.footprint != original.footprint
-            || event.written != original.written
-        {
+        if event.failed {
+            return None;
+        }
+        let unrun_here = i == o && recorded.failed;
+        if unrun_here && unrun.is_none() {
+            let event = event.clone();
+            steps.push(Step {
+                process: key,
+                footprint: event.footprint.clone(),
+            });
+            *unrun = Some(Unrun {
+                event,
+                after: ex.state.clone(),
+            });
+            continue;
+        }
+        let (original, then) = match unrun.as_ref().filter(|_| unrun_here) {
+            Some(u) => (&u.event, &u.after),
+            // `s[E]` after event `i`.
+            None if i == o => (recorded, r.state),
+            None => (recorded, &r.snapshots[i + 1]),
+        };
+        if event.footprint != original.footprint || event.written != original.written {
             return None;
         }
         let footprint = event.footprint.clone();
-        // `s[E]` after event `i`.
-        let then = if i == o { r.state } else { &r.snapshots[i + 1] };
         let was = then.procs.iter().find(|q| q.pid_key == key)?;
         if !ex.state.procs[p].same_live(was, program) {
             return None;

@@ -279,9 +279,26 @@ impl State {
     /// Per global, whether a live process, or one it may spawn, may ever read it
     /// (`frontend::overwrites::proc_reads`).
     pub fn may_read(&self, program: &Program) -> Vec<bool> {
+        self.may_read_but(program, None, &[])
+    }
+
+    /// [`State::may_read`] as if process `ended` had ended, having spawned processes
+    /// of the procs `spawned`.
+    pub fn may_read_but(
+        &self,
+        program: &Program,
+        ended: Option<usize>,
+        spawned: &[ProcId],
+    ) -> Vec<bool> {
         let mut out = vec![false; program.globals.len()];
-        for p in self.procs.iter().filter(|p| p.next.is_some()) {
-            for &g in &program.procs[p.proc as usize].reads {
+        let live = self
+            .procs
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| p.next.is_some() && Some(i) != ended)
+            .map(|(_, p)| p.proc);
+        for proc in live.chain(spawned.iter().copied()) {
+            for &g in &program.procs[proc as usize].reads {
                 out[g as usize] = true;
             }
         }

@@ -135,6 +135,10 @@ fn weak_initial_in_order(
 /// was taken to cover it; the trace where the second passes and p then disables the
 /// first was never explored (`ocdpor --literal` completed 8 of the 9 traces of its
 /// dependency: `regressions::ocdpor_literal_completes_every_trace_of_its_dependency`).
+/// The caller passes `after` only for a sleeper at an `await`: a step without one
+/// stays enabled through every continuation, so JACM's argument holds for it whatever
+/// the write (refusing it, odpor ended an execution blocked where p's failing
+/// `assert(x == 5)` slept beside q: `regressions::odpor_blocks_none_where_every_execution_fails`).
 pub fn sleeper_covers(
     v: &[Entry],
     after: Option<&Entry>,

@@ -979,6 +979,17 @@ mod strategy {
                     Stmt::Assign(h, IntExpr::Bin(Arith::Add, var_of(g), var_of(k))),
                 ]
             }),
+            // DBP's write tasks: `y = y + 1; x = 1;`, a counter's increment (two of
+            // them commute in every state) raising a flag, which `await (x == 1)` or
+            // `await (x != 0)` elsewhere waits for. Spawned twice, one increment is
+            // kept asleep past the other by commutation and blocks where its flag
+            // would enable another process (`Dpor::choose_after_blocked`).
+            2 => global().prop_map(|h| {
+                vec![
+                    Stmt::Assign(h, IntExpr::Bin(Arith::Add, var_of(h), Box::new(IntExpr::Const(1)))),
+                    Stmt::Assign(0, IntExpr::Const(1)),
+                ]
+            }),
             // `while (x == 0) { }`: "block did not terminate" in some orders.
             2 => global_cond(vec![Cmp::Eq, Cmp::Ne], 0..=1).prop_map(|c| vec![Stmt::Spin(c)]),
             // `await (x != 0);` in the middle of a proc.
@@ -1406,6 +1417,24 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                         && body.windows(2).any(|w| {
                             matches!(w[0], Stmt::Assert(BoolExpr::Cmp(_, IntExpr::Var(_), _), _))
                                 && matches!(w[1], Stmt::Spawn(..))
+                        })
+                })
+            },
+        ),
+        (
+            "a counter's increment raising a flag, in a proc spawned twice (DBP)",
+            |p, _, _| {
+                let counts = p.init_counts();
+                p.procs.iter().enumerate().any(|(j, proc)| {
+                    counts[j] >= 2
+                        && proc.body.windows(2).any(|w| {
+                            matches!(
+                                w,
+                                [
+                                    Stmt::Assign(_, IntExpr::Bin(Arith::Add, ..)),
+                                    Stmt::Assign(0, IntExpr::Const(1))
+                                ]
+                            )
                         })
                 })
             },
