@@ -601,8 +601,9 @@ impl<R: Reduction> Dpor<R> {
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
             // Only an `await` can be disabled by the race's write (see `sleeper_covers`).
-            let may_wait =
-                next_block(&run.ex, e, step.process).is_none_or(|block| waits(program, block));
+            let after = race_write.filter(|_| {
+                next_block(&run.ex, e, step.process).is_none_or(|block| waits(program, block))
+            });
             let sleeping = Entry {
                 process: step.process,
                 footprint: step.footprint.clone(),
@@ -610,7 +611,6 @@ impl<R: Reduction> Dpor<R> {
                 event,
                 written: Vec::new(),
             };
-            let after = race_write.filter(|_| may_wait);
             match sleeper_covers(&entries, after, &sleeping, &mut independent) {
                 Cover::Yes => true,
                 Cover::No => false,
@@ -681,8 +681,14 @@ impl<R: Reduction> Dpor<R> {
     /// event it did. As for a
     /// probe, `x`'s reversals run its whole block and no don't-do sequence follows
     /// them (there is no state after it); the other races get theirs as at any end.
-    /// The processes blocked in `s[E]` are probed, and those whose `await` reads what
-    /// `x` may write (it may disable them), as [`Dpor::settle`] probes them. Where `x`
+    /// An `await` step asks to run before the writes that disabled it, as one that
+    /// runs does (the climb of the race analysis alone missed a class:
+    /// `regressions::odpor_ob_an_await_passes_the_writes_that_disabled_it`). The
+    /// processes blocked in `s[E]` are probed, and those whose `await` reads what
+    /// `x` may write (it may disable them), as [`Dpor::settle`] probes them — not the
+    /// processes blocked after `x` only because of it (its own, at a false `await`
+    /// after it, or one it spawns there): as in `settle`, whose campaigns found no
+    /// loss from it, they are not known without running `x`. Where `x`
     /// observes a write/write race, Sec. 4.1's check runs it on its copies: the
     /// reversal's copy must run it as the original order's copy does
     /// ([`crate::modulo_observers`]).
@@ -693,22 +699,11 @@ impl<R: Reduction> Dpor<R> {
         let mut order = crate::observers::order(events, procs, &self.guarded, &end);
         run.stats.pruning.covered_unrun += 1;
         self.observed_races_up_to(run, &order, &end, Last::Settled);
-        let written = Footprint {
-            reads: Vec::new(),
-            writes: footprint.writes.clone(),
-        };
-        let procs = &run.ex.state.procs;
-        let probed: Vec<usize> = (0..procs.len())
+        self.pass_disabling_writes_over(run, &order);
+        let probed: Vec<usize> = (0..run.ex.state.procs.len())
             .filter(|&r| {
-                let Some(block) = procs[r].next.filter(|_| r != x) else {
-                    return false;
-                };
-                let guard = || Footprint {
-                    reads: run.ex.guard_reads(block, &procs[r].locals),
-                    writes: Vec::new(),
-                };
-                !run.ex.is_enabled(r)
-                    || (waits(run.program(), block) && written.conflicts(&guard()))
+                let live = r != x && run.ex.state.procs[r].next.is_some();
+                live && (!run.ex.is_enabled(r) || guard_reads_written(&run.ex, r, &footprint))
             })
             .collect();
         self.observed_probes(run, &mut order, &end, &probed);
@@ -1233,6 +1228,16 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
     }
 }
 
+/// Whether process `r` waits at an `await` whose guard reads what `step` may write
+/// (a step that may disable it).
+fn guard_reads_written(ex: &Executor<'_>, r: usize, step: &Footprint) -> bool {
+    let process = &ex.state.procs[r];
+    let Some(block) = process.next.filter(|&block| waits(ex.program(), block)) else {
+        return false;
+    };
+    intersects(&step.writes, &ex.guard_reads(block, &process.locals))
+}
+
 /// What the end of an execution blocked right after process `x`'s next step reads,
 /// the step not run ([`Dpor::settle_observed`]): [`crate::observers::end_reads`] of
 /// `s[E]`, without `x`'s process where that step ends it on every path
@@ -1538,9 +1543,8 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     .check_fingerprint(run.ex.program(), self.end_reads)
             };
             // A step proved to end in a covered state was settled without running
-            // (`settle_covered`, `settle_blocked`), except in odpor-cs-ob and
-            // `--literal`, which block it here, and where it blocks only if it
-            // reaches a given state.
+            // (`settle_covered`, `settle_blocked`), except with `--literal`, which
+            // blocks it here, and where it blocks only if it reaches a given state.
             if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
                 // ODPOR_cs Alg. 1, lines 26 and 33: the subtree of wut(E) below p is
                 // not followed.
@@ -1614,8 +1618,9 @@ impl<R: Reduction> Dpor<R> {
     /// asleep past `n` because the two commute in that state (`commuted`, odpor-cs's
     /// note 6): the leftmost branch of the new node, alone (merged below another
     /// branch, it went with that branch when a don't-do sequence blocked it), whose
-    /// races are analysed there — without running it (`Dpor::settle_blocked`), or, in
-    /// odpor-cs-ob and `--literal`, by running it and blocking. Those races, of `x` run after `n` with the events before,
+    /// races are analysed there — without running it (`Dpor::settle_blocked`), or,
+    /// with `--literal`, by running it and blocking. Those races, of `x` run after `n`
+    /// with the events before,
     /// are what the subtree of `E.x` never shows: with p first, r kept q (a no-op
     /// there) asleep, and no execution ran q after r — the race of p's `y = -1` with
     /// q's read of y, which asks for r.q at the root, was never seen (odpor-cs,
@@ -1879,29 +1884,12 @@ impl<R: Reduction> Dpor<R> {
         if self.reduction.optimal() {
             self.pass_disabling_writes(run);
         }
-        let written = Footprint {
-            reads: Vec::new(),
-            writes: footprint.writes.clone(),
-        };
         let optimal = self.reduction.optimal();
         let others: Vec<usize> = (0..run.ex.state.procs.len())
             .filter(|&r| r != x && (optimal || self.nodes[d].enabled.contains(&r)))
+            .filter(|&r| guard_reads_written(&run.ex, r, &footprint))
             .collect();
         for r in others {
-            let process = &run.ex.state.procs[r];
-            let Some(block) = process.next else {
-                continue;
-            };
-            if run.program().blocks[block as usize].guard.is_none() {
-                continue;
-            }
-            let guard = Footprint {
-                reads: run.ex.guard_reads(block, &process.locals),
-                writes: Vec::new(),
-            };
-            if !written.conflicts(&guard) {
-                continue;
-            }
             run.stats.pruning.probes += 1;
             run.ex.probe(r);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -2030,8 +2018,9 @@ impl<R: Reduction> Dpor<R> {
     /// of line 3 when the node explored nothing else — csdpor settles such a step
     /// and chooses as for any node. Going on after it too took odpor-cs to a state
     /// csdpor never needs (`regressions::odpor_cs_a_step_kept_by_commutation_never_ran`,
-    /// 20 states where csdpor has 19) and odpor-cs-ob's DBP(8) from 38k to 110k.
-    /// Whether one was chosen.
+    /// 20 states where csdpor has 19), and cost DBP(8) 56k states in odpor-cs (14k
+    /// without, csdpor's) and 110k in odpor-cs-ob (38k without, before its steps
+    /// confirmed in don't-do sets were settled). Whether one was chosen.
     fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {
         let node = &self.nodes[d];
         let procs = &run.ex.state.procs;

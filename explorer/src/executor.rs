@@ -8,7 +8,7 @@ use crate::pid::Pid;
 use crate::state::{Process, State};
 use crate::Deps;
 use frontend::interp::{Effects, Fault, Limits, Machine};
-use frontend::ir::{BlockId, GlobalKind, Program};
+use frontend::ir::{BlockId, Program};
 use frontend::memory::{Loc, Memory, UndoLog};
 use frontend::value::Value;
 use std::collections::HashSet;
@@ -26,7 +26,8 @@ pub struct Event {
     /// The block failed (assertion or runtime error): the state is unchanged, and the
     /// footprint holds what it touched before failing. Such an event ends its execution.
     pub failed: bool,
-    /// The locations it did write (not a may-set: empty for a failed event). A write
+    /// The locations it did write (not a may-set: empty for a failed event, but for
+    /// an unrun one that surely writes them, [`Executor::unrun_overwriting`]). A write
     /// overwrites a location for the observers of `odpor-ob` ([`crate::observers`])
     /// only when it happened; the footprint's writes may include writes its path
     /// skipped.
@@ -302,13 +303,9 @@ impl<'p> Executor<'p> {
         self.unrun(proc);
         let event = &mut self.events[self.depth - 1];
         let block = &program.blocks[event.block as usize];
-        event.written.extend(
-            block
-                .overwrites
-                .iter()
-                .filter(|&&g| matches!(program.globals[g as usize].kind, GlobalKind::Scalar(_)))
-                .map(|&g| Loc::whole(g)),
-        );
+        event
+            .written
+            .extend(block.overwrites.iter().map(|&g| Loc::whole(g)));
         &self.events[self.depth - 1]
     }
 

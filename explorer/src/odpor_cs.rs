@@ -100,8 +100,7 @@
 //!    after `n`, as the first branch of `E.n`, where they are analysed
 //!    (`Dpor::run_commuted`; without it odpor-cs lost a final state:
 //!    `regressions::odpor_cs_runs_a_step_kept_by_commutation`) — analysed without
-//!    running it, by note 7, as csdpor does (odpor-cs-ob and `--literal` run it
-//!    and block). Until it has run or been settled there, a race that asks for `x` at
+//!    running it, by note 7, as csdpor does (`--literal` runs it and blocks). Until it has run or been settled there, a race that asks for `x` at
 //!    `E.n` (or below) is followed — unlike note 3's step, which ran and blocked at
 //!    that very node (taking it as run lost a final state too:
 //!    `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`). `--literal`

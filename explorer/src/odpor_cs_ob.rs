@@ -52,8 +52,9 @@
 //!
 //! A step confirmed in a don't-do set (lines 25–26) is not run: its races are those
 //! of the execution that would end blocked right after it, analysed over `→ob` with
-//! the step unrun (`Dpor::settle_observed`, which says why that finds every race
-//! running it would), as `odpor-cs` settles such a step (its note 7); `--literal`
+//! the step unrun (`Dpor::settle_observed` says why that finds the races running it
+//! would, and which probes it leaves out, as `odpor-cs` does), as `odpor-cs`
+//! settles such a step (its note 7); `--literal`
 //! runs it and blocks, as Alg. 2 does. These steps were all of the blocked
 //! executions on the benchmarks (FR-a(8): 11,578 in 22,658 states; none in 11,080
 //! settled).

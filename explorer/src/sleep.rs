@@ -108,8 +108,8 @@ pub enum Kept {
     /// The two events commute whatever the state: the step sleeps on as it is.
     Independent,
     /// They commute in the state where they meet: the step ends, with this
-    /// footprint, as a proved sequence does (settled unrun, or run and blocked in
-    /// odpor-cs-ob and `--literal`).
+    /// footprint, as a proved sequence does (settled unrun, or run and blocked with
+    /// `--literal`).
     Equivalent(Footprint),
 }
 

@@ -222,13 +222,13 @@ fn cs_ob_with(source: &str, defines: &[(&str, i64)], context: ContextSensitive) 
 /// r.p and r.q reach the states of p.r and q.r (r's assertion commutes with both):
 /// blocked. 2 complete, 4 blocked, 14 states (the root, 5 below p, 5 below q, 3 below
 /// r), as odpor-cs; odpor-ob explores all 6 traces (x = 1 and x = 2 are both final).
-/// That is Alg. 2 to the letter (`--literal`), and the default too: q, asleep at the
-/// root, commutes with r in the initial state (r's assertion holds either way) and is
-/// kept asleep at r, where it is run right after r for its races (odpor-cs's note 6)
-/// and blocks: r.q, as the literal algorithm runs it. By default the 4 steps that
-/// block are confirmed in don't-do sets when they come, and settled unrun, as
-/// odpor-cs settles them (its note 7, over `→ob`: `Dpor::settle_observed`): 2
-/// complete executions, none blocked, 10 states.
+/// That is Alg. 2 to the letter (`--literal`). The default explores the same
+/// sequences (q, asleep at the root, commutes with r in the initial state — r's
+/// assertion holds either way — and is kept asleep at r, where it comes right after r
+/// for its races: r.q, as the literal algorithm runs it, odpor-cs's note 6), but the
+/// 4 steps that block are confirmed in don't-do sets when they come, and settled
+/// unrun, as odpor-cs settles them (its note 7, over `→ob`: `Dpor::settle_observed`):
+/// 2 complete executions, none blocked, 10 states.
 #[test]
 fn odpor_cs_ob_on_the_papers_running_example() {
     let src = "global int x = 0;
