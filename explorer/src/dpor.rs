@@ -343,7 +343,7 @@ struct Node {
     current: Option<usize>,
     started: bool,
     /// The processes whose step ran here and was blocked after reaching a covered
-    /// state (odpor-cs, odpor-cs-ob, ocdpor): the node goes on with fresh processes
+    /// state (odpor-cs, odpor-cs-ob, ocdpor): the node goes on with a fresh process
     /// once its wakeup tree is spent (see `Dpor::block_after_equivalent`), and a new
     /// wakeup branch that starts with one of them would only repeat it (see
     /// `Dpor::insert_wakeup`).
@@ -352,6 +352,8 @@ struct Node {
     /// for their races (see `Dpor::run_commuted`): sleeping steps, whose block does
     /// not make the node go on (see `Dpor::choose_after_blocked`).
     commuted: Vec<Fingerprint>,
+    /// Fresh processes chosen after blocked branches (`Dpor::choose_after_blocked`).
+    fresh_after_blocked: usize,
 }
 
 pub struct Dpor<R> {
@@ -405,6 +407,7 @@ impl<R: Reduction> Dpor<R> {
         node.started = false;
         node.blocked_steps.clear();
         node.commuted.clear();
+        node.fresh_after_blocked = 0;
         match sleep {
             Some(s) => node.sleep = s,
             None => node.sleep.clear(),
@@ -762,6 +765,8 @@ impl<R: Reduction> Dpor<R> {
         // asks: the races below change wakeup trees and don't-do sets, not what was
         // explored.
         let mut done: Option<Vec<(usize, Vec<Fingerprint>)>> = None;
+        // The accesses of the execution's events (no locals: what the redundancy
+        // check reads of a step), built once per execution as far as a race needs.
         let mut steps: Vec<Entry> = Vec::new();
         for mut reversal in crate::observers::reversals(events, hb, &self.guarded, end, later) {
             run.stats.pruning.races += 1;
@@ -795,20 +800,35 @@ impl<R: Reduction> Dpor<R> {
                         .map_or(0, |k| k + 1),
                 );
             }
-            // The steps as inserted, their blocks and locals added once they are.
-            let mut entries: Vec<Entry> = reversal
-                .v
-                .iter()
-                .map(|&i| {
+            let needed = reversal.v.iter().max().map_or(0, |&i| i + 1);
+            for i in steps.len()..needed.max(reversal.e) {
+                steps.push(entry_accesses(&run.ex, i, false));
+            }
+            // The steps as inserted, their blocks and locals added once they are: an
+            // `await` that cannot run there, or an unrun step, with its whole block; a
+            // last step that may read other values there (`Reversal::rereads`), whose
+            // writes are not known, overwriting nothing for the weak initials.
+            let last_k = reversal.v.len() - 1;
+            let own: Vec<(usize, Entry)> = (reversal.v.iter().enumerate())
+                .filter_map(|(k, &i)| {
                     let whole = (climb || unrun(i)) && i == reversal.later;
-                    entry_accesses(&run.ex, i, whole)
+                    let unknown = reversal.rereads && k == last_k;
+                    (whole || unknown).then(|| {
+                        let mut step = entry_accesses(&run.ex, i, whole);
+                        if unknown {
+                            step.written.clear();
+                        }
+                        (k, step)
+                    })
                 })
                 .collect();
-            // A last step that may read other values there (`Reversal::rereads`) has
-            // writes not known: it overwrites nothing for the weak initials.
-            if let Some(last) = entries.last_mut().filter(|_| reversal.rereads) {
-                last.written.clear();
-            }
+            let v: Vec<&Entry> = (reversal.v.iter().enumerate())
+                .map(|(k, &i)| {
+                    own.iter()
+                        .find(|(j, _)| *j == k)
+                        .map_or(&steps[i], |(_, s)| s)
+                })
+                .collect();
             // Fig. 1, line 9: not when a process done at a prefix of E' comes first. A
             // step that ran there and was blocked at a covered state is not done:
             // nothing below it was explored (as for the wakeup insertion's sleep
@@ -835,15 +855,10 @@ impl<R: Reduction> Dpor<R> {
             let done = &done[..=reversal.e];
             let from = done.iter().position(|(_, p)| !p.is_empty());
             let redundant = from.is_some_and(|from| {
-                // The steps of E', built once per execution as far as a race needs.
-                for i in steps.len()..reversal.e {
-                    // What the redundancy check reads of a step: no locals.
-                    steps.push(entry_accesses(&run.ex, i, false));
-                }
                 crate::observers::redundant(
                     &steps[from..reversal.e],
                     from,
-                    &entries,
+                    &v,
                     done,
                     &self.guarded,
                     &self.every_global,
@@ -853,9 +868,12 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }
-            for (step, &i) in entries.iter_mut().zip(&reversal.v) {
-                step.event = entry_event(&run.ex, i);
-            }
+            let entries: Vec<Entry> = (v.into_iter().zip(&reversal.v))
+                .map(|(step, &i)| Entry {
+                    event: entry_event(&run.ex, i),
+                    ..step.clone()
+                })
+                .collect();
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
             let race_write = (last == Last::Probe).then(|| entry(&run.ex, reversal.e, false));
@@ -1910,7 +1928,7 @@ impl<R: Reduction> Dpor<R> {
     /// has no other (Sec. 6.2). An optimal reduction records `p` in `dnd(E)` and goes
     /// on with the rest of its wakeup tree (ODPOR_cs Alg. 1, lines 25–26 and 33: `p ∈
     /// dnd(E)` is run for its races and its branch removed) and, once none is left,
-    /// with fresh enabled processes, as Source-DPOR does (`Dpor::choose_after_blocked`;
+    /// with a fresh enabled process, as Source-DPOR does (`Dpor::choose_after_blocked`;
     /// asking only when the tree is empty at the moment of the block lost a final
     /// state of odpor-cs-ob: `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`).
     ///
@@ -2002,7 +2020,13 @@ impl<R: Reduction> Dpor<R> {
 
     /// A node where a step was blocked, its wakeup tree spent: a fresh process not
     /// explored from it and not asleep, as Source-DPOR's node would go on (odpor-cs's
-    /// note 5), preferably one not confirmed in `dnd(E)` ([`Dpor::awake`]). When only
+    /// note 5), preferably one not confirmed in `dnd(E)` ([`Dpor::awake`]) — one per
+    /// blocked branch, as csdpor adds one process per step blocked at its node
+    /// (`Dpor::block_after_equivalent`). Going on until no fresh process was left
+    /// explored every enabled process there: FR-a(8) `--violations-only` 11,073
+    /// states, 3,849 with one per branch (the regressions that asked for the rule,
+    /// `regressions::state_dependent_block_extent_loses_a_final_state` and
+    /// `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`, pass with both). When only
     /// confirmed ones are left, each is run (or settled) for its races, as Alg. 1,
     /// lines 17–19 run every step of `dnd(E)` where nothing else is enabled: such a
     /// step never ran here, and its races with `E` are seen nowhere else. Left out,
@@ -2024,21 +2048,24 @@ impl<R: Reduction> Dpor<R> {
     fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {
         let node = &self.nodes[d];
         let procs = &run.ex.state.procs;
-        let branch_blocked = node
+        let branches_blocked = node
             .blocked_steps
             .iter()
-            .any(|k| !node.commuted.contains(k));
+            .filter(|k| !node.commuted.contains(k))
+            .count();
         let explored = node
             .backtrack
             .iter()
             .any(|&i| !node.commuted.contains(&procs[i].pid_key));
-        if !branch_blocked && explored {
+        if explored && node.fresh_after_blocked >= branches_blocked {
             return false;
         }
         let fresh = self.awake(run, node);
         match self.choose(run, node, &fresh) {
             Some(q) => {
                 self.choose_fresh(run, d, q);
+                // Line 3's choice, where only commuted steps ran, owes no branch.
+                self.nodes[d].fresh_after_blocked += usize::from(explored);
                 true
             }
             None => false,

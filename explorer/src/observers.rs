@@ -279,7 +279,7 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: &[bool]
 pub fn redundant(
     prefix: &[Entry],
     from: usize,
-    v: &[Entry],
+    v: &[&Entry],
     done: &[(usize, Vec<Fingerprint>)],
     guarded: &[bool],
     every_global: &[bool],
@@ -287,7 +287,7 @@ pub fn redundant(
     let mut independent =
         |seq: &[&Entry], i: usize, k: usize| unobserved(seq, i, k, guarded, every_global);
     // `w'.v` for each `w` is a suffix of the longest one.
-    let whole: Vec<&Entry> = prefix.iter().chain(v).collect();
+    let whole: Vec<&Entry> = prefix.iter().chain(v.iter().copied()).collect();
     done.iter().any(|(w, processes)| {
         if processes.is_empty() || *w < from {
             return false;
@@ -555,7 +555,8 @@ mod tests {
         let (w0, w1, w2, u) = (step(0, 0), step(1, 0), step(2, 0), step(3, 1));
         let redundant = |v: &[Entry], done: u128, guarded: bool| {
             let done = [(0, vec![done])];
-            redundant(&[], 0, v, &done, &[guarded, false], &[true, true])
+            let v: Vec<&Entry> = v.iter().collect();
+            redundant(&[], 0, &v, &done, &[guarded, false], &[true, true])
         };
         // In v = ŵ1.ŵ2.ŵ0 the end observes w0's write, so w1 → w0: not redundant.
         assert!(!redundant(&[w1.clone(), w2.clone(), w0.clone()], 0, false));

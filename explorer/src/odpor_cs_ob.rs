@@ -45,19 +45,19 @@
 //! odpor-cs's and odpor-ob's, [`crate::observers::redundant`] says why), a step run
 //! and blocked at a node is not in its `done` set for the redundancy check (nothing
 //! below it was explored: `regressions::odpor_cs_ob_a_blocked_step_is_not_done`),
-//! and a node whose wakeup tree is spent after a step was blocked goes on with fresh
-//! processes ([`crate::dpor::Dpor`]'s `block_after_equivalent`: the paper's algorithm
-//! lost final states without it). The last one costs the most: the paper explores
-//! FR-a(8) in 270 states, ours in 11,073 (`--violations-only`).
+//! and a node whose wakeup tree is spent after a branch was blocked goes on with a
+//! fresh process, one per such branch ([`crate::dpor::Dpor`]'s
+//! `choose_after_blocked`: the paper's algorithm lost final states without it). The
+//! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 3,849
+//! (`--violations-only`).
 //!
 //! A step confirmed in a don't-do set (lines 25–26) is not run: its races are those
 //! of the execution that would end blocked right after it, analysed over `→ob` with
 //! the step unrun (`Dpor::settle_observed` says why that finds the races running it
 //! would, and which probes it leaves out, as `odpor-cs` does), as `odpor-cs`
-//! settles such a step (its note 7); `--literal`
-//! runs it and blocks, as Alg. 2 does. These steps were all of the blocked
-//! executions on the benchmarks (FR-a(8): 11,578 in 22,658 states; none in 11,080
-//! settled).
+//! settles such a step (its note 7); `--literal` runs it and blocks, as Alg. 2
+//! does. These steps were all of the blocked executions on the benchmarks (FR-a(8):
+//! 11,578 in 22,658 states; none in 11,080 settled).
 //!
 //! Sec. 4.2's first case needs no observability: `E.p.u.w` is Mazurkiewicz-equivalent
 //! to `E.u.p.w` and ends in the same state.

@@ -2837,6 +2837,31 @@ init { spawn p(); spawn p(); spawn q(); }
     assert_agree(src);
 }
 
+/// Found by the campaign `IC_DIFF_SEED=4212` on a first version of the rule that a
+/// node goes on with one fresh process per blocked branch (`Dpor::choose_after_blocked`;
+/// it went on until none was left before), as generated: odpor-cs and odpor-cs-ob
+/// missed naive's only final state (r s p q, p failing on its division by zero). At
+/// r, q (kept asleep past r by commutation) was settled, and p, the choice of line 3
+/// that this leaves to make, was run and blocked; the fresh process p was counted as
+/// the one owed to a blocked branch, so s, owed to p's block, was never run. Only a
+/// choice made after a blocked branch pays for it now.
+#[test]
+fn odpor_cs_a_choice_of_line_3_pays_for_no_blocked_branch() {
+    let src = "param K = 0;
+global int x = 1;
+global list l = [0, 0];
+global list[2] c;
+proc p() { if (len(l) > 0) { l[abs((abs((0 / K)) % 3)) % len(l)] = 0; } x = len(c[0]); }
+proc q() { l = append(l, 0); x = 0; }
+proc r() { l = tail(l); x = 0; }
+proc s() { int n0 = 0; while (n0 < 1) { n0 = n0 + 1; l = tail(l); } x = 0; }
+init { spawn p(); spawn q(); spawn r(); spawn s(); }
+";
+    let context = explorer::csdpor::ContextSensitive::new();
+    assert_eq!(odpor_cs_counts(src, context), (1, 4, 19, 1));
+    assert_agree(src);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=121212` (the optimality check: odpor explores
 /// naive's Mazurkiewicz count with none blocked), pre-existing (present at 9dc6b76),
 /// shrunk by hand. Every execution ends in p's failing assertion, so naive counts 0
