@@ -75,6 +75,17 @@ fn check(
     assert_agree(source);
 }
 
+/// naive's and odpor's reports on `src` (every violation).
+fn naive_and_odpor(src: &str) -> (explorer::Report, explorer::Report) {
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let odpor = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+    );
+    (naive, odpor)
+}
+
 /// Found by the generator (seed 0x1cd9072018, first case), shrunk by proptest to:
 /// q fails (`tail([])`), and each p fails (division by zero) whenever it runs. Naive:
 /// no complete execution (every one ends in a failure), 1 state, both errors reported.
@@ -1862,13 +1873,8 @@ proc p() { d = true; }
 proc q() { await (!d); x = 0; yield; c = c + x; }
 init { spawn p(); spawn q(); spawn p(); spawn q(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let (naive, report) = naive_and_odpor(src);
     assert_eq!(naive.stats.mazurkiewicz, Some(18));
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
-    );
     assert_eq!((report.stats.traces, report.stats.blocked), (18, 0));
     assert_agree(src);
 }
@@ -2144,13 +2150,8 @@ proc q() { b = (x == 0); }
 proc r() { await (b); if (x == 0) { x = 0; } }
 init { spawn p(); spawn q(); spawn r(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let (naive, odpor) = naive_and_odpor(src);
     assert_eq!(naive.stats.mazurkiewicz, Some(3));
-    let odpor = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
-    );
     assert_eq!((odpor.stats.traces, odpor.stats.blocked), (3, 0));
     assert_agree(src);
 }
@@ -2792,14 +2793,9 @@ proc p() { l = tail(l); }
 proc q() { yield; await (head(l) > 0); }
 init { spawn p(); spawn p(); spawn q(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let (naive, odpor) = naive_and_odpor(src);
     let s = &naive.stats;
     assert_eq!((s.traces, s.final_states, s.mazurkiewicz), (2, 1, Some(2)));
-    let odpor = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
-    );
     assert_eq!((odpor.stats.traces, odpor.stats.blocked), (2, 0));
     assert_agree(src);
 }
@@ -2819,8 +2815,7 @@ proc p() { l = l ++ [0]; }
 proc q() { yield; await (head(l) < 0); }
 init { spawn p(); spawn p(); spawn q(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let (naive, odpor) = naive_and_odpor(src);
     assert_eq!(naive.stats.mazurkiewicz, Some(2));
     let kinds = |r: &explorer::Report| -> Vec<ViolationKind> {
         let mut k: Vec<ViolationKind> = r.violations.iter().map(|v| v.kind).collect();
@@ -2828,10 +2823,6 @@ init { spawn p(); spawn p(); spawn q(); }
         k
     };
     assert_eq!(kinds(&naive), [Deadlock, Runtime]);
-    let odpor = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
-    );
     assert_eq!(kinds(&odpor), kinds(&naive));
     assert_eq!((odpor.stats.traces, odpor.stats.blocked), (2, 0));
     assert_agree(src);
@@ -2881,8 +2872,7 @@ proc q() { await (x != 0); z = -1; }
 proc r() { await (z > 0); x = 0; }
 init { spawn p(); spawn q(); spawn r(); }
 ";
-    let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let (naive, odpor) = naive_and_odpor(src);
     assert_eq!(
         (
             naive.stats.traces,
@@ -2890,10 +2880,6 @@ init { spawn p(); spawn q(); spawn r(); }
             naive.stats.mazurkiewicz
         ),
         (0, 7, Some(0))
-    );
-    let odpor = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
     );
     assert_eq!((odpor.stats.traces, odpor.stats.blocked), (0, 0));
 }
