@@ -2020,13 +2020,7 @@ impl<R: Reduction> Dpor<R> {
 
     /// A node where a step was blocked, its wakeup tree spent: a fresh process not
     /// explored from it and not asleep, as Source-DPOR's node would go on (odpor-cs's
-    /// note 5), preferably one not confirmed in `dnd(E)` ([`Dpor::awake`]) — one per
-    /// blocked branch, as csdpor adds one process per step blocked at its node
-    /// (`Dpor::block_after_equivalent`). Going on until no fresh process was left
-    /// explored every enabled process there: FR-a(8) `--violations-only` 11,073
-    /// states, 3,849 with one per branch (the regressions that asked for the rule,
-    /// `regressions::state_dependent_block_extent_loses_a_final_state` and
-    /// `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`, pass with both). When only
+    /// note 5), preferably one not confirmed in `dnd(E)` ([`Dpor::awake`]). When only
     /// confirmed ones are left, each is run (or settled) for its races, as Alg. 1,
     /// lines 17–19 run every step of `dnd(E)` where nothing else is enabled: such a
     /// step never ran here, and its races with `E` are seen nowhere else. Left out,
@@ -2034,6 +2028,18 @@ impl<R: Reduction> Dpor<R> {
     /// sequence at the root, r was never run at q.p, and its race with p's write, the
     /// only one to ask for r at q, never showed
     /// (`regressions::odpor_cs_ob_runs_the_dont_do_steps_left_for_their_races`).
+    ///
+    /// One per blocked branch, as csdpor adds one process per step blocked at its
+    /// node (`Dpor::block_after_equivalent`); a step confirmed in `dnd(E)` and run or
+    /// settled so is such a branch, so every one of them left gets its turn. Going on
+    /// until no fresh process was left explored every enabled process there: FR-a(8)
+    /// `--violations-only` took 11,073 states, 3,849 with one per branch (the
+    /// regressions that asked for the rule,
+    /// `regressions::state_dependent_block_extent_loses_a_final_state` and
+    /// `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`, pass with both).
+    /// Line 3's choice, made here when only commuted steps ran (below), pays for no
+    /// branch (counted as one, it lost a final state:
+    /// `regressions::odpor_cs_a_choice_of_line_3_pays_for_no_blocked_branch`).
     ///
     /// Only after a branch that blocked: not after a step kept asleep into the node by
     /// commutation ([`Dpor::run_commuted`]), which runs first for its races and
