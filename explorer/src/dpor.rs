@@ -23,7 +23,8 @@ use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
-use frontend::ir::{BlockId, ProcId, Program};
+use frontend::ir::{BlockId, Program};
+use frontend::may_touch::Successors;
 use frontend::memory::Memory;
 use frontend::value::Value;
 
@@ -691,12 +692,17 @@ impl<R: Reduction> Dpor<R> {
     /// `x` may write (it may disable them), as [`Dpor::settle`] probes them. The
     /// processes that could wait after `x` only because of it (its own, at an
     /// `await` after it, or one it spawns) are not known without running it: a step
-    /// that may leave one is not settled but run ([`leaves_no_wait`]). Where `x`
+    /// that may leave one is not settled but run ([`settled_successors`]). Where `x`
     /// observes a write/write race, Sec. 4.1's check runs it on its copies: the
     /// reversal's copy must run it as the original order's copy does
     /// ([`crate::modulo_observers`]).
-    fn settle_observed(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
-        let end = settled_end_reads(&run.ex, x, run.config.violations_only);
+    fn settle_observed(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        x: usize,
+        ends: bool,
+    ) -> Footprint {
+        let end = settled_end_reads(&run.ex, x, run.config.violations_only, ends);
         let footprint = run.ex.unrun_overwriting(x).footprint.clone();
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
         let mut order = crate::observers::order(events, procs, &self.guarded, &end);
@@ -1246,23 +1252,20 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
     }
 }
 
-/// Whether process `x`'s next step surely leaves no process waiting at an `await`:
-/// its own next blocks have none, and it spawns nothing
-/// ([`frontend::may_touch::successors`]). Only such a step confirmed in `dnd(E)` is
+/// Where process `x`'s next step may lead ([`frontend::may_touch::successors`]), when
+/// it surely leaves no process waiting at an `await`: its own next blocks have none,
+/// and it spawns nothing (`None` otherwise). Only such a step confirmed in `dnd(E)` is
 /// settled unrun in an optimal search ([`Dpor::settle_blocked`]): run, it would end
 /// an execution where each process blocked at an `await` is probed, and its probe
 /// asks to pass the writes of `E` that disabled it; unrun, the processes the step
 /// would leave at an `await` are not known, nor probed. (A gap in theory that no
 /// campaign had shown, closed at the cost of 4 blocked executions of `buffer.ic` and
 /// none on the benchmarks; csdpor's and cdpor's `settle_covered` keep it.)
-fn leaves_no_wait(ex: &Executor<'_>, x: usize) -> bool {
+fn settled_successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
     let p = &ex.state.procs[x];
-    let Some(block) = p.next else {
-        return true;
-    };
-    frontend::may_touch::successors(&ex.machine, &ex.state.mem, block, &p.locals).is_some_and(
-        |after| after.spawns.is_empty() && after.next.iter().all(|(b, _)| !waits(ex.program(), *b)),
-    )
+    let after = frontend::may_touch::successors(&ex.machine, &ex.state.mem, p.next?, &p.locals)?;
+    let waits_after = after.next.iter().any(|(b, _)| waits(ex.program(), *b));
+    (after.spawns.is_empty() && !waits_after).then_some(after)
 }
 
 /// Whether process `r` waits at an `await` whose guard reads what `step` may write
@@ -1277,28 +1280,18 @@ fn guard_reads_written(ex: &Executor<'_>, r: usize, step: &Footprint) -> bool {
 
 /// What the end of an execution blocked right after process `x`'s next step reads,
 /// the step not run ([`Dpor::settle_observed`]): [`crate::observers::end_reads`] of
-/// `s[E]`, without `x`'s process where that step ends it on every path
-/// ([`frontend::may_touch::successors`]), with the procs it may spawn. (With `x`'s
+/// `s[E]`, without `x`'s process where that step ends it on every path (`ends`, from
+/// [`settled_successors`]: such a step spawns nothing). (With `x`'s
 /// process live, an assertion settled as the last step of its process read what it
 /// asserts on at the end: FR-a's reader made every reversal of two writes observed by
 /// the end, and the `--violations-only` search of `observers::an_overwrite_to_come_makes_the_raced_value_dead`
 /// completed 2 executions instead of 1.)
-fn settled_end_reads(ex: &Executor<'_>, x: usize, violations_only: bool) -> Vec<bool> {
+fn settled_end_reads(ex: &Executor<'_>, x: usize, violations_only: bool, ends: bool) -> Vec<bool> {
     let (program, state) = (ex.program(), &ex.state);
-    let end = crate::observers::end_reads(program, state, violations_only, false);
-    if !violations_only {
-        return end;
-    }
-    let p = &state.procs[x];
-    let after = p.next.and_then(|block| {
-        frontend::may_touch::successors(&ex.machine, &state.mem, block, &p.locals)
-    });
-    match after {
-        Some(after) if after.next.is_empty() => {
-            let spawned: Vec<ProcId> = after.spawns.iter().map(|(proc, _)| *proc).collect();
-            state.may_read_but(program, Some(x), &spawned)
-        }
-        _ => end,
+    if violations_only && ends {
+        state.may_read_but(program, x)
+    } else {
+        crate::observers::end_reads(program, state, violations_only, false)
     }
 }
 
@@ -1549,17 +1542,16 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             self.nodes[d].current = Some(p);
             let p_key = run.ex.state.procs[p].pid_key;
             let ends = self.nodes[d].sleep.ends(p_key);
-            if optimal
-                && ends.always
-                && self.reduction.settles_dont_do()
-                && leaves_no_wait(&run.ex, p)
-            {
+            let settled = (optimal && ends.always && self.reduction.settles_dont_do())
+                .then(|| settled_successors(&run.ex, p))
+                .flatten();
+            if let Some(after) = settled {
                 // ODPOR_cs Alg. 1, lines 25–26: a step confirmed in dnd(E) is run for
                 // its races and its branch removed; they are analysed without running
                 // it, as csdpor settles a covered step (`Dpor::settle_blocked`).
                 self.wakeup_steps -= child_wut.size();
                 child_wut = WakeupTree::default();
-                self.settle_blocked(run, d, p);
+                self.settle_blocked(run, d, p, after.next.is_empty());
                 continue;
             }
             // A failed event stops its process; the search goes on with the others.
@@ -2008,9 +2000,10 @@ impl<R: Reduction> Dpor<R> {
     /// count for the same step. With observers, whose races are found where an
     /// execution ends, over an order that the end decides, the races are those of
     /// the execution blocked after the step ([`Dpor::settle_observed`]).
-    fn settle_blocked(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
+    /// `ends`: the step ends its process on every path.
+    fn settle_blocked(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize, ends: bool) {
         let footprint = if self.reduction.observers() {
-            self.settle_observed(run, p)
+            self.settle_observed(run, p, ends)
         } else {
             self.settle(run, d, p)
         };

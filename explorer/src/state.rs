@@ -279,25 +279,23 @@ impl State {
     /// Per global, whether a live process, or one it may spawn, may ever read it
     /// (`frontend::overwrites::proc_reads`).
     pub fn may_read(&self, program: &Program) -> Vec<bool> {
-        self.may_read_but(program, None, &[])
+        self.live_reads(program, |_| true)
     }
 
-    /// [`State::may_read`] as if process `ended` had ended, having spawned processes
-    /// of the procs `spawned`.
-    pub fn may_read_but(
-        &self,
-        program: &Program,
-        ended: Option<usize>,
-        spawned: &[ProcId],
-    ) -> Vec<bool> {
+    /// [`State::may_read`] as if process `ended` had ended (its step spawning none).
+    pub fn may_read_but(&self, program: &Program, ended: usize) -> Vec<bool> {
+        self.live_reads(program, |i| i != ended)
+    }
+
+    fn live_reads(&self, program: &Program, counted: impl Fn(usize) -> bool) -> Vec<bool> {
         let mut out = vec![false; program.globals.len()];
         let live = self
             .procs
             .iter()
             .enumerate()
-            .filter(|&(i, p)| p.next.is_some() && Some(i) != ended)
+            .filter(|&(i, p)| p.next.is_some() && counted(i))
             .map(|(_, p)| p.proc);
-        for proc in live.chain(spawned.iter().copied()) {
+        for proc in live {
             for &g in &program.procs[proc as usize].reads {
                 out[g as usize] = true;
             }

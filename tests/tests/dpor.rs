@@ -409,7 +409,7 @@ fn ocdpor_producer_consumer() {
 /// 7), and buffer 63 -> 61, philosophers 31 -> 32, once a wakeup sequence extends
 /// the leaf that covered it; buffer 0 -> 4 blocked, 65 states, and fib 0 -> 6
 /// blocked, 30 states, once a step that may leave a process at an `await` (its own
-/// next block, or one it spawns) runs and blocks instead (`leaves_no_wait` in
+/// next block, or one it spawns) runs and blocks instead (`settled_successors` in
 /// `explorer::dpor`).
 #[test]
 fn ocdpor_on_every_example() {
@@ -770,7 +770,7 @@ fn odpor_cs_a_commuted_step_that_blocks_owes_nothing() {
 /// the leaf that covered it (`WakeupTree::insert`, `extend_leaves`); buffer 0 -> 4
 /// blocked, 61 -> 65 states, once a confirmed step that may leave a process at an
 /// `await` (its own next block, or one it spawns) runs and blocks instead of being
-/// settled (`leaves_no_wait` in `explorer::dpor`).
+/// settled (`settled_successors` in `explorer::dpor`).
 #[test]
 fn odpor_cs_on_every_example() {
     let expected = [

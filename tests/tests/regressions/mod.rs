@@ -2721,7 +2721,7 @@ fn odpor_cs_ob_a_blocked_step_is_not_done() {
     // and 2 blocked (4 complete, 8 blocked, 2 final states before; 7 and 8 while the
     // steps confirmed in don't-do sets ran and blocked, before
     // `Dpor::settle_observed`; 7 and 0 while it settled them all: q's spawns r, so
-    // it runs, `leaves_no_wait`).
+    // it runs, `settled_successors`).
     let program = tests::load(SRC_BLOCKED_STEP, &[]);
     let report = tests::explore_all(
         &program,
