@@ -115,14 +115,16 @@
 //!    and a probe of each other process at an `await` (enabled or waiting) whose
 //!    guard reads what it may write.
 //!    The run would end blocked right after the step, so nothing depends on what it
-//!    did; its races with the events before are a subset of those found. Not
-//!    seen: the probe of its own process's next block, unknown without running it
-//!    (csdpor settles with the same gap; the differential campaigns found no loss).
+//!    did; its races with the events before are a subset of those found. What the
+//!    run would add besides is the probe of a process the step leaves at an
+//!    `await` (its own, or one it spawns), unknown without running it: a step that
+//!    may leave one whose guard reads what another process of `E` wrote, or that
+//!    spawns, runs and blocks instead (`settled_successors`).
 //!    No state is counted and no execution ends blocked for a confirmed step: on
 //!    the producer–consumer (N = 3) 43 states where the step runs cost 52 (9
 //!    blocked), on DBP(8) 56k where they cost 109k. A step settled so counts as run
-//!    at its node (note 3). Not in odpor-cs-ob, whose races are found where an
-//!    execution ends.
+//!    at its node (note 3). odpor-cs-ob settles its steps too, with races found over
+//!    →ob (`Dpor::settle_observed`).
 //!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every

@@ -753,6 +753,37 @@ fn odpor_cs_a_commuted_step_that_blocks_owes_nothing() {
     assert_eq!(cs.finals, naive(src, &[]).finals);
 }
 
+/// A covered step that may leave its process at an `await` whose guard another
+/// process wrote runs for its races (`Dpor::run_covered`): the probe of that `await`
+/// right after it may race with the write, which settling the step unrun does not
+/// show. q's `a[0] = z` reads z, which each p rewrites with its value, so csdpor
+/// proves q's step covered where it meets them; after it q waits at `await (w ==
+/// 0)`, which r's `w = 1` disables for good. Naive: 390 executions, 2 final states
+/// (y = 7 when q passes first). csdpor: 2 complete, 13 blocked, 42 states; 7 and 36
+/// while such a step was settled unrun (no final state lost either way here: a gap
+/// in theory that no campaign had shown). cdpor (with the test's synthesis): 2, 9,
+/// 38; 2, 7, 36 before.
+#[test]
+fn csdpor_runs_a_covered_step_that_may_leave_a_raced_waiter() {
+    let src = "global int y = 2;
+        global int z = 0;
+        global int w = 0;
+        global int[3] a;
+        proc p() { z = 0; yield; z = 0; }
+        proc q() { a[0] = (0 + z); await (w == 0); y = 7; }
+        proc r() { w = 1; }
+        init { spawn p(); spawn q(); spawn r(); spawn p(); }";
+    let reference = naive(src, &[]);
+    assert_eq!(reference.stats.traces, 390);
+    assert_eq!(reference.stats.final_states, 2);
+    let cs = csdpor(src, &[]);
+    assert_eq!(explored(&cs), (2, 13, 42));
+    assert_eq!(cs.finals, reference.finals);
+    let constrained = cdpor(src, &[], ContextSensitive::new(), Deps::Dynamic);
+    assert_eq!(explored(&constrained), (2, 9, 38));
+    assert_eq!(constrained.finals, reference.finals);
+}
+
 /// odpor-cs on every example (all violations): naive's final states and violations,
 /// no more complete executions than odpor, and the counts measured when it was written
 /// (complete, blocked, states; fig1's derived above): a change of the exploration
