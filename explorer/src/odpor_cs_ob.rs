@@ -53,8 +53,8 @@
 //! fresh process, one per such branch ([`crate::dpor::Dpor`]'s
 //! `choose_after_blocked`: the paper's algorithm lost final states without it). The
 //! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 3,849
-//! (`--violations-only`), 1,281 without it (measured in stop 32, with 18 regression
-//! programs then losing final states or traces).
+//! (`--violations-only`), 1,281 without it (measured in stop 32; 13 regression
+//! programs then disagree with naive).
 //!
 //! A step confirmed in a don't-do set (lines 25–26) is not run: its races are those
 //! of the execution that would end blocked right after it, analysed over `→ob` with
