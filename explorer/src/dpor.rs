@@ -1258,8 +1258,10 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
 /// in `dnd(E)` is settled unrun in an optimal search ([`Dpor::settle_blocked`]): run,
 /// it would end an execution where each process blocked at an `await` is probed, and
 /// its probe asks to pass the writes of `E` that disabled it; unrun, the processes
-/// the step would leave at an `await` are not probed. (A gap in theory that no
-/// campaign had shown; csdpor's and cdpor's `settle_covered` close it the same way.)
+/// the step would leave at an `await` are not probed. A step that spawns runs too:
+/// settling takes its process as ended where the step ends it, which a spawn would
+/// not leave the end's reads as they are ([`settled_end_reads`]). csdpor's and
+/// cdpor's `settle_covered` run a covered step by [`leaves_a_raced_waiter`] alone.
 fn settled_successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
     let after = successors(ex, x)?;
     (after.spawns.is_empty() && !leaves_a_raced_waiter(ex, x, &after)).then_some(after)
@@ -1273,11 +1275,13 @@ fn successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
 
 /// Whether `after`, where process `x`'s next step may lead, may leave a process at
 /// an `await` (its own, or one it spawns) whose guard reads a global that an event of
-/// `E` by another process wrote: the probe of that process right after the step may
-/// race with that write, and ask to pass it ([`Dpor::probe_disabled`],
-/// [`Dpor::pass_disabling_writes`]). Where none can, running the step adds no race to
-/// those that settling it analyses ([`Dpor::settle`]); where one can, settling would
-/// miss them.
+/// `E` by another process may have written: the probe of that process right after
+/// the step may race with that write, and ask to pass it ([`Dpor::probe_disabled`],
+/// [`Dpor::pass_disabling_writes`]; a probe writes nothing, and the events of `x`'s
+/// process, or of `x`'s creators, happen before it). Where none can, running the
+/// step adds no such probe to what settling it analyses ([`Dpor::settle`]); where one
+/// can, settling would miss its races. Guards are read as whole globals, which covers
+/// the elements a guard reads through locals.
 fn leaves_a_raced_waiter(ex: &Executor<'_>, x: usize, after: &Successors) -> bool {
     let program = ex.program();
     let entries = after
@@ -1482,6 +1486,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 }
                 if !optimal {
                     self.settle_covered(run, d);
+                    if run.stopped() {
+                        continue;
+                    }
                 }
                 // Optimal-DPOR: an inherited branch is followed (what cannot run of it
                 // is dropped first); only an empty tree needs the choice of line 3.
@@ -1606,7 +1613,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             };
             // A step proved to end in a covered state was settled without running
             // (`settle_covered`, `settle_blocked`), except with `--literal`, which
-            // blocks it here, and where it blocks only if it reaches a given state.
+            // blocks it here, in an optimal search where it spawns or may leave a
+            // raced waiter (`settled_successors`), and where it blocks only if it
+            // reaches a given state.
             if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
                 // ODPOR_cs Alg. 1, lines 26 and 33: the subtree of wut(E) below p is
                 // not followed.
@@ -1898,8 +1907,9 @@ impl<R: Reduction> Dpor<R> {
     /// differential test found a final state lost without them; see
     /// [`crate::sleep`]) — so they are analysed without running it: an event with its
     /// transition footprint (all it may touch from its local state) and no effect,
-    /// then a probe for each other enabled process whose `await` reads what it may
-    /// write (it may disable them; their races with it are a probe's). Only the
+    /// then a probe for each other process at an `await` (enabled or waiting) whose
+    /// guard reads what it may write (it may disable them, or keep them waiting;
+    /// their races with it are a probe's). Only the
     /// backtrack sets take the races (as for a probe: there is no state after it);
     /// the step then sleeps (line 19). Nothing is run, so no state is counted: the
     /// paper's Ex. 5 explores 6 states, as here.
@@ -1908,8 +1918,11 @@ impl<R: Reduction> Dpor<R> {
     /// nothing else depends on the step; its races are found with a footprint that
     /// contains what it would touch, so a superset of them; and the step cannot fail
     /// there (a constraint or a state comparison proved it runs normally). What the
-    /// run adds besides is the probe of each process the step leaves at an `await`
-    /// (its own, or one it spawns), which is not known without running it: a step
+    /// run adds besides is chiefly the probe of each process the step leaves at an
+    /// `await` (its own, or one it spawns), not known without running it (the run
+    /// would also probe again a waiting process whose whole block conflicts with the
+    /// step: a review campaign of stop 32 ran every step this test settles, too, and
+    /// the run added no backtrack point in 450,000 programs): a step
     /// that may leave one whose probe may race with `E` ([`leaves_a_raced_waiter`])
     /// runs for its races and blocks ([`Dpor::run_covered`]). Settled, such a step
     /// left those probes out: a gap in theory that no campaign had shown. Run, it
@@ -1934,10 +1947,14 @@ impl<R: Reduction> Dpor<R> {
             let settles = successors(&run.ex, x)
                 .is_some_and(|after| !leaves_a_raced_waiter(&run.ex, x, &after));
             let footprint = if settles {
-                self.settle(run, d, x)
+                self.settle(run, x)
             } else {
                 self.run_covered(run, x)
             };
+            // Running it may have hit a limit (`--max-depth`, a state that recurs).
+            if run.stopped() {
+                return;
+            }
             let process = run.ex.state.procs[x].pid_key;
             self.nodes[d]
                 .sleep
@@ -1950,6 +1967,7 @@ impl<R: Reduction> Dpor<R> {
     /// among them ([`Dpor::probe_disabled`]) — and steps back: a blocked execution.
     /// Its transition footprint.
     fn run_covered(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
+        self.measure_path(run);
         let _ = run.step(x);
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
         self.analyse_races(run, false);
@@ -1966,10 +1984,11 @@ impl<R: Reduction> Dpor<R> {
     /// (see [`Dpor::settle_covered`]); its transition footprint. An optimal search
     /// also asks, for an `await` step, to run it before the writes that disabled it
     /// (it does not climb: see `await_race`), as it asks for a step that runs; and
-    /// it probes the processes waiting at an `await` whose guard reads what the step
-    /// may write too (`probe_disabled` would after the step), not only the enabled
-    /// ones it may disable.
-    fn settle(&mut self, run: &mut Exploration<'_, '_>, d: usize, x: usize) -> Footprint {
+    /// every search probes the processes waiting at an `await` whose guard reads what
+    /// the step may write too (`probe_disabled` would after the step), not only the
+    /// enabled ones it may disable (csdpor and cdpor probed only those before stop
+    /// 32; no count of the papers' tables changed).
+    fn settle(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
         run.stats.pruning.covered_unrun += 1;
         let footprint = run.ex.unrun(x).footprint.clone();
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -1977,9 +1996,8 @@ impl<R: Reduction> Dpor<R> {
         if self.reduction.optimal() {
             self.pass_disabling_writes(run);
         }
-        let optimal = self.reduction.optimal();
         let others: Vec<usize> = (0..run.ex.state.procs.len())
-            .filter(|&r| r != x && (optimal || self.nodes[d].enabled.contains(&r)))
+            .filter(|&r| r != x)
             .filter(|&r| guard_reads_written(&run.ex, r, &footprint))
             .collect();
         for r in others {
@@ -2065,7 +2083,7 @@ impl<R: Reduction> Dpor<R> {
         let footprint = if self.reduction.observers() {
             self.settle_observed(run, p, ends)
         } else {
-            self.settle(run, d, p)
+            self.settle(run, p)
         };
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];

@@ -759,10 +759,10 @@ fn odpor_cs_a_commuted_step_that_blocks_owes_nothing() {
 /// show. q's `a[0] = z` reads z, which each p rewrites with its value, so csdpor
 /// proves q's step covered where it meets them; after it q waits at `await (w ==
 /// 0)`, which r's `w = 1` disables for good. Naive: 390 executions, 2 final states
-/// (y = 7 when q passes first). csdpor: 2 complete, 13 blocked, 42 states; 7 and 36
-/// while such a step was settled unrun (no final state lost either way here: a gap
-/// in theory that no campaign had shown). cdpor (with the test's synthesis): 2, 9,
-/// 38; 2, 7, 36 before.
+/// (y = 7 when q's `await` passes before r's `w = 1`). csdpor: 2 complete, 13
+/// blocked, 42 states; 7 and 36 while such a step was settled unrun (no final state
+/// lost either way here: a gap in theory that no campaign had shown). cdpor (with the
+/// test's synthesis): 2, 9, 38; 2, 7, 36 before.
 #[test]
 fn csdpor_runs_a_covered_step_that_may_leave_a_raced_waiter() {
     let src = "global int y = 2;
