@@ -39,9 +39,9 @@
 //!   case (`p` and a step of `u` write the same variables and a later step of `w`
 //!   overwrites them before anyone reads them) is not implemented: a prototype
 //!   (stop 32, taking a step that may write them for one that surely does, so
-//!   lifting more than the case allows) changed no count on FR, FR-a, LW(10),
-//!   abs(5), Lam, DBP(8), BB(8), Fib, QS and MS, with or without
-//!   `--violations-only`.
+//!   lifting more than the case allows) changed no count on FR(5, 7) and FR-a(4, 6,
+//!   8) with `--violations-only`, nor on LW(10), abs(5), Lam, DBP(8), BB(8), Fib, QS
+//!   and MS with or without it.
 //!
 //! Not as the paper: its wakeup sequences of observed races keep `odpor-ob`'s
 //! `notdep*` whole (Sec. 3.2's shorter one explored more states on DBP and
