@@ -23,7 +23,7 @@ use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
-use frontend::ir::{BlockId, Program};
+use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::may_touch::Successors;
 use frontend::memory::Memory;
 use frontend::value::Value;
@@ -376,6 +376,9 @@ pub struct Dpor<R> {
     /// `true` for every global, for a reduction with observers: what the end of a
     /// wakeup sequence reads ([`crate::observers::end_reads`]).
     every_global: Vec<bool>,
+    /// Per block, the globals its `await` guard reads (`BlockSets::guard_reads`), for
+    /// [`leaves_a_raced_waiter`].
+    guards: Vec<Vec<GlobalId>>,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -391,6 +394,7 @@ impl<R: Reduction> Dpor<R> {
             guarded: Vec::new(),
             end_reads: true,
             every_global: Vec::new(),
+            guards: Vec::new(),
         }
     }
 
@@ -1262,9 +1266,9 @@ fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
 /// settling takes its process as ended where the step ends it, which a spawn would
 /// not leave the end's reads as they are ([`settled_end_reads`]). csdpor's and
 /// cdpor's `settle_covered` run a covered step by [`leaves_a_raced_waiter`] alone.
-fn settled_successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
+fn settled_successors(ex: &Executor<'_>, x: usize, guards: &[Vec<GlobalId>]) -> Option<Successors> {
     let after = successors(ex, x)?;
-    (after.spawns.is_empty() && !leaves_a_raced_waiter(ex, x, &after)).then_some(after)
+    (after.spawns.is_empty() && !leaves_a_raced_waiter(ex, x, &after, guards)).then_some(after)
 }
 
 /// [`frontend::may_touch::successors`] of process `x`'s next step.
@@ -1280,20 +1284,23 @@ fn successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
 /// [`Dpor::pass_disabling_writes`]; a probe writes nothing, and the events of `x`'s
 /// process, or of `x`'s creators, happen before it). Where none can, running the
 /// step adds no such probe to what settling it analyses ([`Dpor::settle`]); where one
-/// can, settling would miss its races. Guards are read as whole globals, which covers
-/// the elements a guard reads through locals.
-fn leaves_a_raced_waiter(ex: &Executor<'_>, x: usize, after: &Successors) -> bool {
+/// can, settling would miss its races. Guards are read as whole globals (`guards`:
+/// per block, the globals its guard reads, [`Dpor::guards`]), which covers the
+/// elements a guard reads through locals.
+fn leaves_a_raced_waiter(
+    ex: &Executor<'_>,
+    x: usize,
+    after: &Successors,
+    guards: &[Vec<GlobalId>],
+) -> bool {
     let program = ex.program();
     let entries = after
         .spawns
         .iter()
         .map(|(proc, _)| program.procs[*proc as usize].entry);
-    let mut guard = std::collections::BTreeSet::new();
-    for b in after.next.iter().map(|(b, _)| *b).chain(entries) {
-        if let Some(expr) = &program.blocks[b as usize].guard {
-            frontend::write_sets::globals_read(expr, &mut guard);
-        }
-    }
+    let guard: Vec<GlobalId> = (after.next.iter().map(|(b, _)| *b).chain(entries))
+        .flat_map(|b| guards[b as usize].iter().copied())
+        .collect();
     !guard.is_empty()
         && ex
             .events()
@@ -1453,9 +1460,14 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
+        self.guards = frontend::write_sets::write_sets(run.program())
+            .into_iter()
+            .map(|sets| sets.guard_reads.into_iter().collect())
+            .collect();
         if self.reduction.observers() {
-            self.guarded = crate::observers::guarded(run.program());
-            self.every_global = vec![true; run.program().globals.len()];
+            let globals = run.program().globals.len();
+            self.guarded = crate::observers::guarded(globals, &self.guards);
+            self.every_global = vec![true; globals];
         }
         self.end_reads = !(run.config.violations_only && self.observes_the_end());
         run.ex.enabled(&mut self.enabled);
@@ -1579,7 +1591,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let p_key = run.ex.state.procs[p].pid_key;
             let ends = self.nodes[d].sleep.ends(p_key);
             let settled = (optimal && ends.always && self.reduction.settles_dont_do())
-                .then(|| settled_successors(&run.ex, p))
+                .then(|| settled_successors(&run.ex, p, &self.guards))
                 .flatten();
             if let Some(after) = settled {
                 // ODPOR_cs Alg. 1, lines 25–26: a step confirmed in dnd(E) is run for
@@ -1945,7 +1957,7 @@ impl<R: Reduction> Dpor<R> {
             .collect();
         for x in covered {
             let settles = successors(&run.ex, x)
-                .is_some_and(|after| !leaves_a_raced_waiter(&run.ex, x, &after));
+                .is_some_and(|after| !leaves_a_raced_waiter(&run.ex, x, &after, &self.guards));
             let footprint = if settles {
                 self.settle(run, x)
             } else {
@@ -1980,7 +1992,7 @@ impl<R: Reduction> Dpor<R> {
         footprint
     }
 
-    /// The races of process `x`'s next step at node `d`, analysed without running it
+    /// The races of process `x`'s next step, analysed without running it
     /// (see [`Dpor::settle_covered`]); its transition footprint. An optimal search
     /// also asks, for an `await` step, to run it before the writes that disabled it
     /// (it does not climb: see `await_race`), as it asks for a step that runs; and

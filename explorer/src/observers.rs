@@ -201,12 +201,11 @@ pub fn end_reads(
 /// was merged into the branch of q, where p' can no longer pass.) Writes of the other
 /// globals change no guard: the processes enabled are the same in every order of
 /// them, and an observer, once reached, runs.
-pub fn guarded(program: &frontend::ir::Program) -> Vec<bool> {
-    let mut out = vec![false; program.globals.len()];
-    for sets in frontend::write_sets::write_sets(program) {
-        for &g in &sets.guard_reads {
-            out[g as usize] = true;
-        }
+/// `guards`: per block, the globals its guard reads (`BlockSets::guard_reads`).
+pub fn guarded(globals: usize, guards: &[Vec<frontend::ir::GlobalId>]) -> Vec<bool> {
+    let mut out = vec![false; globals];
+    for &g in guards.iter().flatten() {
+        out[g as usize] = true;
     }
     out
 }

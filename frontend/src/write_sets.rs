@@ -121,7 +121,7 @@ pub fn block_pcs(program: &Program, start: Pc, proc: ProcId) -> BTreeSet<Pc> {
 }
 
 /// The globals an expression reads (a `fun` reads none).
-pub fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
+pub(crate) fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
     walk_expr(e, &mut |x| match &x.kind {
         ExprKind::Global(g)
         | ExprKind::ArrayGet(g, _)
