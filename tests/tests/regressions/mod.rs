@@ -2963,3 +2963,47 @@ init { spawn p(); spawn p(); spawn p(); }
 ",
     );
 }
+
+/// Found by the clock-seeded run of the differential test in stop 32 (seed
+/// 5251059173844117505), pre-existing (present at c4b73d1), shrunk by proptest:
+/// odpor-ob misses 3 of naive's 96 reads-from classes, with no block that fails —
+/// the bug of `odpor_ob_misses_reads_from_classes_beside_failing_blocks` does not
+/// need one. Final states and violations are naive's. Kept here rather than in
+/// `differential.txt`, which would fail every run until it is fixed. Open: not fixed
+/// yet; until then a clock-seeded run of the differential test may meet this class
+/// of bug.
+#[test]
+#[ignore = "open bug (stop 32): odpor-ob misses reads-from classes"]
+fn odpor_ob_misses_reads_from_classes_generated() {
+    assert_agree(
+        "global int x = 0;
+global int y = 0;
+global int[3] a;
+global list l = [];
+proc p() {
+    x = 0;
+    y = len(l);
+    yield;
+    for i0 in 0..min(y, 1) {
+        a[0] = 0;
+    }
+}
+proc q() {
+    x = 0;
+    yield;
+    if (y == 0) {
+        x = abs(0);
+    } else {
+        y = max(0, 0);
+    }
+}
+init {
+    for k in 0..2 {
+        spawn p();
+    }
+    spawn p();
+    spawn q();
+}
+",
+    );
+}
