@@ -583,9 +583,11 @@ impl<R: Reduction> Dpor<R> {
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
         let initial = self.snapshots.first();
         let observers = reduction.observers();
-        // A leaf covers `v` only where neither a state nor `→ob` prunes below it (see
-        // `WakeupTree::insert`).
-        let extend_leaves = reduction.blocks_by_state() || observers;
+        // Whether a state may cut an exploration below: then a leaf covers `v` only
+        // where `→ob` does not prune below it either (see `WakeupTree::insert`), and a
+        // sleeper beside `v` does not cover it (see `sleeper_covers`).
+        let cut = reduction.blocks_by_state();
+        let extend_leaves = cut || observers;
         let (guarded, everything) = (&self.guarded, &self.every_global);
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
@@ -619,7 +621,7 @@ impl<R: Reduction> Dpor<R> {
                 event,
                 written: Vec::new(),
             };
-            match sleeper_covers(&entries, after, &sleeping, &mut independent) {
+            match sleeper_covers(&entries, after, &sleeping, cut, &mut independent) {
                 Cover::Yes => true,
                 Cover::No => false,
                 Cover::Commutes => {

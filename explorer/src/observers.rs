@@ -20,22 +20,35 @@
 //! read/write conflict of footprints, and the write/write conflicts that are observed.
 //! Take any location `l` and any event `k` that reads it (or `END`), and let `m` be the
 //! last event before `k` that wrote `l` (`Event::written`, not a may-write). Every
-//! earlier event whose footprint may write `l` is `→ob m` (their pair is observed by
-//! `k`, which reads `m`'s value), `m →ob k` (read/write), and every may-writer of `l`
-//! after `k` is `k →ob` it. So in every linearisation of `→ob` each read of `l` still
-//! follows the same last write with no write of `l` between: every event reads the
-//! values it read, so it behaves, writes and spawns as it did (an event's actual
-//! writes are a function of what it read and of its process's locals, which are
-//! themselves what its process read), fails or passes the same assertions, and `END`
-//! reads the same memory. A process blocked at the end has its guard read by `END`
+//! earlier event that did write `l` is `→ob m` (their pair is observed by `k`, which
+//! reads `m`'s value), `m →ob k` (read/write), and every may-writer of `l` is ordered
+//! with `k` as in the execution (read/write, whether it wrote or not). So in every
+//! linearisation of `→ob` each read of `l` still follows the same last write with no
+//! write of `l` between: by induction along the linearisation, every event before
+//! `k` reads the values it read, so it behaves, writes and spawns as it did (an
+//! event's actual writes are a function of what it read and of its process's locals,
+//! which are themselves what its process read); the may-writers of `l` before `k`
+//! are the same, the same of them write it, and `m` is the last. An event that may
+//! write `l` and did not (its path skipped the write) writes it in no linearisation:
+//! its write/write pairs on `l` need no order, and `→ob` leaves them out (a pair is
+//! observed only when both events did write; [`Accesses::exact`]). Every event fails
+//! or passes the same assertions, and `END` reads the same memory. A process blocked at the end has its guard read by `END`
 //! too: the same guards are false, the same deadlocks (with the same live processes
 //! and locals) are reached. Two executions with the same events and `→ob` thus reach
 //! the same final state, the same violations and the same deadlocks.
 //!
 //! Footprints are may-sets (what a block may touch from its local state, whatever the
-//! global state): a may-write treated as a write only adds dependencies, and a
-//! location touched as a whole container ([`crate::footprint::WHOLE`]) is treated as
-//! observed. Both err on the side of more dependencies, never fewer.
+//! global state): a may-read counts as a read, a may-write of an event that did not
+//! run to its end (failed, or not run: its writes are not known) and of a step of a
+//! wakeup sequence counts as a write, and a location touched as a whole container
+//! ([`crate::footprint::WHOLE`]) or read by a guard is treated as observed. All err on
+//! the side of more dependencies, never fewer. A may-write that an event which ran
+//! did not make orders nothing (above): ordering it hid races. In p's `for i in
+//! 0..min(y, 1) { a[0] = 0; }` with y = 0, two such blocks were ordered by their
+//! may-writes of a[0] (the end observing it), which put one's write of y before the
+//! other's read through them, and the race of that write and read was never
+//! reversed: odpor-ob missed 3 of 96 reads-from classes
+//! (`regressions::odpor_ob_misses_reads_from_classes_generated`).
 
 use crate::executor::Event;
 use crate::fingerprint::Fingerprint;
@@ -69,6 +82,9 @@ pub trait Accesses {
     fn footprint(&self) -> &Footprint;
     /// What it did write (empty when unknown: then it overwrites nothing).
     fn written(&self) -> &[Loc];
+    /// Whether [`Accesses::written`] is all it wrote: then a location it may write
+    /// but did not is no write of it (see [`observers`]).
+    fn exact(&self) -> bool;
 }
 
 impl Accesses for Event {
@@ -78,6 +94,12 @@ impl Accesses for Event {
     fn written(&self) -> &[Loc] {
         &self.written
     }
+    /// A block that ran to its end: it wrote what it wrote. A failed event wrote
+    /// nothing, and an unrun one (a probe, a settled step) has unknown writes: both
+    /// keep their may-writes.
+    fn exact(&self) -> bool {
+        !self.failed
+    }
 }
 
 impl Accesses for Entry {
@@ -86,6 +108,11 @@ impl Accesses for Entry {
     }
     fn written(&self) -> &[Loc] {
         &self.written
+    }
+    /// A step of a wakeup sequence may run elsewhere than where its writes were
+    /// seen, or not have run: its may-writes count.
+    fn exact(&self) -> bool {
+        false
     }
 }
 
@@ -114,8 +141,10 @@ pub fn unobserved<A: Accesses>(
 /// [`Observers`]). A location one of them may write as a whole container counts as
 /// observed by the end (we do not follow overwrites element by element there), and so
 /// does one of a global that an `await` guard may read (`guarded`, from [`guarded`]).
-/// `end`: per global, whether the end of `events` reads what they leave (see
-/// [`end_reads`]).
+/// A location that one of them may write but did not, where its writes are known
+/// ([`Accesses::exact`]), is no write/write pair at all (see the module
+/// documentation). `end`: per global, whether the end of `events` reads what they
+/// leave (see [`end_reads`]).
 pub fn observers<A: Accesses>(
     events: &[&A],
     e: usize,
@@ -135,6 +164,13 @@ pub fn observers<A: Accesses>(
             }
             if a.elem == WHOLE || b.elem == WHOLE || guarded[a.global as usize] {
                 out.end = true;
+                continue;
+            }
+            // A may-write its event did not make (a path that skipped it) orders
+            // nothing: see the module documentation.
+            let skipped =
+                |k: usize, l: Loc| events[k].exact() && !intersects(events[k].written(), &[l]);
+            if skipped(e, a) || skipped(e2, b) {
                 continue;
             }
             observe(events, e2, a, end, &mut out);
@@ -314,7 +350,8 @@ pub struct Reversal {
     /// state): what it writes is not known.
     pub rereads: bool,
     /// For an observed write/write race whose observers are all events (not the
-    /// end): `observers(e, e', E)`, in order (the last is line 5's `o`), for the check
+    /// end): `observers(e, e', E)`, in order (the last is line 5's `o`; `v` ends with
+    /// it where it can run there, with an earlier one otherwise), for the check
     /// modulo observability ([`crate::modulo_observers`]).
     pub observers: Vec<usize>,
 }
@@ -365,11 +402,18 @@ pub fn reversals(
                 if !obs.end {
                     observers_of.clone_from(&obs.readers);
                 }
-                if let Some(&o) = obs.readers.last() {
-                    if executable(hb, events, e, &v, o) {
-                        v.push(o);
-                        rereads = true;
-                    }
+                // `ô`: the last observer that can run after `v` (its predecessors
+                // after `e` all in `v`). An observer may read what an earlier one
+                // wrote (a block reads and writes several locations, the paper's
+                // events one), and the paper's `notobs*` leaves the earlier one out.
+                // Stopping `v` before any observer instead left the reversal
+                // unobserved, and its exploration ran another process first: odpor-ob
+                // missed 2 of 30 reads-from classes
+                // (`regressions::odpor_ob_misses_reads_from_classes_beside_failing_blocks`).
+                let mut observers = obs.readers.iter().rev();
+                if let Some(&o) = observers.find(|&&o| executable(hb, events, e, &v, o)) {
+                    v.push(o);
+                    rereads = true;
                 }
             }
             // Line 8 otherwise: v = notdep*(e, e', E).ê'.
