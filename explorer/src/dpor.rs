@@ -317,6 +317,15 @@ pub trait Reduction {
     ) -> bool {
         false
     }
+
+    /// Whether [`Reduction::independent`] may hold of events whose footprints
+    /// conflict (ocdpor's `R`): a sleeping process then stays asleep past events it
+    /// conflicts with, and one waiting at an `await` covers a wakeup sequence beside
+    /// it only if the race's first event, which runs after the sequence, cannot
+    /// disable it (see [`sleeper_covers`]).
+    fn lifts(&self) -> bool {
+        false
+    }
 }
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
@@ -542,9 +551,11 @@ impl<R: Reduction> Dpor<R> {
             }
             // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
             // with a wakeup sequence that is not redundant.
-            // A probe's reversal: `e` runs after it (see `sleeper_covers`).
+            // `e` runs after the reversal (see `sleeper_covers`): a probe's, or any
+            // where `R` may keep a process asleep.
+            let lifts = self.reduction.lifts();
             let redundant = wakeup.is_some_and(|entries| {
-                let race_write = (!real).then(|| entry(&run.ex, e, false));
+                let race_write = (!real || lifts).then(|| entry(&run.ex, e, false));
                 !self.insert_wakeup(run, e, entries, race_write.as_ref())
             });
             if !real || redundant {
@@ -570,8 +581,9 @@ impl<R: Reduction> Dpor<R> {
     /// process asleep there is a weak initial of it (its trace is covered there).
     /// Only processes explored from `E'` (`done(E')`) and steps passed down to it
     /// count: not odpor-cs's don't-do sequences, whose executions stop after their
-    /// last step (see `block_after_equivalent`). `race_write`: for a probe's reversal,
-    /// the race's write that runs after it (see [`sleeper_covers`]). Whether it joined.
+    /// last step (see `block_after_equivalent`). `race_write`: for a probe's reversal
+    /// (and any reversal where [`Reduction::lifts`]), the race's first event, which
+    /// runs after it (see [`sleeper_covers`]). Whether it joined.
     fn insert_wakeup(
         &mut self,
         run: &mut Exploration<'_, '_>,

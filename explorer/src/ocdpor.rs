@@ -113,6 +113,11 @@ impl Reduction for OptimalConstrained {
         true
     }
 
+    /// `R` lifts conflicts of footprints.
+    fn lifts(&self) -> bool {
+        true
+    }
+
     /// Its don't-do sequences block executions (see `WakeupTree::insert`).
     fn blocks_by_state(&self) -> bool {
         self.states

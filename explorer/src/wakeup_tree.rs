@@ -139,6 +139,20 @@ fn weak_initial_in_order(
 /// stays enabled through every continuation, so JACM's argument holds for it whatever
 /// the write (refusing it, odpor ended an execution blocked where p's failing
 /// `assert(x == 5)` slept beside q: `regressions::odpor_blocks_none_where_every_execution_fails`).
+/// In ocdpor (`Reduction::lifts`), for the reversal of every race, not only a
+/// probe's: a process stays asleep there past events it commutes with only by `R`,
+/// and the leaf of the tree that its own subtree's race was absorbed by led back to
+/// the sequence it was taken to cover. ocdpor `--literal` explored 7 of the 8 traces
+/// of its dependency so: `q` and `q'` (`await (z <= 1)`, both writing b the same
+/// value: they commute by `R`), p (z = 2, disabling both) and r racing with p; at `q'`,
+/// the race of p with r asked for r first, refused as covered by `q` asleep beside
+/// it — although p, after r, disables `q` for good
+/// (`regressions::ocdpor_a_sleeper_disabled_after_the_sequence_covers_nothing`). In
+/// odpor the same refusal would end an execution blocked
+/// (`regressions::odpor_a_sleeping_await_beside_by_footprints_covers`: r's may-write of
+/// x, which never happens, may disable p), and no generated program has shown odpor a
+/// trace short: the differential test checks its count of executions against naive's
+/// count of traces on each.
 ///
 /// `cut`: the sleeper's exploration may have stopped at states covered elsewhere
 /// (the don't-do sequences of `odpor-cs`, `odpor-cs-ob` and `ocdpor`). Then it is no

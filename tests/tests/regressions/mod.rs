@@ -2901,6 +2901,46 @@ init { spawn p(); spawn q(); spawn r(); }
     assert_eq!((odpor.stats.traces, odpor.stats.blocked), (0, 0));
 }
 
+/// Found by a campaign of stop 33 (`IC_DIFF_SEED=6030`), pre-existing (present at
+/// b8437c7), shrunk by a script and by hand: ocdpor `--literal` explored 7 of the 8
+/// traces of its dependency (naive's count with `R`), missing q@3 r p (q@2 never
+/// runs: p disables it). The two q's commute by `R` (both write b = true), so q@2,
+/// explored first at the root, stays asleep at q@3 past that conflict of footprints.
+/// Below q@3, the race of p with r (p reads l, which r may write) asked for r first
+/// and was refused as covered by q@2, asleep beside r. JACM's argument for that
+/// needs q@2's own subtree to lead back: there the race of q@2 with p asked for
+/// q@3 r p at the root, which the leaf q@3 of the tree took as covered — the very
+/// exploration that refused it. And q@2 does not run in the trace asked for: p,
+/// after r, disables it. In ocdpor a sleeper at an `await` no longer covers a
+/// reversal whose first event (running after it) may disable it
+/// (`wakeup_tree::sleeper_covers`, `Reduction::lifts`).
+#[test]
+fn ocdpor_a_sleeper_disabled_after_the_sequence_covers_nothing() {
+    let src = "global int x = 0;
+global int z = 0;
+global bool b = false;
+global list l = [];
+proc p() {
+    z = 2;
+    x = (len(l) > 0 ? l[0] : 0);
+}
+proc q() {
+    await (z <= 1);
+    b = true;
+}
+proc r() {
+    if (len(l) > 0) {
+        l[0] = head(l);
+    }
+}
+init { spawn p(); spawn q(); spawn q(); spawn r(); }
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.mazurkiewicz, Some(8));
+    assert_eq!((report.stats.traces, report.stats.blocked), (8, 0));
+    assert_agree(src);
+}
+
 /// Found by a review campaign of stop 32 (every mode but cdpor and ocdpor, seed 777),
 /// pre-existing (present at c4b73d1), shrunk by hand: odpor-cs-ob misses the final
 /// state y = 0, m = [1], l = 1 (q@2 q@3 q@3# q@2# p r: both q's store m[0] = 1, then p
