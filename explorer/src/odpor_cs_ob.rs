@@ -52,9 +52,10 @@
 //! and a node whose wakeup tree is spent after a branch was blocked goes on with a
 //! fresh process, one per such branch ([`crate::dpor::Dpor`]'s
 //! `choose_after_blocked`: the paper's algorithm lost final states without it). The
-//! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 3,849
-//! (`--violations-only`), 1,281 without it (measured in stop 32; 13 regression
-//! programs then disagree with naive).
+//! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 2,043
+//! (`--violations-only`; 3,849 until a process whose step alone is redundant there
+//! was no longer chosen, stop 33), 1,281 without the rule (measured in stop 32; 13
+//! regression programs then disagree with naive).
 //!
 //! A step confirmed in a don't-do set (lines 25–26) is not run: its races are those
 //! of the execution that would end blocked right after it, analysed over `→ob` with
