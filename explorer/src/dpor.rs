@@ -2210,7 +2210,7 @@ impl<R: Reduction> Dpor<R> {
             return false;
         }
         let mut fresh = self.awake(run, node);
-        if self.reduction.observers() {
+        if self.reduction.observers() && !fresh.is_empty() {
             // Only a process that a race could still ask for first here.
             let done = self.done(run, d + 1);
             let steps: Vec<Entry> = (0..d).map(|i| entry_accesses(&run.ex, i, false)).collect();

@@ -32,9 +32,9 @@
 //! write `l` and did not (its path skipped the write) writes it in no linearisation:
 //! its write/write pairs on `l` need no order, and `→ob` leaves them out (a pair is
 //! observed only when both events did write; [`Accesses::exact`]). Every event fails
-//! or passes the same assertions, and `END` reads the same memory. A process blocked at the end has its guard read by `END`
-//! too: the same guards are false, the same deadlocks (with the same live processes
-//! and locals) are reached. Two executions with the same events and `→ob` thus reach
+//! or passes the same assertions, and `END` reads the same memory. A process blocked
+//! at the end has its guard read by `END` too: the same guards are false, the same
+//! deadlocks (with the same live processes and locals) are reached. Two executions with the same events and `→ob` thus reach
 //! the same final state, the same violations and the same deadlocks.
 //!
 //! Footprints are may-sets (what a block may touch from its local state, whatever the

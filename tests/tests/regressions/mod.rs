@@ -75,6 +75,18 @@ fn check(
     assert_agree(source);
 }
 
+/// odpor-cs-ob's report on `program` (every violation).
+fn odpor_cs_ob(program: &frontend::ir::Program) -> explorer::Report {
+    tests::explore_all(
+        program,
+        &mut explorer::dpor::Dpor::new(
+            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::csdpor::ContextSensitive::new(),
+            ),
+        ),
+    )
+}
+
 /// naive's and odpor's reports on `src` (every violation).
 fn naive_and_odpor(src: &str) -> (explorer::Report, explorer::Report) {
     let program = tests::load(src, &[]);
@@ -1765,14 +1777,7 @@ init {
 ";
     let program = tests::load(src, &[]);
     let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::new(),
-            ),
-        ),
-    );
+    let report = odpor_cs_ob(&program);
     assert_eq!(naive.stats.final_states, 3);
     assert_eq!(report.finals, naive.finals);
     // Measured: 7 complete before odpor-ob's redundancy check was made over plain
@@ -2562,14 +2567,7 @@ init { spawn a(); spawn q(); }
     let program = tests::load(src, &[]);
     let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
     assert_eq!(naive.stats.final_states, 3);
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::new(),
-            ),
-        ),
-    );
+    let report = odpor_cs_ob(&program);
     assert_eq!(report.finals, naive.finals);
     assert_agree(src);
 }
@@ -2724,14 +2722,7 @@ fn odpor_cs_ob_a_blocked_step_is_not_done() {
     // `Dpor::settle_observed`; 7 and 0 while it settled them all: q's spawns r, so
     // it runs, `settled_successors`).
     let program = tests::load(SRC_BLOCKED_STEP, &[]);
-    let report = tests::explore_all(
-        &program,
-        &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::new(),
-            ),
-        ),
-    );
+    let report = odpor_cs_ob(&program);
     assert_eq!((report.stats.traces, report.stats.blocked), (7, 2));
     assert_eq!(report.stats.final_states, 3);
 }
@@ -2974,14 +2965,7 @@ init { spawn p(); spawn q(); spawn q(); spawn r(); }
 ";
     // Measured: naive's 3 final states in 8 complete executions and 2 blocked (6
     // and 2, with 2 final states, before).
-    let report = tests::explore_all(
-        &tests::load(src, &[]),
-        &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::new(),
-            ),
-        ),
-    );
+    let report = odpor_cs_ob(&tests::load(src, &[]));
     assert_eq!(
         (
             report.stats.traces,
