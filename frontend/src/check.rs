@@ -25,8 +25,11 @@ use rustc_hash::FxHashMap;
 pub const MAX_ARRAY_LEN: i64 = 1 << 20;
 
 const BUILTINS: &[&str] = &[
-    "len", "head", "tail", "append", "take", "drop", "min", "max", "abs", "has",
+    "len", "head", "tail", "append", "take", "drop", "min", "max", "abs", "has", "all",
 ];
+
+/// The longest array `all(a)` takes: it stands for one read per element.
+pub const MAX_ALL_LEN: usize = 4096;
 
 /// Checks a parsed program with `-D` overrides applied to its `param`s.
 pub fn check(
@@ -1259,6 +1262,7 @@ impl Checker {
             "max" => Some(Builtin::Max),
             "abs" => Some(Builtin::Abs),
             "has" => return self.has(body, span, args),
+            "all" => return self.all(body, span, args),
             _ => None,
         };
         if let Some(b) = builtin {
@@ -1389,6 +1393,90 @@ impl Checker {
                 None
             }
         }
+    }
+
+    /// `all(a)` for a global `bool` array `a`: whether every element holds, as the
+    /// conjunction `a[0] && … && a[len - 1]` (balanced, so that evaluating it nests
+    /// log2(len) deep), `true` for an empty array. It reads every element, so a block
+    /// that waits for it (`await (all(done));`, a join of the processes that set
+    /// `done`) conflicts with each write of an element and with nothing else: the
+    /// writers of distinct elements stay independent.
+    fn all(&mut self, body: &mut Body, span: Span, args: &[ast::Expr]) -> Option<ir::Expr> {
+        let [a] = args else {
+            self.error(
+                Diagnostic::error(
+                    span,
+                    format!("builtin `all` takes 1 argument, {} given", args.len()),
+                )
+                .with_label("wrong number of arguments")
+                .with_help("write `all(a)` for a global `bool` array `a`"),
+            );
+            return None;
+        };
+        let len = match self.container(body, a) {
+            Some((
+                _,
+                GlobalKind::Array {
+                    elem: Ty::Bool,
+                    len,
+                },
+            )) => len,
+            _ => {
+                self.error(
+                    Diagnostic::error(a.span, "`all` needs a global `bool` array")
+                        .with_label("not a `bool` array")
+                        .with_help("declare one with `global bool[N] done;`"),
+                );
+                return None;
+            }
+        };
+        if len > MAX_ALL_LEN {
+            self.error(
+                Diagnostic::error(
+                    a.span,
+                    format!("`all` of an array of {len} elements (at most {MAX_ALL_LEN})"),
+                )
+                .with_label("too long")
+                .with_help("`all(a)` reads every element: keep the array short"),
+            );
+            return None;
+        }
+        let element = |i: usize| ast::Expr {
+            kind: ast::ExprKind::Index(
+                Box::new(a.clone()),
+                Box::new(ast::Expr {
+                    kind: ast::ExprKind::Int(i as i64),
+                    span,
+                }),
+            ),
+            span,
+        };
+        fn conjunction(
+            range: std::ops::Range<usize>,
+            element: &dyn Fn(usize) -> ast::Expr,
+            span: Span,
+        ) -> ast::Expr {
+            match range.len() {
+                0 => ast::Expr {
+                    kind: ast::ExprKind::Bool(true),
+                    span,
+                },
+                1 => element(range.start),
+                n => {
+                    let mid = range.start + n / 2;
+                    ast::Expr {
+                        kind: ast::ExprKind::Binary(
+                            ast::BinOp::And,
+                            Box::new(conjunction(range.start..mid, element, span)),
+                            Box::new(conjunction(mid..range.end, element, span)),
+                        ),
+                        span,
+                    }
+                }
+            }
+        }
+        let conj = conjunction(0..len, &element, span);
+        self.expect(body, &conj, Ty::Bool)
     }
 }
 

@@ -770,6 +770,44 @@ fn arrays_and_maps_in_expressions() {
     );
 }
 
+/// `all(a)`: every element of a global `bool` array holds (`true` for none), reading
+/// each element once.
+#[test]
+fn all_of_a_bool_array() {
+    let source = r#"
+        global bool[3] done = [true, false, true];
+        global bool[0] none;
+        global bool[5] five = [true, true, true, true, true];
+        global bool before;
+        global bool after;
+        global bool empty;
+        global bool full;
+        proc p() {
+            before = all(done);
+            done[1] = true;
+            after = all(done);
+            empty = all(none);
+            full = all(five) && all(done);
+        }
+        init { }
+    "#;
+    let (p, mem, result, fx) = run_p(source, Limits::default());
+    assert_eq!(result, Ok(Next::End));
+    assert_eq!(global(&p, &mem, "before"), Value::Bool(false));
+    assert_eq!(global(&p, &mem, "after"), Value::Bool(true));
+    assert_eq!(global(&p, &mem, "empty"), Value::Bool(true));
+    assert_eq!(global(&p, &mem, "full"), Value::Bool(true));
+    // The two calls of `all(done)` and the one of `all(five)` read their arrays whole
+    // (the `&&`s stop at the first false element: `before` reads done[0] and done[1]).
+    let done = locs(&p, &[("done", 0), ("done", 1), ("done", 2)]);
+    for l in &done {
+        assert!(fx.reads.contains(l), "{l:?} unread: {fx:?}");
+    }
+    for i in 0..5 {
+        assert!(fx.reads.contains(&loc(&p, "five", i)));
+    }
+}
+
 #[test]
 fn funs_with_recursion_loops_and_lists() {
     let source = r#"
