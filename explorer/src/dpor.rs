@@ -1046,8 +1046,15 @@ fn await_race(
     if !climbs {
         return AwaitRace::InVain;
     }
+    // What the guard may read in any state, not what it read in `mem`: a guard that
+    // short-circuits there (`f[0] && f[1]` with f[0] false) still waits for the
+    // other locations, and a write of one of them in `notdep` is the one that lets
+    // the process pass earlier. With the reads of `mem` alone, sdpor, csdpor and
+    // cdpor missed the class (and the assertion) where `await (f[0] && f[1])` passes
+    // between two writes of f[0] by one process, after f[1]'s writer
+    // (`regressions::sdpor_climbs_past_a_short_circuit_guard`).
     let guard = Footprint {
-        reads: ex.machine.guard_reads(block, &mem, locals),
+        reads: frontend::may_touch::guard(&ex.machine, &mem, block, locals),
         writes: Vec::new(),
     };
     let other = |i: usize| events[i].proc != proc && events[i].footprint.conflicts(&guard);

@@ -2377,6 +2377,48 @@ init { spawn p(); spawn q(); spawn r(); }
     assert_agree(src);
 }
 
+/// Found by `joins_by_all_agree_with_naive` (stop 34), pre-existing (the explicit
+/// `f[0] && f[1]` fails the same way at 5774036): sdpor, csdpor and cdpor missed the
+/// assertion, which r fails when it passes after `p q`, before p clears its flag.
+/// They ran `p p p q r`; the race of p's last step (it sets f[0] again) with r's
+/// await is not reversible (before it, after `notdep` = q, f[0] is false) and was
+/// dropped as in vain: the guard, evaluated there, short-circuits on f[0] and read
+/// nothing q wrote. Taken by what the guard may read (f[0] and f[1]), q in `notdep`
+/// wrote one of them: the race climbs (`AwaitRace::Climb`), q runs before p's middle
+/// step, r waits there after f[0] was cleared, and its probe asks for q before that
+/// step, where r passes.
+#[test]
+fn sdpor_climbs_past_a_short_circuit_guard() {
+    let src = "global int y = 0;
+global bool[2] f;
+proc p() { f[0] = true; yield; f[0] = false; y = 1; yield; y = 2; f[0] = true; }
+proc q() { f[1] = true; }
+proc r() { await (f[0] && f[1]); assert(y != 0, \"r passes before p clears its flag\"); }
+init { spawn p(); spawn q(); spawn r(); }
+";
+    check(
+        src,
+        (4, 18, 1, 1),
+        &[(
+            Assert,
+            "assertion failed: r passes before p clears its flag",
+            "r",
+            "p q r",
+        )],
+    );
+    let report = tests::explore_all(
+        &tests::load(src, &[]),
+        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+    );
+    // Measured: the violation, 1 complete execution and 2 blocked in 11 states (1
+    // complete in 6 states, no violation, before).
+    assert_eq!(
+        (report.stats.traces, report.stats.blocked, report.stats.states),
+        (1, 2, 11)
+    );
+    assert_eq!(report.violations.len(), 1);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=139` (check (c)), pre-existing (the tests of
 /// cb28e4e fail on it too): sdpor explored 286 of naive's 288 Mazurkiewicz traces
 /// (no final state lost). Shrunk by hand to `shrunk` below, where it explored 72 of
