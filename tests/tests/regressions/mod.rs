@@ -2413,7 +2413,11 @@ init { spawn p(); spawn q(); spawn r(); }
     // Measured: the violation, 1 complete execution and 2 blocked in 11 states (1
     // complete in 6 states, no violation, before).
     assert_eq!(
-        (report.stats.traces, report.stats.blocked, report.stats.states),
+        (
+            report.stats.traces,
+            report.stats.blocked,
+            report.stats.states
+        ),
         (1, 2, 11)
     );
     assert_eq!(report.violations.len(), 1);
