@@ -55,7 +55,10 @@
 //! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 2,043
 //! (`--violations-only`; 3,849 until a process whose step alone is redundant there
 //! was no longer chosen, stop 33), 1,281 without the rule (measured in stop 32; 13
-//! regression programs then disagree with naive).
+//! regression programs then disagree with naive). Alg. 2 followed to the letter on
+//! FR-a(N) (`benches/scripts/issta19_alg2.py`) explores exactly these two counts, with
+//! `I_fut` as Sec. 3.2 defines it and as its parenthesis reads: the paper's 270 is
+//! not its printed algorithm's on our FR-a.
 //!
 //! A step confirmed in a don't-do set (lines 25–26) is not run: its races are those
 //! of the execution that would end blocked right after it, analysed over `→ob` with

@@ -186,7 +186,7 @@ fn optimal_header(algos: &[Algo], published: bool) -> Vec<String> {
     for algo in algos {
         header.extend([format!("{} Tr", algo.title()), "S".into(), "T".into()]);
         if let Some((title, _)) = paper_column(*algo) {
-            header.extend([title.to_string(), "S".into()]);
+            header.extend([PAPERS_STATES.to_string(), title.to_string(), "S".into()]);
         }
     }
     header.push("T^smt".to_string());
@@ -196,6 +196,21 @@ fn optimal_header(algos: &[Algo], published: bool) -> Vec<String> {
 /// The `odpor` set's column of the distinct final states (of any complete run: they
 /// agree, or the row is flagged), right after the benchmark's name.
 const FINAL_STATES: &str = "F";
+
+/// The column of our states counted as the ISSTA paper counts them, before its
+/// executions and states.
+const PAPERS_STATES: &str = "S^p";
+
+/// Our states `states` of a run of `traces` complete executions, counted as the ISSTA
+/// paper counts them: `S - Tr + 1`, the final state of every complete execution but
+/// one left out. Not a bound for a run that stopped early, so none is given then.
+fn papers_states(run: &Run) -> String {
+    if run.complete() {
+        (run.states + 1).saturating_sub(run.traces).to_string()
+    } else {
+        String::new()
+    }
+}
 
 /// The column of the ISSTA paper's ODPOR^ob executions (then its states), after our
 /// `odpor-ob --violations-only`, which shares its equivalence.
@@ -265,6 +280,19 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
                 .to_string(),
         );
     }
+    if rows
+        .iter()
+        .any(|r| r.algos.iter().any(|&a| paper_column(a).is_some()))
+    {
+        notes.lines.push(format!(
+            "{PAPERS_STATES}: our S as the ISSTA paper counts states, S - Tr + 1 (the \
+             final state of every complete execution but one left out; empty for a run \
+             stopped early). So counted, ODPOR-OB vo's states are the paper's ODPOR^ob \
+             states on every FR and FR-a row it completed (29, 247, 2k, 12k; 86, 680, \
+             5k, with its thousands rounded up), as CSDPOR's are its DPOR_cs FR-a(4, \
+             6) (107, 4k), and every algorithm's are the paper's on LW."
+        ));
+    }
     if rows.iter().any(|r| r.algos.contains(&Algo::OdporObVo)) {
         notes.lines.push(format!(
             "{PAPER_ODPOR_OB}, S: the ISSTA paper's ODPOR^ob executions and states at \
@@ -321,6 +349,10 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
             let keep = if papers_layout { 4 } else { 3 };
             cells.extend(group.into_iter().take(keep));
             if paper_column(algo).is_some() {
+                cells.push(match &row.cells[i] {
+                    Cell::Ran(run) => papers_states(run),
+                    _ => String::new(),
+                });
                 cells.extend(row.paper_executions(algo).map(String::from));
             }
         }
@@ -535,6 +567,18 @@ mod tests {
         })
     }
 
+    /// ODPOR-OB vo on FR(3) (13 executions in 41 states, measured) and FR-a(4) (33 in
+    /// 118) as the paper counts them: its ODPOR^ob 29 and 86 states.
+    #[test]
+    fn states_as_the_paper_counts_them() {
+        let states = |traces, states| match run(traces, states, 0.0, Stop::Complete, &[]) {
+            Cell::Ran(run) => papers_states(&run),
+            _ => unreachable!(),
+        };
+        assert_eq!(states(13, 41), "29");
+        assert_eq!(states(33, 118), "86");
+    }
+
     #[test]
     fn published_mazurkiewicz_counts_stand_beside_ours() {
         let readers = FAMILIES.iter().find(|f| f.name == "readers").unwrap();
@@ -609,16 +653,22 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
-            "| Bench |   F | ODPOR Tr |   S |     T | ODPOR_cs-OB vo Tr |   S |     T | \
+            "| Bench |   F | ODPOR Tr |   S |     T | ODPOR_cs-OB vo Tr |   S |     T | S^p | \
              paper ODPOR_cs^ob E |   S | T^smt |"
         );
         // The vo run's single final state is not compared with odpor's three.
         assert!(lines[2].starts_with("| FR(3) |   3 |       24 |"), "{text}");
+        // Its 44 states are 44 as the paper counts them (1 execution); 50 states of a
+        // stopped run are no count of the paper's.
         assert!(
-            lines[2].ends_with("|                   8 |  27 |     – |"),
+            lines[2].ends_with("|  44 |                   8 |  27 |     – |"),
             "{text}"
         );
         assert!(lines[3].starts_with("| FR(9) |   – |       >9 |"), "{text}");
+        assert!(
+            lines[3].ends_with("|     |                 129 |  2k |     – |"),
+            "{text}"
+        );
     }
 
     #[test]
