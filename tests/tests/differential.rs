@@ -921,16 +921,22 @@ mod strategy {
                 .prop_map(|(g, v)| vec![Stmt::Assign(g, IntExpr::Const(v))]),
             // `y = x`
             1 => (global(), global()).prop_map(|(g, h)| vec![Stmt::Assign(g, IntExpr::Var(h))]),
-            // `x = 1; yield; x = 2;`, maybe then `assert(x != 2);`: a write its own
-            // process overwrites in a later step, read or not by the assertion — for
-            // odpor-ob, whether two writes of x race depends on what reads x after
-            // them (abs's and lastwrite's writers).
-            2 => (global(), 0i64..=2, 0i64..=2, any::<bool>()).prop_map(|(g, a, b, check)| {
+            // `x = 1; yield; x = 2;`, maybe then `yield; x = 1;`, maybe then
+            // `assert(x != 2);`: a write its own process overwrites in a later step,
+            // read or not by the assertion — for odpor-ob, whether two writes of x
+            // race depends on what reads x after them (abs's and lastwrite's
+            // writers); with the third write, a window where a guard on x holds and
+            // closes and opens again
+            // (`regressions::sdpor_climbs_past_a_short_circuit_guard`).
+            2 => (global(), 0i64..=2, 0i64..=2, proptest::option::weighted(0.3, 0i64..=2), any::<bool>()).prop_map(|(g, a, b, c, check)| {
                 let mut s = vec![
                     Stmt::Assign(g, IntExpr::Const(a)),
                     Stmt::Yield,
                     Stmt::Assign(g, IntExpr::Const(b)),
                 ];
+                if let Some(c) = c {
+                    s.extend([Stmt::Yield, Stmt::Assign(g, IntExpr::Const(c))]);
+                }
                 if check {
                     s.push(Stmt::Assert(BoolExpr::Cmp(Cmp::Ne, IntExpr::Var(g), IntExpr::Const(2)), true));
                 }
