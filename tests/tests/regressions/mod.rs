@@ -3116,3 +3116,44 @@ init {
         (386, 0),
     );
 }
+
+/// Found by the campaign `IC_DIFF_SEED=9002` (check (j)), pre-existing (the generator
+/// changed this stop, not odpor-ob), shrunk by hand (values, then lines: every one is
+/// needed, and the order of the spawns): odpor-ob misses 6 of naive's 821 reads-from
+/// classes, all of them `q q p@2 q …` (q's check reads y and z from p@2's first step).
+/// No final state or violation is lost here; the same mechanism lost an assertion in
+/// `odpor_ob_a_covered_class_does_not_cover_its_neighbours`. The coverage is circular
+/// (`--stats`' redundant reversals, traced):
+/// - under `q q p@2`, the only execution is `q q p@2 p@1 p@1 p@2 q p@4 p@4`; its race
+///   of p@2's second step with q's check asks for `q` at `q q p@2 p@1 p@1`, redundant
+///   by the root's `done` p@2: in `q q p@2 p@1 p@1 q` p@2's first step overwrites
+///   q's writes of z and y, p@1 overwrites it before anyone reads, so p@2 comes first
+///   in `→ob` and the class is that of `p@2 q q p@1 p@1 q …`, explored at the root;
+/// - there, `p@2 q q q …` asks for `q p@2 q q` at the root (not redundant), and in
+///   `q p@2 q q …` the race of p@2 with q's second step asks for `q p@2 q` at `q`,
+///   redundant by `q`'s `done` q: the class `q q p@2 q …`, which the subtree of `q q`
+///   was trusted to explore — and it had cut its p@2 branch by the first argument.
+/// Each argument covers the class of the reversal; neither covers its neighbour where
+/// q's check reads p@2's values. Not fixed: `observers::redundant` needs an argument
+/// that covers neighbours (as stop 33's `sleeper_covers` fix did for a search that
+/// blocks by states), which this stop did not find.
+#[test]
+#[ignore = "known odpor-ob completeness bug: circular coverage of reads-from classes"]
+fn odpor_ob_circular_coverage_misses_reads_from_classes() {
+    let src = "global int y = 0;
+global int z = 0;
+global bool b = false;
+proc p() { z = 0; y = 0; yield; y = z; }
+proc q() { z = 0; yield; y = 0; yield; b = y == z; }
+init { spawn p(); spawn p(); spawn q(); spawn p(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.reads_from.len(), 821);
+    let ob = tests::explore_classes(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+    );
+    // Measured: 815 of the 821 classes, in 2,196 complete executions.
+    assert_eq!(ob.reads_from, naive.reads_from);
+}
