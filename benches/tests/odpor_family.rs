@@ -135,8 +135,8 @@ fn dbp() {
 
 #[test]
 fn bb() {
-    // BB(3), bb.ic: the producer's 3 stores run one after the other (each awaits the
-    // previous one's future), the consumer's 3 takes too, and every store conflicts
+    // BB(3), bb.ic: the producer's 3 stores run one after the other (each call is
+    // awaited before the next), the consumer's 3 takes too, and every store conflicts
     // with every take (the buffer): the interleavings of two chains of 3, C(6, 3) = 20.
     // Final states: which takes found the buffer empty, 2^3 = 8.
     check("bb.ic", &[("N", 3)], 20, 8, true, false);
