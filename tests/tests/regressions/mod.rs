@@ -3133,6 +3133,7 @@ init {
 ///   `q p@2 q q …` the race of p@2 with q's second step asks for `q p@2 q` at `q`,
 ///   redundant by `q`'s `done` q: the class `q q p@2 q …`, which the subtree of `q q`
 ///   was trusted to explore — and it had cut its p@2 branch by the first argument.
+///
 /// Each argument covers the class of the reversal; neither covers its neighbour where
 /// q's check reads p@2's values. Not fixed: `observers::redundant` needs an argument
 /// that covers neighbours (as stop 33's `sleeper_covers` fix did for a search that
