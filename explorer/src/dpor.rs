@@ -1052,9 +1052,10 @@ fn await_race(
     // the process pass earlier. With the reads of `mem` alone, sdpor, csdpor and
     // cdpor missed the class (and the assertion) where `await (f[0] && f[1])` passes
     // between two writes of f[0] by one process, after f[1]'s writer
-    // (`regressions::sdpor_climbs_past_a_short_circuit_guard`).
+    // (`regressions::sdpor_climbs_past_a_short_circuit_guard`). That is a probe's
+    // footprint ([`Executor::guard_reads`]).
     let guard = Footprint {
-        reads: frontend::may_touch::guard(&ex.machine, &mem, block, locals),
+        reads: ex.guard_reads(block, locals),
         writes: Vec::new(),
     };
     let other = |i: usize| events[i].proc != proc && events[i].footprint.conflicts(&guard);

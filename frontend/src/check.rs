@@ -752,6 +752,28 @@ impl Checker {
         }
     }
 
+    /// The diagnostic of a call with `given` arguments where `callee` (`fun `f``,
+    /// `builtin `has``, …) takes `expected`.
+    fn wrong_arity(
+        &mut self,
+        span: Span,
+        callee: &str,
+        (expected, given): (usize, usize),
+        help: String,
+    ) {
+        self.error(
+            Diagnostic::error(
+                span,
+                format!(
+                    "{callee} takes {expected} argument{}, {given} given",
+                    plural(expected)
+                ),
+            )
+            .with_label("wrong number of arguments")
+            .with_help(help),
+        );
+    }
+
     /// Checks call or spawn arguments against parameter types.
     fn args(
         &mut self,
@@ -763,25 +785,12 @@ impl Checker {
         args: &[ast::Expr],
     ) -> Option<Vec<ir::Expr>> {
         if args.len() != types.len() {
-            self.error(
-                Diagnostic::error(
-                    span,
-                    format!(
-                        "{what} `{name}` takes {} argument{}, {} given",
-                        types.len(),
-                        plural(types.len()),
-                        args.len()
-                    ),
-                )
-                .with_label("wrong number of arguments")
-                .with_help(format!(
-                    "its parameters are ({})",
-                    types
-                        .iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
+            let params: Vec<String> = types.iter().map(|t| t.to_string()).collect();
+            self.wrong_arity(
+                span,
+                &format!("{what} `{name}`"),
+                (types.len(), args.len()),
+                format!("its parameters are ({})", params.join(", ")),
             );
             for a in args {
                 self.expr(body, a);
@@ -1362,14 +1371,8 @@ impl Checker {
 
     fn has(&mut self, body: &mut Body, span: Span, args: &[ast::Expr]) -> Option<ir::Expr> {
         let [m, k] = args else {
-            self.error(
-                Diagnostic::error(
-                    span,
-                    format!("builtin `has` takes 2 arguments, {} given", args.len()),
-                )
-                .with_label("wrong number of arguments")
-                .with_help("write `has(m, k)` for a global map `m`"),
-            );
+            let help = "write `has(m, k)` for a global map `m`".to_string();
+            self.wrong_arity(span, "builtin `has`", (2, args.len()), help);
             return None;
         };
         match self.container(body, m) {
@@ -1403,14 +1406,8 @@ impl Checker {
     /// writers of distinct elements stay independent.
     fn all(&mut self, body: &mut Body, span: Span, args: &[ast::Expr]) -> Option<ir::Expr> {
         let [a] = args else {
-            self.error(
-                Diagnostic::error(
-                    span,
-                    format!("builtin `all` takes 1 argument, {} given", args.len()),
-                )
-                .with_label("wrong number of arguments")
-                .with_help("write `all(a)` for a global `bool` array `a`"),
-            );
+            let help = "write `all(a)` for a global `bool` array `a`".to_string();
+            self.wrong_arity(span, "builtin `all`", (1, args.len()), help);
             return None;
         };
         let len = match self.container(body, a) {
