@@ -79,6 +79,7 @@
 //! `tests/tests/regressions/differential.txt` and replayed first; shrunk programs are
 //! kept as plain tests in `regressions/`.
 
+mod mutants;
 mod regressions;
 
 use explorer::cdpor::Constrained;
