@@ -30,8 +30,9 @@ struct Seed {
     pool: &'static [&'static str],
 }
 
-/// Programs of odpor-ob's completeness bugs (writes overwritten unread, readers of
-/// both globals, the same proc spawned three times).
+/// Programs of soundness and completeness bugs found before: odpor-ob's (writes
+/// overwritten unread, readers of both globals, the same proc spawned three times),
+/// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones.
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -69,6 +70,68 @@ const SEEDS: &[Seed] = &[
             "o = x * 100 + c;",
             "assert(o != 902);",
             "x = c;",
+        ],
+    },
+    // regressions::odpor_cs_ob_circular_coverage_loses_a_final_state
+    Seed {
+        globals: "global int y = 0;\nglobal int[1] m;\nglobal int l = 0;\n",
+        procs: &[
+            ("p()", &[&["y = l;"]]),
+            ("q()", &[&["y = 1;"], &["m[0] = y;"]]),
+            ("r()", &[&["l = 1;"]]),
+        ],
+        spawns: &["p()", "q()", "q()", "r()"],
+        pool: &[
+            "y = l;",
+            "y = 1;",
+            "m[0] = y;",
+            "l = 1;",
+            "l = m[0];",
+            "assert(m[0] != 1);",
+        ],
+    },
+    // regressions::sdpor_climbs_past_a_short_circuit_guard: a flag set, cleared and set
+    // again, and a join on two flags
+    Seed {
+        globals: "global int y = 0;\nglobal bool[2] f;\n",
+        procs: &[
+            (
+                "p()",
+                &[
+                    &["f[0] = true;"],
+                    &["f[0] = false;", "y = 1;"],
+                    &["y = 2;", "f[0] = true;"],
+                ],
+            ),
+            ("q()", &[&["f[1] = true;"]]),
+            ("r()", &[&["await (f[0] && f[1]);", "assert(y != 0);"]]),
+        ],
+        spawns: &["p()", "q()", "r()"],
+        pool: &[
+            "f[0] = true;",
+            "f[1] = false;",
+            "y = 1;",
+            "y = y + 1;",
+            "assert(y != 1);",
+        ],
+    },
+    // cdpor's first bugs (regressions::issue_aab, issue_class3_two_increments): the
+    // same proc spawned twice, equal-value writes, a guarded write, increments
+    Seed {
+        globals: "global int x = 0;\nglobal int y = 0;\n",
+        procs: &[
+            ("a()", &[&["x = 1;"]]),
+            ("inc()", &[&["y = y + 1;"]]),
+            ("r()", &[&["if (y == 0) { x = 1; }"]]),
+        ],
+        spawns: &["a()", "a()", "inc()", "inc()", "r()"],
+        pool: &[
+            "x = 1;",
+            "y = x;",
+            "y = y + 1;",
+            "if (y == 0) { x = 1; }",
+            "if (x == 1) { y = 0; }",
+            "assert(x != 1 || y != 1);",
         ],
     },
 ];
