@@ -683,6 +683,16 @@ impl<R: Reduction> Dpor<R> {
         let end = crate::observers::end_reads(run.ex.program(), &run.ex.state, vo, complete);
         let mut order = crate::observers::order(events, procs, &self.guarded, &end);
         self.observed_races_up_to(run, &order, &end, Last::Ran);
+        // A real `await` asks to run before the writes that disabled it, over `→ob`:
+        // its probes in the middle of the execution were judged by footprints, where a
+        // pair of writes that a later one overwrites unread still orders them
+        // (`regressions::odpor_ob_a_wait_in_the_middle_is_probed_by_footprints`).
+        for n in 0..run.ex.events().len() {
+            let block = run.ex.events()[n].block;
+            if waits(run.program(), block) && !run.ex.events()[n].failed {
+                self.pass_disabling_writes_at(run, &order, n);
+            }
+        }
         let blocked: Vec<usize> = (0..run.ex.state.procs.len())
             .filter(|&r| run.ex.state.procs[r].next.is_some() && !run.ex.is_enabled(r))
             .collect();
@@ -798,8 +808,9 @@ impl<R: Reduction> Dpor<R> {
             // `await` that cannot run first is handled as the incremental analysis
             // handles it, over →ob.
             // Unlike odpor's, the climb stays: the races of real `await` events are
-            // analysed here, at the end, where no `pass_disabling_writes` asks for
-            // them (without it, odpor-ob explored 11 of dining(4)'s 14 traces).
+            // analysed here, at the end, where `pass_disabling_writes` asks for them
+            // only since stop 35 (`Dpor::observed_races`; without the climb,
+            // odpor-ob explored 11 of dining(4)'s 14 traces before that).
             let replayed = &mut run.stats.pruning.replayed_events;
             let how = await_race(
                 &run.ex,
@@ -1794,8 +1805,20 @@ impl<R: Reduction> Dpor<R> {
     /// [`Dpor::pass_disabling_writes`] over a given happens-before (the observers'
     /// order at the end of an execution, [`Dpor::observed_races`]).
     fn pass_disabling_writes_over(&mut self, run: &mut Exploration<'_, '_>, hb: &HappensBefore) {
-        let events = run.ex.events();
-        let n = events.len() - 1;
+        let n = run.ex.events().len() - 1;
+        self.pass_disabling_writes_at(run, hb, n);
+    }
+
+    /// [`Dpor::pass_disabling_writes_over`] for event `n` of the execution, which
+    /// need not be its last: a real `await` of an ended execution, over `→ob`
+    /// ([`Dpor::observed_races`]).
+    fn pass_disabling_writes_at(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        hb: &HappensBefore,
+        n: usize,
+    ) {
+        let events = &run.ex.events()[..=n];
         let (proc, block) = (events[n].proc, events[n].block);
         if !waits(run.program(), block) {
             return;
@@ -1829,7 +1852,7 @@ impl<R: Reduction> Dpor<R> {
             .filter(|&j| intersects(&events[j].written, &guard.reads))
             .collect();
         for &e0 in &guard_writers {
-            let events = run.ex.events();
+            let events = &run.ex.events()[..=n];
             if events[e0].proc == proc {
                 continue;
             }

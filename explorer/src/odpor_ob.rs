@@ -47,7 +47,12 @@
 //!   never less than what it must.
 //! - **`await`s**: a process blocked at a guard takes part in races through probes, as
 //!   in `odpor`, analysed after each event (a probe reads the guard: a read/write
-//!   dependency, which observers do not change). And two writes of a global that some
+//!   dependency, which observers do not change). Those probes judge `notdep` by
+//!   footprints, where two writes that a later one overwrites unread are still
+//!   ordered: so once an execution ends, the processes still blocked are probed
+//!   again, and each real `await` asks to run before the writes that disabled it,
+//!   over `→ob` (a waiting process that passed later missed a class without it:
+//!   `regressions::odpor_ob_a_wait_in_the_middle_is_probed_by_footprints`). And two writes of a global that some
 //!   guard may read are always dependent ([`crate::observers::guarded`]): a guard that
 //!   is false reads nothing, so a reordering of unobserved writes could disable the
 //!   very process that would have observed them, and the order where it passes would

@@ -3173,6 +3173,39 @@ init { spawn p(); spawn p(); spawn q(); spawn p(); }
     odpor_ob_reaches_every_class(src, 821, (2375, 0));
 }
 
+/// Found in stop 35 by the mutants test (`IC_DIFF_SEED=12`, an edit of
+/// `sdpor_climbs_past_a_short_circuit_guard`: q also writes y), pre-existing (present
+/// at c75c294): odpor-ob explores 2 of naive's 3 reads-from classes, missing `p q r p
+/// p` (r passes after p's first block and q, before p clears f[0]); no final state or
+/// violation is lost here (the assertion holds on every path).
+///
+/// Traced from the counters: r's probe after `p p q` (disabled by p's `f[0] = false`)
+/// is analysed incrementally, by footprints, where q's `y = 1` conflicts with p's `y =
+/// 1` before it: `notdep` of p's second block is empty, and `r` alone at `p` cannot
+/// pass (f[1] is false). Over `→ob` of the complete execution `p p q p r`, p's third
+/// block overwrites both y's unread, q commutes with p's second block, and `q r` at
+/// `p` passes: the class missed. The end's re-probing
+/// (`odpor_ob_probes_the_processes_blocked_at_the_end`) covers only processes still
+/// blocked at the end; r ran, and the race of the real `await` (with p's third block)
+/// is judged in vain.
+///
+/// Fixed in the same stop: once an execution ends, each of its real `await` events
+/// asks to run before the writes that disabled it, over `→ob`, as a probe at the end
+/// does (`Dpor::observed_races`, `Dpor::pass_disabling_writes_at`). Measured: the 3
+/// classes in 4 complete executions and 1 blocked (odpor's 4 Mazurkiewicz traces).
+#[test]
+fn odpor_ob_a_wait_in_the_middle_is_probed_by_footprints() {
+    let src = "global int y = 0;
+global bool[2] f;
+proc p() { f[0] = true; yield; f[0] = false; y = 1; yield; y = 2; f[0] = true; }
+proc q() { f[1] = true; y = 1; }
+proc r() { await (f[0] && f[1]); assert(y != 0); }
+init { spawn p(); spawn q(); spawn r(); }
+";
+    // 2 of the 3 classes, in 2 complete executions, before.
+    odpor_ob_reaches_every_class(src, 3, (4, 1));
+}
+
 /// Found in stop 35 among 300 variants of the program above (statements changed,
 /// added and removed at random by a script of that stop), pre-existing, shrunk by
 /// deleting lines (none can go): odpor-ob missed 216 of naive's 38,705 reads-from
