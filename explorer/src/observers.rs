@@ -352,7 +352,7 @@ pub fn redundant(
         let in_v = prefix.len() - (w - from);
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             unobserved(seq, i, k, guarded, every_global)
-                && (k >= in_v || !overwrite_read_after(seq, i, k, in_v))
+                && (k >= in_v || !overwrite_read_after(seq, (i, k), in_v, every_global))
         };
         processes
             .iter()
@@ -361,28 +361,24 @@ pub fn redundant(
 }
 
 /// Whether the value of a location both `seq[i]` and `seq[k]` may write is first
-/// overwritten after `seq[k]` by a step of `seq[..end]` whose value is read after
-/// `seq[..end]` ([`read_from`]; see [`redundant`]).
-fn overwrite_read_after(seq: &[&Entry], i: usize, k: usize, end: usize) -> bool {
+/// overwritten after `seq[k]` by a step `o` of `seq[..end]` whose value a step of
+/// `seq[end..]` reads, or the end of `seq` (`every_global`: it reads every global, as
+/// in [`unobserved`]) does (see [`redundant`]).
+fn overwrite_read_after(
+    seq: &[&Entry],
+    (i, k): (usize, usize),
+    end: usize,
+    every_global: &[bool],
+) -> bool {
     let both = |l: &&Loc| intersects(&seq[i].footprint().writes, &[**l]);
     seq[k].footprint().writes.iter().filter(both).any(|&l| {
         let o = (k + 1..seq.len()).find(|&m| seq[m].written().binary_search(&l).is_ok());
-        o.is_some_and(|o| o < end && read_from(seq, o, l, end))
+        o.is_some_and(|o| {
+            let mut read = Observers::default();
+            observe(seq, o, l, every_global, &mut read);
+            o < end && (read.end || read.readers.iter().any(|&r| r >= end))
+        })
     })
-}
-
-/// Whether the value of `l` that `seq[m]` left is read by a step of `seq[end..]`, or
-/// by the end of `seq` (which observes every global, as in [`unobserved`]).
-fn read_from(seq: &[&Entry], m: usize, l: Loc, end: usize) -> bool {
-    for (n, step) in seq.iter().enumerate().skip(m + 1) {
-        if n >= end && intersects(&step.footprint().reads, &[l]) {
-            return true;
-        }
-        if step.written().binary_search(&l).is_ok() {
-            return false;
-        }
-    }
-    true
 }
 
 /// A race `e ⋖ e'` and the sequence that reverses it (event indices).
