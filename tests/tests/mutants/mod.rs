@@ -32,7 +32,9 @@ struct Seed {
 
 /// Programs of soundness and completeness bugs found before: odpor-ob's (writes
 /// overwritten unread, readers of both globals, the same proc spawned three times),
-/// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones.
+/// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones, odpor's
+/// failing awaits over a list, odpor-ob's probes at the end, ocdpor's awaits beside
+/// commuting writes.
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -134,6 +136,70 @@ const SEEDS: &[Seed] = &[
             "assert(x != 1 || y != 1);",
         ],
     },
+    // regressions::odpor_a_failed_await_passes_the_writes_that_disabled_it and
+    // odpor_an_await_whose_guard_faults_passes_the_writes: guards over a list that
+    // may fault, awaits that fail
+    Seed {
+        globals: "global list l = [1, 0];\nglobal int y = 0;\n",
+        procs: &[
+            ("p()", &[&["l = tail(l);"]]),
+            ("q()", &[&["y = 1;"], &["await (head(l) > 0);"]]),
+        ],
+        spawns: &["p()", "p()", "q()"],
+        pool: &[
+            "l = tail(l);",
+            "l = l ++ [y];",
+            "l = [0];",
+            "y = head(l);",
+            "await (len(l) > y);",
+            "await (head(l) < 1);",
+            "assert(len(l) != 1);",
+        ],
+    },
+    // regressions::odpor_ob_probes_the_processes_blocked_at_the_end and
+    // an_await_behind_two_writes_of_its_creator_s_rival: writes overwritten unread
+    // before a disabling write, an await spawned by a rival
+    Seed {
+        globals: "global int x = 0;\nglobal int y = 0;\nglobal int z = 0;\n",
+        procs: &[
+            ("p()", &[&["y = 0;", "await (x != 1);"]]),
+            (
+                "q()",
+                &[&["y = 0;", "x = 1;", "z = 1;"], &["spawn r();", "z = 2;"]],
+            ),
+            ("r()", &[&["await (z == 1);"]]),
+        ],
+        spawns: &["p()", "q()", "q()", "p()"],
+        pool: &[
+            "x = 1;",
+            "x = 0;",
+            "y = 0;",
+            "z = y;",
+            "await (y != x);",
+            "assert(z != 2);",
+        ],
+    },
+    // regressions::ocdpor_two_awaits_behind_commuting_writes and
+    // ocdpor_a_sleeping_first_await_hides_the_second: equal-value writes that commute
+    // by `R`, two awaits in a row
+    Seed {
+        globals: "global int x = 0;\nglobal int y = -1;\nglobal int z = 0;\n",
+        procs: &[
+            ("p()", &[&["z = 1;", "await (x != 1);"]]),
+            ("q()", &[&["z = 1;", "x = 1;"], &["z = 2;"]]),
+            ("r()", &[&["await (z != 1);", "await (y != z);"]]),
+        ],
+        spawns: &["p()", "q()", "q()", "r()"],
+        pool: &[
+            "z = 1;",
+            "y = 0;",
+            "y = 1;",
+            "if (y == 0) { y = 0; }",
+            "x = 1;",
+            "await (y != z);",
+            "assert(x != 1 || z != 2);",
+        ],
+    },
 ];
 
 /// At most this many interleavings of a mutant's blocks (the multinomial of the
@@ -215,13 +281,24 @@ impl Mutant {
         out + &format!("init {{ {} }}\n", spawns.join(" "))
     }
 
-    /// The interleavings of the spawned processes' blocks: (Σ n)! / Π n!.
+    /// The interleavings of the spawned processes' blocks: (Σ n)! / Π n!, with the
+    /// processes that a spawned one spawns (no pool statement spawns, so a mutant
+    /// spawns no more than its seed).
     fn interleavings(&self) -> u64 {
-        let blocks =
-            |p: &str| (self.procs.iter().find(|(n, _)| *n == p)).map_or(0, |(_, b)| b.len());
+        // A call `p(1)` is of the proc whose signature is `p(int v)`.
+        let name = |s: &str| s.split('(').next().unwrap_or(s).trim().to_string();
+        let proc = |call: &str| self.procs.iter().find(|(n, _)| name(n) == name(call));
+        let blocks = |p: &str| proc(p).map_or(0, |(_, b)| b.len());
+        let mut processes: Vec<&str> = Vec::new();
+        for p in &self.spawns {
+            processes.push(p);
+            let statements = proc(p).into_iter().flat_map(|(_, b)| b.iter().flatten());
+            let children = statements.filter_map(|s| s.strip_prefix("spawn "));
+            processes.extend(children.map(|c| c.trim_end_matches(';')));
+        }
         let mut total = 0u64;
         let mut count = 1u64;
-        for p in &self.spawns {
+        for p in processes {
             for k in 1..=blocks(p) as u64 {
                 total += 1;
                 // count · total / k stays an integer: a running binomial product.
@@ -277,6 +354,11 @@ fn the_seeds_load_and_count_their_interleavings() {
     // The first seed: p's 2 blocks three times and q's 3: 9! / (2! 2! 2! 3!) = 7,560.
     let first = Mutant::of(&SEEDS[0], &[]);
     assert_eq!(first.interleavings(), 7560);
+    // The second: p(1), q(9), p(2) with 1, 2, 1 blocks: 4! / 2! = 12.
+    assert_eq!(Mutant::of(&SEEDS[1], &[]).interleavings(), 12);
+    // The seventh: p, q, q, p with 1, 2, 2, 1 blocks and each q's r with 1:
+    // 8! / (2! 2!) = 10,080.
+    assert_eq!(Mutant::of(&SEEDS[6], &[]).interleavings(), 10_080);
     for s in SEEDS {
         let source = Mutant::of(s, &[]).source(s);
         tests::load(&source, &[]);
