@@ -1931,32 +1931,58 @@ impl<R: Reduction> Dpor<R> {
             }
             let notdep = race::notdep(events, hb, e0);
             let to_leave_out = writers > usize::from(disabled_before);
-            let found = if passes(&notdep) {
-                Some(notdep)
+            // An optimal search asks for every largest such `v`, not the first found:
+            // each puts before `n` a different set of the writes kept, another trace,
+            // and leaving out one writer leaves out what happens after it too. Two q's
+            // `z = 1; yield; y = 1` and r's `await (y != z)`: after q@1's `z = 1`,
+            // leaving out q@2's `z = 1` (and with it its `y = 1`) lets r pass, and so
+            // does leaving out its `y = 1` alone, the only way to r passing after both
+            // `z = 1`: the race of r with q@2's `z = 1` cannot ask for it there, where
+            // q@1's `y = 1` sleeps beside it and is taken to cover it on the strength
+            // of this probe (`wakeup_tree::sleeper_covers`). `ocdpor --literal` missed
+            // that trace of its dependency so
+            // (`regressions::a_disabled_await_passes_after_every_write_it_can`).
+            // Source-DPOR's backtrack sets take the race's initial whatever sleeps
+            // beside it, and keep the first, smallest subsets left out first.
+            let found: Vec<Vec<usize>> = if passes(&notdep) {
+                vec![notdep]
             } else if to_leave_out {
-                without_some_writes_of(events, hb, proc, &rewriters, &notdep)
-                    .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard))
-                    .find(|pruned| passes(pruned))
+                let candidates = without_some_writes_of(events, hb, proc, &rewriters, &notdep)
+                    .filter(|pruned| !disabled_before || pruned.iter().any(writes_guard));
+                if optimal {
+                    let mut candidates: Vec<Vec<usize>> = candidates.collect();
+                    candidates.sort_by_key(|kept| std::cmp::Reverse(kept.len()));
+                    let mut found: Vec<Vec<usize>> = Vec::new();
+                    for pruned in candidates {
+                        // Longest first: a kept superset has been seen already.
+                        let within = |kept: &Vec<usize>| pruned.iter().all(|j| kept.contains(j));
+                        if !found.iter().any(within) && passes(&pruned) {
+                            found.push(pruned);
+                        }
+                    }
+                    found
+                } else {
+                    candidates.filter(|pruned| passes(pruned)).take(1).collect()
+                }
             } else {
-                None
+                Vec::new()
             };
             run.stats.pruning.replayed_events += replayed;
-            let Some(mut v) = found else {
-                continue;
-            };
-            if self.reduction.optimal() {
-                let entries: Vec<Entry> = v
-                    .iter()
-                    .map(|&i| entry(&run.ex, i, false))
-                    .chain([entry(&run.ex, n, true)])
-                    .collect();
-                let race_write = entry(&run.ex, e0, false);
-                self.insert_wakeup(run, e0, entries, Some(&race_write));
-            } else {
-                v.push(n);
-                let whole = run.ex.event_transition(n);
-                let guided = self.reduction.guided();
-                add_initial(run, hb, &mut self.nodes[e0], guided, &v, Some(&whole));
+            for mut v in found {
+                if self.reduction.optimal() {
+                    let entries: Vec<Entry> = v
+                        .iter()
+                        .map(|&i| entry(&run.ex, i, false))
+                        .chain([entry(&run.ex, n, true)])
+                        .collect();
+                    let race_write = entry(&run.ex, e0, false);
+                    self.insert_wakeup(run, e0, entries, Some(&race_write));
+                } else {
+                    v.push(n);
+                    let whole = run.ex.event_transition(n);
+                    let guided = self.reduction.guided();
+                    add_initial(run, hb, &mut self.nodes[e0], guided, &v, Some(&whole));
+                }
             }
         }
     }

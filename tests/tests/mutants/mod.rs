@@ -8,7 +8,7 @@
 //! reads-from classes, and one of them still did after the first fix
 //! (`regressions::odpor_ob_an_overwrite_read_after_the_sequence`). So each run
 //! edits the seeds below: a statement replaced, added or deleted, a block split or
-//! dropped, a spawn dropped or moved. proptest shrinks the list of edits.
+//! dropped, a spawn dropped, doubled or moved. proptest shrinks the list of edits.
 //!
 //! A seed lists its procs' blocks (between `yield`s) as statements, with a pool of
 //! statements over its globals and parameters to insert. Mutants with more than
@@ -239,11 +239,17 @@ impl Mutant {
     fn apply(&mut self, seed: &Seed, e: &Edit) {
         let statement = seed.pool[usize::from(e.pool) % seed.pool.len()];
         if e.kind % 7 == 6 {
-            // A spawn dropped (one left at least) or moved to the front.
+            // A spawn moved to the front, dropped (one left at least), or doubled (the
+            // same proc spawned once more, a shape of several bugs).
             let k = usize::from(e.stmt) % self.spawns.len();
             let spawn = self.spawns.remove(k);
-            if e.pool.is_multiple_of(2) || self.spawns.is_empty() {
-                self.spawns.insert(0, spawn);
+            match e.pool % 3 {
+                1 if !self.spawns.is_empty() => {}
+                2 => {
+                    self.spawns.insert(k, spawn);
+                    self.spawns.insert(k, spawn);
+                }
+                _ => self.spawns.insert(0, spawn),
             }
             return;
         }

@@ -1641,6 +1641,33 @@ init { spawn p(); spawn q(); spawn q(); spawn p(); }
     assert_eq!(report.finals, finer.finals);
 }
 
+/// Found by the mutants test (stop 36, `IC_DIFF_SEED=22` and `23`, the seed of
+/// ocdpor's awaits beside equal-value writes), shrunk by hand: `ocdpor --literal`
+/// explored 4 of the 5 traces of its dependency (the two q's commute by `R`, both
+/// writing the same values). r passes `await (y != z)` until a q's `y = 1`. Missed:
+/// r passing after both `z = 1` and before both `y = 1`. After q@1 q@1 q@2 q@2, r's
+/// probe asked to run before q@1's `y = 1` with `notdep` = q@2's two steps, without
+/// q@2's `y = 1`, which disables it again; of the ways to leave it out, the first
+/// taken left out q@2's `z = 1`, and its `y = 1` with it (r then passes after q@1's
+/// `z = 1` only, a trace asked for at the root too). Leaving out the `y = 1` alone
+/// was the only way to the missed trace, and the race of r with q@2's `z = 1` in
+/// q@1 r r r ... could not ask for it: q@1's `y = 1`, asleep there and beside it,
+/// disables r. The probe now asks for every largest `v` that lets it pass.
+#[test]
+fn a_disabled_await_passes_after_every_write_it_can() {
+    let src = "global int y = -1;
+global int z = 0;
+proc q() { z = 1; yield; y = 1; }
+proc r() { yield; await (y != z); }
+init { spawn q(); spawn q(); spawn r(); }
+";
+    let (finer, _, report) = ocdpor_against_finer(src);
+    assert_eq!(finer.stats.mazurkiewicz, Some(5));
+    assert_eq!(report.stats.traces, 5);
+    assert_eq!(report.finals, finer.finals);
+    assert_agree(src);
+}
+
 /// Found by the campaign `IC_DIFF_SEED=47` (20,000 programs), shrunk by proptest and
 /// by hand: odpor-ob and odpor-cs-ob reached 2 of naive's 3 final states, missing the
 /// one where both p's pass their `await` before q's x = 1 (since f3619cd). The writes
