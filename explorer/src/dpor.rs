@@ -1855,6 +1855,8 @@ impl<R: Reduction> Dpor<R> {
             .copied()
             .filter(|&j| intersects(&events[j].written, &guard.reads))
             .collect();
+        // What the block behind the guard may touch (its transition footprint).
+        let whole = run.ex.event_transition(n);
         for &e0 in &guard_writers {
             let events = &run.ex.events()[..=n];
             if events[e0].proc == proc {
@@ -1893,9 +1895,18 @@ impl<R: Reduction> Dpor<R> {
             // A later write of the guard makes running after it another trace:
             // sdpor missed q@3 r q@2 p p, r's `z = z` between two `await (z != y)`,
             // where p's `y = 0` disables both
-            // (`regressions::sdpor_an_await_after_a_later_write_of_its_guard`).
+            // (`regressions::sdpor_an_await_after_a_later_write_of_its_guard`). So
+            // does an event of `notdep` that conflicts with the block behind the
+            // guard, which that probe, right after the write, did not have before
+            // it: p's `await (x != 1); y = 0` after a q's `x = 1`, asleep there since
+            // it ran at the node before, and r's read of y after that write: only
+            // this asks for r before p's block
+            // (`regressions::sdpor_an_await_behind_a_reader_of_its_block`).
             if !optimal && at_block && enabled_before && writers == 0 {
-                continue;
+                let after = race::notdep(events, hb, e0);
+                if !after.iter().any(|&j| events[j].footprint.conflicts(&whole)) {
+                    continue;
+                }
             }
             // `v = notdep(e0, E)`, or, where a later write of what the guard reads
             // disables it again, `v` without some of the events that write it (and
@@ -1979,7 +1990,6 @@ impl<R: Reduction> Dpor<R> {
                     self.insert_wakeup(run, e0, entries, Some(&race_write));
                 } else {
                     v.push(n);
-                    let whole = run.ex.event_transition(n);
                     let guided = self.reduction.guided();
                     add_initial(run, hb, &mut self.nodes[e0], guided, &v, Some(&whole));
                 }

@@ -34,7 +34,7 @@ struct Seed {
 /// overwritten unread, readers of both globals, the same proc spawned three times),
 /// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones, odpor's
 /// failing awaits over a list, odpor-ob's probes at the end, ocdpor's awaits beside
-/// commuting writes.
+/// commuting writes, the state checks' blocked branches (csdpor, odpor-cs).
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -198,6 +198,49 @@ const SEEDS: &[Seed] = &[
             "x = 1;",
             "await (y != z);",
             "assert(x != 1 || z != 2);",
+        ],
+    },
+    // regressions::state_dependent_block_extent_loses_a_final_state and
+    // odpor_cs_ob_goes_on_after_its_tree_is_spent: the state checks' blocked
+    // branches, a block whose extent depends on the state
+    Seed {
+        globals: "global int z = 0;\nglobal int w = 0;\nglobal int y = 0;\n",
+        procs: &[
+            ("p()", &[&["z = 1;"]]),
+            (
+                "q()",
+                &[&["if (z != 0) { yield; y = 1; }", "w = w * 3 + 2;"]],
+            ),
+            ("r()", &[&["int t = z;"], &["w = w * 3 + 1;"]]),
+        ],
+        spawns: &["p()", "q()", "r()"],
+        pool: &[
+            "z = 1;",
+            "y = y + 1;",
+            "y = 0;",
+            "w = 0;",
+            "if (y == 0) { w = w * 3 + 1; }",
+            "z = w;",
+            "assert(w != 7);",
+        ],
+    },
+    // regressions::odpor_cs_a_step_kept_by_commutation_never_ran: a guarded write of
+    // an equal value, kept asleep by commutation in context
+    Seed {
+        globals: "global int x = 0;\nglobal int y = 1;\n",
+        procs: &[
+            ("p()", &[&["x = 1;"]]),
+            ("q()", &[&["if (x == 0) { y = 1; }"]]),
+            ("r()", &[&["y = 0;"]]),
+        ],
+        spawns: &["p()", "q()", "r()", "p()"],
+        pool: &[
+            "x = 1;",
+            "x = 0;",
+            "y = 1;",
+            "y = x;",
+            "if (y == 0) { x = 1; }",
+            "assert(x + y != 2);",
         ],
     },
 ];

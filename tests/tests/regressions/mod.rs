@@ -2048,6 +2048,41 @@ init { spawn p(); spawn q(); spawn q(); spawn r(); }
     assert_agree(src);
 }
 
+/// Found by the mutants test (stop 36, `IC_DIFF_SEED=41`), pre-existing, shrunk by
+/// hand: sdpor explored 8 of 10 Mazurkiewicz traces and reached 8 of naive's 10
+/// reads-from classes. r's `await (y != z)` always holds and reads y; p's
+/// `await (x != 1); y = 0` is disabled by either q's `x = 1`. Missed: p's `z = 1`,
+/// both q's first (empty) blocks, r, then p's second block before both `x = 1`. At
+/// p q@2 q@3, p's second block sleeps (it ran at p first); below, p q@2 q@3 q@3 q@2 r
+/// ends with p blocked, and its probe asks to run after r and before q@3's `x = 1`
+/// — but that write was skipped: p was enabled before it and nothing after it wrote
+/// what the guard reads, so the probe right after the write had asked already, for
+/// p alone, which sleeps there. r, which reads what p's block writes, was not before
+/// it then. Such a write is now skipped only when no event of `notdep` conflicts with
+/// the block either.
+#[test]
+fn sdpor_an_await_behind_a_reader_of_its_block() {
+    let src = "global int x = 0;
+global int y = -1;
+global int z = 0;
+proc p() { z = 1; await (x != 1); y = 0; }
+proc q() { yield; x = 1; }
+proc r() { await (y != z); }
+init { spawn p(); spawn q(); spawn q(); spawn r(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    // p's second block passes (the two x = 1 in either order, r before p's z = 1,
+    // between its blocks or after them) or never (r before or after p's z = 1).
+    assert_eq!(naive.stats.mazurkiewicz, Some(10));
+    let sdpor = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+    );
+    assert_eq!(sdpor.stats.traces, 10);
+    assert_agree(src);
+}
+
 /// Found by an oracle of naive's classes of `→ob` (2 of 1,000 generated programs, the
 /// first version of the reads-from check (j)), shrunk by hand: odpor-ob and
 /// odpor-cs-ob explored 9 executions of the 10 classes, and with an assertion on what
