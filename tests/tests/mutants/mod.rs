@@ -34,7 +34,8 @@ struct Seed {
 /// overwritten unread, readers of both globals, the same proc spawned three times),
 /// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones, odpor's
 /// failing awaits over a list, odpor-ob's probes at the end, ocdpor's awaits beside
-/// commuting writes, the state checks' blocked branches (csdpor, odpor-cs).
+/// commuting writes, the state checks' blocked branches (csdpor, odpor-cs), and
+/// the observers' benchmarks FR-a and lastwrite.
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -241,6 +242,28 @@ const SEEDS: &[Seed] = &[
             "y = x;",
             "if (y == 0) { x = 1; }",
             "assert(x + y != 2);",
+        ],
+    },
+    // benches/programs/odpor/fr.ic (FR-a(3)) and classic/lastwrite.ic: writers of one
+    // global and an observer, odpor-cs-ob's check modulo observers (Sec. 4.1) with
+    // and without `--violations-only` (every proc has an `i`, for the pool)
+    Seed {
+        globals: "global int x = 0;\nglobal int o = -1;\nglobal bool[4] written;\n",
+        procs: &[
+            ("writer(int i)", &[&["x = i;", "written[i] = true;"]]),
+            ("reader(int i)", &[&["assert(x <= 3);"]]),
+        ],
+        spawns: &["writer(1)", "writer(2)", "writer(3)", "reader(0)"],
+        pool: &[
+            "x = i;",
+            "x = x + i;",
+            "o = x;",
+            "x = o;",
+            "o = i;",
+            "await (written[i] || i == 0);",
+            "await (written[1] && written[2]);",
+            "assert(x <= 3);",
+            "assert(o != 2);",
         ],
     },
 ];
