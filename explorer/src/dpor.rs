@@ -388,6 +388,13 @@ pub struct Dpor<R> {
     /// Per block, the globals its `await` guard reads (`BlockSets::guard_reads`), for
     /// [`leaves_a_raced_waiter`].
     guards: Vec<Vec<GlobalId>>,
+    /// Whether the last sequence [`Dpor::insert_wakeup`] refused was covered only by
+    /// a process asleep beside it ([`Cover::Beside`]).
+    covered_beside: bool,
+    /// The races `(e, n)` of the current path whose reversal was refused so, judged
+    /// again on the whole of each execution through `n`, where it ends
+    /// ([`Dpor::recheck_beside`]).
+    beside: Vec<(usize, usize)>,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -404,6 +411,8 @@ impl<R: Reduction> Dpor<R> {
             end_reads: true,
             every_global: Vec::new(),
             guards: Vec::new(),
+            covered_beside: false,
+            beside: Vec::new(),
         }
     }
 
@@ -558,6 +567,9 @@ impl<R: Reduction> Dpor<R> {
                 let race_write = (!real || lifts).then(|| entry(&run.ex, e, false));
                 !self.insert_wakeup(run, e, entries, race_write.as_ref())
             });
+            if redundant && real && self.covered_beside {
+                self.beside.push((e, n));
+            }
             if !real || redundant {
                 continue;
             }
@@ -618,6 +630,7 @@ impl<R: Reduction> Dpor<R> {
         let at_prefix = self.snapshots.get(e);
         let prefix = &mut self.nodes[e];
         let mut commutes = false;
+        let mut beside = false;
         let covered = prefix.sleep.asleep_steps().any(|step| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
@@ -635,6 +648,10 @@ impl<R: Reduction> Dpor<R> {
             };
             match sleeper_covers(&entries, after, &sleeping, cut, &mut independent) {
                 Cover::Yes => true,
+                Cover::Beside => {
+                    beside = true;
+                    true
+                }
                 Cover::No => false,
                 Cover::Commutes => {
                     commutes = true;
@@ -656,6 +673,7 @@ impl<R: Reduction> Dpor<R> {
             prefix.blocked_steps.contains(&first.process)
                 && prefix.wut.branches_at_root(&entries, &mut independent)
         });
+        self.covered_beside = covered && beside;
         if covered || repeats || entries.is_empty() {
             return false;
         }
@@ -665,6 +683,33 @@ impl<R: Reduction> Dpor<R> {
         pruning.wakeup_beside_commuting += u64::from(commutes);
         pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
         true
+    }
+
+    /// JACM Alg. 2 reverses the races of an execution where it ends, with `v =
+    /// notdep(e, E).n` over the whole of it; ours are reversed as `n` runs, with the
+    /// events before `n` only. A process asleep at `pre(E, e)` beside that shorter `v`
+    /// (commuting with all of it, [`Cover::Beside`]) covers it, but may conflict with
+    /// an event after `n` that does not depend on `e`, which JACM's `v` holds: the
+    /// trace with that event before the sleeper is then covered by nothing. Two p's
+    /// `f0 = true; yield; f0 = false`, q's `f1 = true` and r's `f1 = false` before an
+    /// `await`: below p@2, the race of r's write with q asked for q first, refused
+    /// beside p@1 asleep there, and p@2's second step then came before p@1's only
+    /// after r's write (odpor explored 23 of 24 traces:
+    /// `regressions::odpor_judges_a_sleeper_beside_on_the_whole_execution`). So
+    /// each race refused so is judged again where the execution ends, with JACM's `v`;
+    /// its don't-do sequence (odpor-cs) is left out. In each execution through `n`:
+    /// which events follow `n` independently of `e` depends on the continuation.
+    fn recheck_beside(&mut self, run: &mut Exploration<'_, '_>) {
+        for (e, n) in self.beside.clone() {
+            let events = run.ex.events();
+            let entries: Vec<Entry> = race::notdep(events, &self.hb, e)
+                .into_iter()
+                .chain([n])
+                .map(|i| entry(&run.ex, i, false))
+                .collect();
+            let race_write = self.reduction.lifts().then(|| entry(&run.ex, e, false));
+            self.insert_wakeup(run, e, entries, race_write.as_ref());
+        }
     }
 
     /// ODPOR^ob (ISSTA 2019, Alg. 1, line 14, and Fig. 1) for a reduction with
@@ -1539,6 +1584,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 if self.nodes[d].enabled.is_empty() {
                     self.measure_path(run);
                     run.complete_execution();
+                    self.recheck_beside(run);
                     self.observed_races(run, true);
                     if !self.close(run) {
                         break;
@@ -1587,6 +1633,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                             None => Blocked::Asleep,
                         });
                         run.stats.pruning.cuts += u64::from(cut);
+                        self.recheck_beside(run);
                         self.observed_races(run, false);
                         if !self.close(run) {
                             break;
@@ -2144,6 +2191,7 @@ impl<R: Reduction> Dpor<R> {
     fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
+        self.recheck_beside(run);
         // With observers, the races of real events are found where an execution ends.
         self.observed_races(run, false);
         let footprint = run.ex.events()[d].footprint.clone();
@@ -2324,6 +2372,8 @@ impl<R: Reduction> Dpor<R> {
         let footprint: Footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();
+        // A race stays to judge again in every execution through its later event.
+        self.beside.retain(|&(_, n)| n < d);
         let node = &mut self.nodes[d];
         if let Some(p) = node.current.take() {
             let process = run.ex.state.procs[p].pid_key;

@@ -182,7 +182,7 @@ pub fn sleeper_covers(
         Some(WeakInitial::At(_)) => Cover::Yes,
         Some(WeakInitial::Beside) if v.iter().any(conflicts) => Cover::Commutes,
         Some(WeakInitial::Beside) if cut || after.is_some_and(conflicts) => Cover::No,
-        Some(WeakInitial::Beside) => Cover::Yes,
+        Some(WeakInitial::Beside) => Cover::Beside,
     }
 }
 
@@ -191,6 +191,12 @@ pub fn sleeper_covers(
 pub enum Cover {
     /// A weak initial: its exploration covered the sequence's traces.
     Yes,
+    /// A weak initial beside the sequence: it covers the sequence as given, not
+    /// necessarily a longer reversal of the same race (JACM's `notdep` over the whole
+    /// execution, with the events after the race that do not depend on its first
+    /// event), with which the sleeping process may conflict: see
+    /// [`crate::dpor`]'s `recheck_beside`.
+    Beside,
     /// Not a weak initial.
     No,
     /// Not a weak initial, although it commutes with every event of the sequence,
@@ -458,7 +464,7 @@ mod tests {
         let b_alone = std::slice::from_ref(&b);
         assert_eq!(
             sleeper_covers(b_alone, None, &q, false, &mut never),
-            Cover::Yes
+            Cover::Beside
         );
         // Not where q's subtree may have been cut at covered states.
         assert_eq!(

@@ -2048,6 +2048,32 @@ init { spawn p(); spawn q(); spawn q(); spawn r(); }
     assert_agree(src);
 }
 
+/// Found by the mutants test (stop 36, `IC_DIFF_SEED=71`), pre-existing, shrunk by
+/// hand: odpor explored 23 of the 24 Mazurkiewicz traces (52 of 68 on the mutant; its
+/// final states all found), odpor-ob all 24. r's `await` needs f[0] and f[1] true
+/// after its own `f[1] = false`. Missed: p@2's two steps, then p@1's, with q before
+/// r's first step (r then waits for good). Below p@2, the race of r's write with q
+/// (p@2 r q ...) asked for q first and was refused, p@1 asleep there beside it; in
+/// p@1's subtree p@1's first step comes before p@2's second, and the race of those two
+/// was reversed below r's branch, after r's write. JACM reverses a race where the
+/// execution ends, with `notdep` over all of it: in p@2 r q p@2 p@1 p@1, that is p@2's
+/// second step, p@1's two, then q, which p@1 is not beside. Each race so refused is
+/// now judged again with that `v` wherever an execution through it ends
+/// (`Dpor::recheck_beside`).
+#[test]
+fn odpor_judges_a_sleeper_beside_on_the_whole_execution() {
+    let src = "global bool[2] f;
+proc p() { f[0] = true; yield; f[0] = false; }
+proc q() { f[1] = true; }
+proc r() { f[1] = false; await (f[0] && f[1]); }
+init { spawn p(); spawn p(); spawn q(); spawn r(); }
+";
+    let (naive, odpor) = naive_and_odpor(src);
+    assert_eq!(naive.stats.mazurkiewicz, Some(24));
+    assert_eq!((odpor.stats.traces, odpor.stats.blocked), (24, 0));
+    assert_agree(src);
+}
+
 /// Found by the mutants test (stop 36, `IC_DIFF_SEED=41`), pre-existing, shrunk by
 /// hand: sdpor explored 8 of 10 Mazurkiewicz traces and reached 8 of naive's 10
 /// reads-from classes. r's `await (y != z)` always holds and reads y; p's
