@@ -2048,6 +2048,41 @@ init { spawn p(); spawn q(); spawn q(); spawn r(); }
     assert_agree(src);
 }
 
+/// Found by the mutants test (stop 36, `IC_DIFF_SEED=71`, second run), pre-existing
+/// (present at the start of stop 36), shrunk by hand: `odpor-cs-ob --literal` reached
+/// 1 of naive's 2 final states (the default odpor-cs-ob reached both). Missed: x = 1,
+/// y = 1, only after r q q p (r's `y = 0` before q's first block, which then sets
+/// y = 1 as x is 0). At q (q's first block), p runs and is blocked, its state that of
+/// p q; the race of q's second block with r in q q p r asked for p r there, refused
+/// as a repeat of that blocked branch (`Dpor::insert_wakeup`); q's node went on with
+/// q's second block once, never with r, and the covering subtree below p q has r
+/// before q's first block only after p. The default mode settles p unrun and runs r
+/// at q. A repeat whose blocked first step commutes with the rest now asks for the
+/// rest: r at q, whose race with q's first block asks for r at the root.
+#[test]
+fn odpor_cs_ob_literal_a_blocked_branch_hides_a_reader_first() {
+    let src = "global int x = 0;
+global int y = 1;
+proc p() { x = 1; }
+proc q() { if (x == 0) { y = 1; } yield; if (y == 0) { x = 1; } }
+proc r() { y = 0; }
+init { spawn p(); spawn q(); spawn r(); }
+";
+    let program = tests::load(src, &[]);
+    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    assert_eq!(naive.stats.final_states, 2);
+    let literal = tests::explore_all(
+        &program,
+        &mut explorer::dpor::Dpor::new(
+            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::csdpor::ContextSensitive::literal(),
+            ),
+        ),
+    );
+    assert_eq!(literal.finals, naive.finals);
+    assert_agree(src);
+}
+
 /// Found by the mutants test (stop 36, `IC_DIFF_SEED=71`), pre-existing, shrunk by
 /// hand: odpor explored 23 of the 24 Mazurkiewicz traces (52 of 68 on the mutant; its
 /// final states all found), odpor-ob all 24. r's `await` needs f[0] and f[1] true
