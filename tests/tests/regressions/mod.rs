@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 /// identities may move there, and ocdpor's report.
 fn ocdpor_against_finer(src: &str) -> (explorer::Report, bool, explorer::Report) {
     let program = tests::load(src, &[]);
-    let ics = crate::ics(&program, src);
+    let ics = crate::ics_unhurried(&program, src);
     let mut naive = explorer::naive::Naive::with_constraints(ics.clone());
     let finer = tests::explore_all(&program, &mut naive);
     let report = tests::explore_all(
@@ -2013,7 +2013,7 @@ proc p() { if (y < 0) { x = 1; } y = -1; }
 init { spawn p(); spawn p(); }
 ";
     let program = tests::load(src, &[]);
-    let mut naive = explorer::naive::Naive::with_constraints(crate::ics(&program, src));
+    let mut naive = explorer::naive::Naive::with_constraints(crate::ics_unhurried(&program, src));
     tests::explore_all(&program, &mut naive);
     assert!(!naive.identities_may_move());
 }
