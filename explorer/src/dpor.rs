@@ -388,9 +388,6 @@ pub struct Dpor<R> {
     /// Per block, the globals its `await` guard reads (`BlockSets::guard_reads`), for
     /// [`leaves_a_raced_waiter`].
     guards: Vec<Vec<GlobalId>>,
-    /// Whether the last sequence [`Dpor::insert_wakeup`] refused was covered only by
-    /// a process asleep beside it ([`Cover::Beside`]).
-    covered_beside: bool,
     /// The races `(e, n)` of the current path whose reversal was refused so, judged
     /// again on the whole of each execution through `n`, where it ends
     /// ([`Dpor::recheck_beside`]).
@@ -411,7 +408,6 @@ impl<R: Reduction> Dpor<R> {
             end_reads: true,
             every_global: Vec::new(),
             guards: Vec::new(),
-            covered_beside: false,
             beside: Vec::new(),
         }
     }
@@ -563,13 +559,14 @@ impl<R: Reduction> Dpor<R> {
             // `e` runs after the reversal (see `sleeper_covers`): a probe's, or any
             // where `R` may keep a process asleep.
             let lifts = self.reduction.lifts();
-            let redundant = wakeup.is_some_and(|entries| {
+            let insertion = wakeup.map(|entries| {
                 let race_write = (!real || lifts).then(|| entry(&run.ex, e, false));
-                !self.insert_wakeup(run, e, entries, race_write.as_ref())
+                self.insert_wakeup(run, e, entries, race_write.as_ref())
             });
-            if redundant && real && self.covered_beside {
+            if real && insertion == Some(Insertion::Beside) {
                 self.beside.push((e, n));
             }
+            let redundant = insertion.is_some_and(|i| i != Insertion::Joined);
             if !real || redundant {
                 continue;
             }
@@ -602,7 +599,7 @@ impl<R: Reduction> Dpor<R> {
         e: usize,
         entries: Vec<Entry>,
         race_write: Option<&Entry>,
-    ) -> bool {
+    ) -> Insertion {
         let reduction = &mut self.reduction;
         let (program, max_depth) = (run.ex.program(), run.config.max_depth);
         let initial = self.snapshots.first();
@@ -673,7 +670,6 @@ impl<R: Reduction> Dpor<R> {
             prefix.blocked_steps.contains(&first.process)
                 && prefix.wut.branches_at_root(&entries, &mut independent)
         });
-        self.covered_beside = covered && beside;
         // A repeat whose blocked first step commutes with the rest of the sequence
         // (no conflict of footprints, not its process, not spawned by it) still asks
         // for the rest's order, without that step, which can run later: in `--literal`
@@ -682,28 +678,29 @@ impl<R: Reduction> Dpor<R> {
         // (`regressions::odpor_cs_ob_literal_a_blocked_branch_hides_a_reader_first`).
         // (Not a step only kept asleep into the node by commutation, which owes
         // nothing: see `Dpor::choose_after_blocked`.)
-        let first = entries.first();
-        let commuted = first.is_some_and(|f| prefix.commuted.contains(&f.process));
-        if !covered && repeats && !commuted && entries.len() > 1 {
-            let first = &entries[0];
-            let apart = entries[1..].iter().all(|x| {
+        if let [first, rest @ ..] = &entries[..] {
+            let apart = rest.iter().all(|x| {
                 x.process != first.process
                     && !first.spawns.contains(&x.process)
                     && !first.footprint.conflicts(&x.footprint)
             });
-            if apart {
-                return self.insert_wakeup(run, e, entries[1..].to_vec(), race_write);
+            let commuted = prefix.commuted.contains(&first.process);
+            if !covered && repeats && !commuted && !rest.is_empty() && apart {
+                return self.insert_wakeup(run, e, rest.to_vec(), race_write);
             }
         }
+        if covered && beside {
+            return Insertion::Beside;
+        }
         if covered || repeats || entries.is_empty() {
-            return false;
+            return Insertion::Redundant;
         }
         self.wakeup_steps += prefix.wut.insert(entries, &mut independent, extend_leaves);
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
         pruning.wakeup_beside_commuting += u64::from(commutes);
         pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
-        true
+        Insertion::Joined
     }
 
     /// JACM Alg. 2 reverses the races of an execution where it ends, with `v =
@@ -959,7 +956,8 @@ impl<R: Reduction> Dpor<R> {
             let race_write = (last == Last::Probe).then(|| entry(&run.ex, reversal.e, false));
             // No state follows an unrun event.
             let after_unrun = unrun(reversal.later);
-            if self.insert_wakeup(run, reversal.e, entries, race_write.as_ref()) && !after_unrun {
+            let joined = self.insert_wakeup(run, reversal.e, entries, race_write.as_ref());
+            if joined == Insertion::Joined && !after_unrun {
                 self.dont_do_after_observed_race(run, hb, &reversal);
             }
         }
@@ -1515,6 +1513,18 @@ fn waits(program: &Program, block: BlockId) -> bool {
     program.blocks[block as usize].guard.is_some()
 }
 
+/// What [`Dpor::insert_wakeup`] made of a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Insertion {
+    /// It joined the wakeup tree.
+    Joined,
+    /// Redundant there.
+    Redundant,
+    /// Covered only by a process asleep beside it ([`Cover::Beside`]), which a longer
+    /// reversal of the same race may not be ([`Dpor::recheck_beside`]).
+    Beside,
+}
+
 /// The writers of what `guard` reads in `v` (not of process `proc`, whose `await`
 /// runs after `v`) considered for leaving out, at most this many.
 const LEFT_OUT: usize = 4;
@@ -1970,11 +1980,24 @@ impl<R: Reduction> Dpor<R> {
             // it ran at the node before, and r's read of y after that write: only
             // this asks for r before p's block
             // (`regressions::sdpor_an_await_behind_a_reader_of_its_block`).
-            if !optimal && at_block && enabled_before && writers == 0 {
-                let after = race::notdep(events, hb, e0);
-                if !after.iter().any(|&j| events[j].footprint.conflicts(&whole)) {
-                    continue;
-                }
+            // Disabled before `e0` already, the process can pass only after a `v` that
+            // writes what its guard reads (cheap tests before computing memories):
+            // leaving writes out then needs one to leave out and one to keep. (sdpor
+            // missed 4 of 54 traces where the two y = 2 of p@1 and p@2 followed their
+            // x = 1 and r's x = 0 came last, for an `await (y == x)`, while it skipped
+            // these writes.)
+            let disabled_before = at_block && !enabled_before;
+            if disabled_before && writers == 0 {
+                continue;
+            }
+            let notdep = race::notdep(events, hb, e0);
+            let conflicting = || {
+                notdep
+                    .iter()
+                    .any(|&j| events[j].footprint.conflicts(&whole))
+            };
+            if !optimal && at_block && enabled_before && writers == 0 && !conflicting() {
+                continue;
             }
             // `v = notdep(e0, E)`, or, where a later write of what the guard reads
             // disables it again, `v` without some of the events that write it (and
@@ -1998,17 +2021,6 @@ impl<R: Reduction> Dpor<R> {
                     Some(Ok(true) | Err(_))
                 )
             };
-            // Disabled before `e0` already, the process can pass only after a `v` that
-            // writes what its guard reads (cheap tests before computing memories):
-            // leaving writes out then needs one to leave out and one to keep. (sdpor
-            // missed 4 of 54 traces where the two y = 2 of p@1 and p@2 followed their
-            // x = 1 and r's x = 0 came last, for an `await (y == x)`, while it skipped
-            // these writes.)
-            let disabled_before = at_block && !enabled_before;
-            if disabled_before && writers == 0 {
-                continue;
-            }
-            let notdep = race::notdep(events, hb, e0);
             let to_leave_out = writers > usize::from(disabled_before);
             // An optimal search asks for every largest such `v`, not the first found:
             // each puts before `n` a different set of the writes kept, another trace,
