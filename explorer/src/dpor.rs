@@ -17,6 +17,7 @@ use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
 use crate::footprint::{intersects, Footprint};
 use crate::happens_before::HappensBefore;
+use crate::left_out::without_some_writes_of;
 use crate::race;
 use crate::report::Stats;
 use crate::sleep::{Kept, SleepSet, Step};
@@ -1523,49 +1524,6 @@ enum Insertion {
     /// Covered only by a process asleep beside it ([`Cover::Beside`]), which a longer
     /// reversal of the same race may not be ([`Dpor::recheck_beside`]).
     Beside,
-}
-
-/// The writers of what `guard` reads in `v` (not of process `proc`, whose `await`
-/// runs after `v`) considered for leaving out, at most this many.
-const LEFT_OUT: usize = 4;
-
-/// `v` without a nonempty subset of its events in `written` (sorted: those that may
-/// write what the guard reads there) and the events that happen after them, smallest
-/// subsets first (at most [`LEFT_OUT`] writers, the last ones of `v`, are
-/// considered); none where an event of process `proc` would have to go.
-fn without_some_writes_of<'a>(
-    events: &'a [Event],
-    hb: &'a HappensBefore,
-    proc: usize,
-    written: &[usize],
-    v: &'a [usize],
-) -> impl Iterator<Item = Vec<usize>> + 'a {
-    let is_writer = |j: usize| events[j].proc != proc && written.binary_search(&j).is_ok();
-    let all: Vec<usize> = v.iter().copied().filter(|&j| is_writer(j)).collect();
-    let writers = &all[all.len().saturating_sub(LEFT_OUT)..];
-    // For each event of `v`, the writers it goes with (bit `b`: it is writer `b` or
-    // happens after it).
-    let goes: Vec<u32> = v
-        .iter()
-        .map(|&j| {
-            (0..writers.len())
-                .filter(|&b| j == writers[b] || hb.before(events, writers[b], j))
-                .fold(0, |mask, b| mask | 1 << b)
-        })
-        .collect();
-    let mut subsets: Vec<u32> = (1..1u32 << writers.len()).collect();
-    subsets.sort_by_key(|s| s.count_ones());
-    subsets.into_iter().filter_map(move |subset| {
-        let mut kept = Vec::with_capacity(v.len());
-        for (&j, &with) in v.iter().zip(&goes) {
-            if with & subset == 0 {
-                kept.push(j);
-            } else if events[j].proc == proc {
-                return None;
-            }
-        }
-        Some(kept)
-    })
 }
 
 /// Whether process `i`'s step is confirmed in `dnd(E)` at `node`: it blocks whenever

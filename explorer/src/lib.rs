@@ -12,6 +12,7 @@ pub mod future;
 pub mod happens_before;
 pub mod independence;
 pub mod lasso;
+pub mod left_out;
 pub mod modulo_observers;
 pub mod naive;
 pub mod observers;

@@ -3350,3 +3350,34 @@ init { spawn p(); spawn p(); spawn q(); spawn p(); }
 ";
     odpor_ob_reaches_the_classes(src, 38705, (91275, 0));
 }
+
+/// Built by hand to test the bound on the writes a disabled `await`'s probe left
+/// out (the last four writers of `notdep`): odpor explored 24 of the 48 Mazurkiewicz
+/// traces and ocdpor 1 of 2, both missing the final state where p passes first
+/// (z = 1). The first execution runs a's `x = 1`, the four `y = y + 1`, d's `w = 1`,
+/// then p's `await` fails. Only p before a, after d, passes early; the probe of
+/// p's race with a puts `notdep` (the increments and `w = 1`) first and must leave
+/// out the first increment, with the three after it — the fifth writer from the
+/// end. The probe now tries every antichain of the writers
+/// (`explorer::left_out`).
+#[test]
+fn a_probe_leaves_out_a_writer_far_from_the_end() {
+    check(
+        "global int x = 0;
+         global int y = 0;
+         global int z = 0;
+         global int w = 0;
+         proc d() { w = 1; }
+         proc a() { x = 1; }
+         proc b() { y = y + 1; }
+         proc p() { await (w == 1 && (x == 0 && y == 0 || x == 1 && y == 4)); z = 1 + x; }
+         init {
+             spawn a();
+             spawn b(); spawn b(); spawn b(); spawn b();
+             spawn d();
+             spawn p();
+         }",
+        (840, 3003, 2, 48),
+        &[],
+    );
+}
