@@ -81,6 +81,7 @@
 
 mod mutants;
 mod regressions;
+mod small_scope;
 
 use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
