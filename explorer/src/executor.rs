@@ -294,6 +294,14 @@ impl<'p> Executor<'p> {
         self.record_unrun(proc, footprint)
     }
 
+    /// Records process `proc`'s next block as an event that has not run, with the
+    /// given footprint: what its process may touch from now on
+    /// ([`crate::future::Futures`]), for the races of a future the execution does not
+    /// show. Stepped back with [`Executor::back`] like any event.
+    pub fn unrun_future(&mut self, proc: usize, footprint: Footprint) -> &Event {
+        self.record_unrun(proc, footprint)
+    }
+
     /// [`Executor::unrun`], the event writing the scalar globals its block surely
     /// overwrites (`Block::overwrites`, none for a guarded block): for a step known to
     /// run normally there (odpor-cs-ob's settled steps), whose writes hide the earlier

@@ -3,12 +3,17 @@
 //! process and blocks of the processes it may spawn, transitively. CSDPOR Sec. 5.3
 //! (optimisation 1, "anticipating cuts") needs this set `O` of possible future steps.
 
-use crate::executor::Event;
+use crate::executor::{Event, Executor};
 use crate::footprint::Footprint;
 use crate::sleep::SleepSet;
 use crate::state::State;
 use frontend::ir::{BlockId, Program};
 use frontend::memory::Loc;
+use frontend::value::Value;
+
+/// Blocks of a process analysed from their locals by [`Futures::of_process`]; past
+/// them, their syntactic reach.
+const PRECISE_BLOCKS: usize = 32;
 
 pub struct Futures {
     /// Per block: what it and everything reachable from it may touch.
@@ -47,6 +52,61 @@ impl Futures {
             })
             .collect();
         Futures { reach }
+    }
+
+    /// What process `q` may touch from now on, as precisely as its locals tell: the
+    /// transition footprint of its next block and of each block it may go on to with
+    /// locals the global state does not decide; the syntactic reach of a block
+    /// reached otherwise, of a spawned process's, and of what lies past
+    /// [`PRECISE_BLOCKS`] blocks (whole arrays and maps: a step that writes one
+    /// element conflicts with every write of the array there).
+    pub fn of_process(&self, ex: &Executor<'_>, q: usize) -> Footprint {
+        let p = &ex.state.procs[q];
+        let mut reads: Vec<Loc> = Vec::new();
+        let mut writes: Vec<Loc> = Vec::new();
+        let coarse = |b: BlockId, reads: &mut Vec<Loc>, writes: &mut Vec<Loc>| {
+            reads.extend(&self.reach[b as usize].reads);
+            writes.extend(&self.reach[b as usize].writes);
+        };
+        let mut seen: Vec<(BlockId, Vec<Value>)> = Vec::new();
+        let mut todo: Vec<(BlockId, Vec<Value>)> =
+            p.next.map(|b| (b, p.locals.clone())).into_iter().collect();
+        while let Some((block, locals)) = todo.pop() {
+            if seen.contains(&(block, locals.clone())) {
+                continue;
+            }
+            let after = (seen.len() < PRECISE_BLOCKS)
+                .then(|| {
+                    frontend::may_touch::successors(&ex.machine, &ex.state.mem, block, &locals)
+                })
+                .flatten();
+            let Some(after) = after else {
+                coarse(block, &mut reads, &mut writes);
+                continue;
+            };
+            let touched = ex.transition(block, &locals);
+            reads.extend(touched.reads);
+            writes.extend(touched.writes);
+            for (next, locals) in after.next {
+                match locals.into_iter().collect::<Option<Vec<Value>>>() {
+                    Some(known) => todo.push((next, known)),
+                    None => coarse(next, &mut reads, &mut writes),
+                }
+            }
+            for (proc, _) in after.spawns {
+                coarse(
+                    ex.program().procs[proc as usize].entry,
+                    &mut reads,
+                    &mut writes,
+                );
+            }
+            seen.push((block, locals));
+        }
+        for v in [&mut reads, &mut writes] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Footprint { reads, writes }
     }
 
     /// CSDPOR Sec. 5.3, optimisation 1 (anticipating cuts), made sound: some enabled
