@@ -2024,21 +2024,35 @@ impl<R: Reduction> Dpor<R> {
                 Vec::new()
             };
             run.stats.pruning.replayed_events += replayed;
-            for mut v in found {
-                if self.reduction.optimal() {
-                    let entries: Vec<Entry> = v
-                        .iter()
-                        .map(|&i| entry(&run.ex, i, false))
-                        .chain([entry(&run.ex, n, true)])
-                        .collect();
-                    let race_write = entry(&run.ex, e0, false);
-                    self.insert_wakeup(run, e0, entries, Some(&race_write));
-                } else {
-                    v.push(n);
-                    let guided = self.reduction.guided();
-                    add_initial(run, hb, &mut self.nodes[e0], guided, &v, Some(&whole));
-                }
+            for v in found {
+                self.ask_before(run, hb, e0, v, (n, &whole));
             }
+        }
+    }
+
+    /// Asks to run the events `v` of the execution, then event `n` with its block's
+    /// whole footprint (`n = (n, whole)`: a probe, an `await` that cannot run where
+    /// `v` puts it, or an event standing for a process's future), at `pre(E, e)`:
+    /// `v.n` joins `wut(E')` in an optimal search, an initial of it joins
+    /// `backtrack(E')` otherwise.
+    fn ask_before(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        hb: &HappensBefore,
+        e: usize,
+        mut v: Vec<usize>,
+        (n, whole): (usize, &Footprint),
+    ) {
+        if self.reduction.optimal() {
+            let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
+                .chain([entry(&run.ex, n, true)])
+                .collect();
+            let race_write = entry(&run.ex, e, false);
+            self.insert_wakeup(run, e, entries, Some(&race_write));
+        } else {
+            v.push(n);
+            let guided = self.reduction.guided();
+            add_initial(run, hb, &mut self.nodes[e], guided, &v, Some(whole));
         }
     }
 
@@ -2154,26 +2168,17 @@ impl<R: Reduction> Dpor<R> {
             .futures
             .get_or_insert_with(|| Futures::new(run.ex.program()));
         let footprint = futures.of_process(&run.ex, x);
-        let optimal = self.reduction.optimal();
         run.ex.unrun_future(x, footprint);
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+        let hb = std::mem::take(&mut self.hb);
         let n = run.ex.events().len() - 1;
-        for e in race::races(run.ex.events(), &self.hb) {
+        let whole = run.ex.event_transition(n);
+        for e in race::races(run.ex.events(), &hb) {
             run.stats.pruning.races += 1;
-            let mut v = race::notdep(run.ex.events(), &self.hb, e);
-            if optimal {
-                let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
-                    .chain([entry(&run.ex, n, true)])
-                    .collect();
-                let race_write = entry(&run.ex, e, false);
-                self.insert_wakeup(run, e, entries, Some(&race_write));
-            } else {
-                v.push(n);
-                let whole = run.ex.event_transition(n);
-                let guided = self.reduction.guided();
-                add_initial(run, &self.hb, &mut self.nodes[e], guided, &v, Some(&whole));
-            }
+            let v = race::notdep(run.ex.events(), &hb, e);
+            self.ask_before(run, &hb, e, v, (n, &whole));
         }
+        self.hb = hb;
         self.hb.pop();
         run.ex.back();
     }
