@@ -16,7 +16,9 @@
 //! (`regressions::a_probe_leaves_out_a_writer_far_from_the_end`). The number of
 //! antichains is that of the ways to place the `await` among its writers that are
 //! not ordered: 1 + m for m writers in one chain, 2^m for m independent ones, and as
-//! many Mazurkiewicz traces put the `await` after each subset.
+//! many Mazurkiewicz traces put the `await` after each subset. None is tried where no
+//! event that can be left out may write what the guard read after all of them
+//! (`leaving_out_matters` in [`crate::dpor`]): a join of independent workers.
 
 use crate::executor::Event;
 use crate::happens_before::HappensBefore;
