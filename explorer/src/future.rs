@@ -58,7 +58,7 @@ impl Futures {
     /// transition footprint of its next block and of each block it may go on to with
     /// locals the global state does not decide; the syntactic reach of a block
     /// reached otherwise, of a spawned process's, and of what lies past
-    /// [`PRECISE_BLOCKS`] blocks (whole arrays and maps: a step that writes one
+    /// `PRECISE_BLOCKS` blocks (whole arrays and maps: a step that writes one
     /// element conflicts with every write of the array there).
     pub fn of_process(&self, ex: &Executor<'_>, q: usize) -> Footprint {
         let p = &ex.state.procs[q];
