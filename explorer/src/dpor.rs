@@ -1121,7 +1121,8 @@ fn await_race(
     let v = race::notdep(events, hb, e);
     let Some(mem) = virtual_memory(ex, hb, e, &v) else {
         let prefix = prefix.filter(|_| !climbs);
-        return match prefix.and_then(|state| replayed_guard(ex, state, n, &v, replayed)) {
+        let replayed = prefix.and_then(|state| replayed_memory(ex, state, n, &v, replayed));
+        return match replayed.map(|(mem, locals)| ex.machine.enabled(block, &mem, &locals)) {
             Some(Ok(false)) => AwaitRace::InVain,
             _ => AwaitRace::Reversible,
         };
@@ -1174,9 +1175,8 @@ fn await_race(
 }
 
 /// Whether the guard of event `n`'s block holds in `s[E'.w]` (`E'` the prefix before
-/// event `e`, `w` events after it, in order): read off the undo log where that is
-/// exact ([`virtual_memory`], with `n`'s locals), else by [`replayed_guard`] from
-/// `prefix`, a snapshot of `s[E']`, when there is one. `None` when neither tells.
+/// event `e`, `w` events after it, in order; see [`memory_after`]). `None` when
+/// nothing tells.
 fn guard_after(
     ex: &Executor<'_>,
     hb: &HappensBefore,
@@ -1185,76 +1185,43 @@ fn guard_after(
     prefix: Option<&State>,
     replayed: &mut u64,
 ) -> Option<Result<bool, frontend::interp::Fault>> {
-    let block = ex.events()[n].block;
-    at_guard_after(ex, hb, (e, n), w, prefix, replayed, |mem, locals| {
-        ex.machine.enabled(block, mem, locals)
-    })
+    let (mem, locals) = memory_after(ex, hb, (e, n), w, prefix, replayed)?;
+    Some(ex.machine.enabled(ex.events()[n].block, &mem, &locals))
 }
 
-/// What the guard of event `n`'s block reads in `s[E'.w]`, told as [`guard_after`]
-/// tells whether it holds.
-fn guard_reads_after(
+/// The memory of `s[E'.w]` and event `n`'s locals there: read off the undo log where
+/// that is exact ([`virtual_memory`], with `n`'s locals), else replayed from
+/// `prefix`, a snapshot of `s[E']`, when there is one ([`replayed_memory`]).
+fn memory_after(
     ex: &Executor<'_>,
     hb: &HappensBefore,
     (e, n): (usize, usize),
     w: &[usize],
     prefix: Option<&State>,
     replayed: &mut u64,
-) -> Option<Vec<Loc>> {
-    let block = ex.events()[n].block;
-    at_guard_after(ex, hb, (e, n), w, prefix, replayed, |mem, locals| {
-        ex.machine.guard_reads(block, mem, locals)
-    })
-}
-
-/// `f` of the memory of `s[E'.w]` and of `n`'s locals there (see [`guard_after`]).
-fn at_guard_after<T>(
-    ex: &Executor<'_>,
-    hb: &HappensBefore,
-    (e, n): (usize, usize),
-    w: &[usize],
-    prefix: Option<&State>,
-    replayed: &mut u64,
-    f: impl FnOnce(&Memory, &[Value]) -> T,
-) -> Option<T> {
+) -> Option<(Memory, Vec<Value>)> {
     match virtual_memory(ex, hb, e, w) {
-        Some(mem) => Some(f(&mem, ex.entry_locals(n))),
-        None => replayed_at(ex, prefix?, n, w, replayed, f),
+        Some(mem) => Some((mem, ex.entry_locals(n).to_vec())),
+        None => replayed_memory(ex, prefix?, n, w, replayed),
     }
 }
 
-/// Whether the guard of event `n`'s block holds after the events `w` replayed from
-/// `state` (each step counted in `replayed`): `None` when `w` cannot run there or
-/// leaves `n`'s process at another block.
-fn replayed_guard(
+/// The memory and event `n`'s locals after the events `w` replayed from `state` (each
+/// step counted in `replayed`): `None` when `w` cannot run there or leaves `n`'s
+/// process at another block.
+fn replayed_memory(
     ex: &Executor<'_>,
     state: &State,
     n: usize,
     w: &[usize],
     replayed: &mut u64,
-) -> Option<Result<bool, frontend::interp::Fault>> {
-    let block = ex.events()[n].block;
-    replayed_at(ex, state, n, w, replayed, |mem, locals| {
-        ex.machine.enabled(block, mem, locals)
-    })
-}
-
-/// `f` of the memory and of `n`'s locals after the events `w` replayed from `state`
-/// (see [`replayed_guard`]).
-fn replayed_at<T>(
-    ex: &Executor<'_>,
-    state: &State,
-    n: usize,
-    w: &[usize],
-    replayed: &mut u64,
-    f: impl FnOnce(&Memory, &[Value]) -> T,
-) -> Option<T> {
+) -> Option<(Memory, Vec<Value>)> {
     let (events, procs) = (ex.events(), &ex.state.procs);
     let keys: Vec<Fingerprint> = w.iter().map(|&i| procs[events[i].proc].pid_key).collect();
     let (after, _) = run_from(ex, state, &keys, replayed)?;
     let (key, block) = (procs[events[n].proc].pid_key, events[n].block);
-    let q = after.procs.iter().find(|q| q.pid_key == key)?;
-    (q.next == Some(block)).then(|| f(&after.mem, &q.locals))
+    let q = after.procs.into_iter().find(|q| q.pid_key == key)?;
+    (q.next == Some(block)).then_some((after.mem, q.locals))
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -2074,8 +2041,10 @@ impl<R: Reduction> Dpor<R> {
             // not tried (odpor on 18 workers took 1.0 s instead of 0.006 s).
             let mut replayed_reads = 0;
             let mut may_pass_without_some = || {
+                let after =
+                    memory_after(&run.ex, hb, (e0, n), &notdep, prefix, &mut replayed_reads);
                 let reads =
-                    guard_reads_after(&run.ex, hb, (e0, n), &notdep, prefix, &mut replayed_reads);
+                    after.map(|(mem, locals)| run.ex.machine.guard_reads(block, &mem, &locals));
                 leaving_out_matters(events, hb, &rewriters, &notdep, reads.as_deref())
             };
             let found: Vec<Vec<usize>> = if passes(&notdep) {
