@@ -281,6 +281,13 @@ pub trait Reduction {
         false
     }
 
+    /// A block at a covered state also analyses the futures of the block's partners
+    /// ([`crate::sleep::Ends::partners`]) and of the processes chained to them
+    /// (`Dpor::future_races`).
+    fn chases_partners(&self) -> bool {
+        false
+    }
+
     /// An optimal reduction with don't-do sequences: the races of a step confirmed in
     /// `dnd(E)` are analysed without running it (see `Dpor::settle_blocked`), where
     /// ODPOR_cs runs it and blocks (Alg. 1, lines 25–26).
@@ -801,6 +808,7 @@ impl<R: Reduction> Dpor<R> {
         run: &mut Exploration<'_, '_>,
         x: usize,
         ends: bool,
+        partners: &[Fingerprint],
     ) -> Footprint {
         let end = settled_end_reads(&run.ex, x, run.config.violations_only, ends);
         let footprint = run.ex.unrun_overwriting(x).footprint.clone();
@@ -817,7 +825,7 @@ impl<R: Reduction> Dpor<R> {
             .collect();
         self.observed_probes(run, &mut order, &end, &probed);
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-        self.future_races(run, x);
+        self.future_races(run, x, partners, &end);
         self.hb.pop();
         run.ex.back();
         footprint
@@ -1370,10 +1378,67 @@ fn add_initial(
     }
 }
 
+/// The live processes whose futures [`Dpor::future_races`] analyses at a block by
+/// process `x`, each with its future's footprint: `x`'s, its `partners`' (and those
+/// they spawned), and, transitively, each whose future may conflict with an event
+/// of one of them or with its future — what may happen after a partner in the
+/// covering executions. Two writes conflict only on a global `observed` marks
+/// (with observers, one a live process or the end may read): under `→ob` nothing
+/// orders writes no read sees. `x`'s own events chain nothing: what happens after
+/// them happens after them in the covering executions too.
+fn chained(
+    ex: &Executor<'_>,
+    futures: &Futures,
+    x: usize,
+    partners: &[Fingerprint],
+    observed: &[bool],
+) -> Vec<(usize, Footprint)> {
+    let procs = &ex.state.procs;
+    let live = |r: usize| procs[r].next.is_some();
+    let mut future: Vec<Option<Footprint>> = vec![None; procs.len()];
+    let mut future_of = |r: usize| {
+        future[r]
+            .get_or_insert_with(|| futures.of_process(ex, r))
+            .clone()
+    };
+    let mut chained = vec![false; procs.len()];
+    let mut todo: Vec<usize> = (0..procs.len())
+        .filter(|&r| r != x && partners.contains(&procs[r].pid_key))
+        .collect();
+    for &c in &todo {
+        chained[c] = true;
+    }
+    let mut out: Vec<(usize, Footprint)> = Vec::new();
+    if live(x) {
+        out.push((x, future_of(x)));
+    }
+    while let Some(c) = todo.pop() {
+        let mine = live(c).then(|| future_of(c));
+        let candidates: Vec<usize> = (0..procs.len())
+            .filter(|&r| r != x && !chained[r] && live(r))
+            .collect();
+        for r in candidates {
+            let theirs = future_of(r);
+            let after = ex.events().iter().filter(|e| e.proc == c).any(|e| {
+                (e.spawned.0..e.spawned.1).contains(&r)
+                    || e.footprint.conflicts_observed(&theirs, observed)
+            }) || mine
+                .as_ref()
+                .is_some_and(|f| f.conflicts_observed(&theirs, observed));
+            if after {
+                chained[r] = true;
+                todo.push(r);
+            }
+        }
+        out.extend(mine.map(|f| (c, f)));
+    }
+    out
+}
+
 /// Adds what [`Reduction::sleep_after_race`] returned to `sleep(E')`.
 fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
     match dont {
-        Some(Equivalent::Proved(steps)) => sleep.insert_equivalent(steps),
+        Some(Equivalent::Proved(steps)) => sleep.insert_equivalent(steps, &[]),
         Some(Equivalent::IfReaching(steps, state)) => sleep.insert_if_reaching(steps, state),
         None => {}
     }
@@ -1722,7 +1787,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 // it, as csdpor settles a covered step (`Dpor::settle_blocked`).
                 self.wakeup_steps -= child_wut.size();
                 child_wut = WakeupTree::default();
-                self.settle_blocked(run, d, p, after.next.is_empty());
+                self.settle_blocked(run, d, p, after.next.is_empty(), &ends.partners);
                 continue;
             }
             // A failed event stops its process; the search goes on with the others.
@@ -1756,7 +1821,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 // not followed.
                 self.wakeup_steps -= child_wut.size();
                 child_wut = WakeupTree::default();
-                self.block_after_equivalent(run, d, p);
+                self.block_after_equivalent(run, d, p, &ends.partners);
                 continue;
             }
             // Lines 15–17: the sleep set of E.p.
@@ -2149,22 +2214,22 @@ impl<R: Reduction> Dpor<R> {
         if !node.sleep.has_proved_step() {
             return;
         }
-        let covered: Vec<usize> = node
+        let covered: Vec<(usize, Vec<Fingerprint>)> = node
             .enabled
             .iter()
-            .copied()
-            .filter(|&x| {
+            .filter_map(|&x| {
                 let key = run.ex.state.procs[x].pid_key;
-                node.sleep.ends(key).always && !node.sleep.asleep(key)
+                let ends = node.sleep.ends(key);
+                (ends.always && !node.sleep.asleep(key)).then_some((x, ends.partners))
             })
             .collect();
-        for x in covered {
+        for (x, partners) in covered {
             let settles = successors(&run.ex, x)
                 .is_some_and(|after| !leaves_a_raced_waiter(&run.ex, x, &after, &self.guards));
             let footprint = if settles {
-                self.settle(run, x)
+                self.settle(run, x, &partners)
             } else {
-                self.run_covered(run, x)
+                self.run_covered(run, x, &partners)
             };
             // Running it may have hit a limit (`--max-depth`, a state that recurs).
             if run.stopped() {
@@ -2200,41 +2265,89 @@ impl<R: Reduction> Dpor<R> {
     /// (`regressions::a_covered_state_hides_the_races_of_what_follows`, found by the
     /// small-scope test).
     ///
-    /// A gap in principle remains: stateful DPOR (Yang et al., 2008) analyses the
-    /// races of every transition explored from a covered state, of every process,
-    /// with the whole execution. So analysed, with what every live process may still
-    /// do, odpor-cs-ob took 110k states on FR-a(8) (2,757 without) and csdpor 266k on
-    /// Readers(12) (8,216); the other processes' futures against the blocked step
-    /// alone cost as much. odpor-cs-ob loses final states where another process's
-    /// next step would race with the settled one (README, "Known gaps").
-    fn future_races(&mut self, run: &mut Exploration<'_, '_>, x: usize) {
-        if run.ex.state.procs[x].next.is_none() {
-            return;
-        }
+    /// odpor-cs-ob ([`Reduction::chases_partners`]) analyses so the futures of the
+    /// block's partners too, and of the processes chained to them ([`chained`]):
+    /// stateful DPOR's argument (Yang et al., 2008), narrowed to the races a block
+    /// can hide. The covered execution `E.u` and the covering one `E.u'` run the same
+    /// steps of each process (their states are equal, processes with their
+    /// identities), so a race `g ⋖ f` of an event `g` of `E.u` with an event `f` of
+    /// the covered continuations is one after `E.u'` too, unless an event between
+    /// them there — after `g` in `u'`, before it in `u` — is missing here: a partner,
+    /// or an event after one. So `f` is a later step of a partner's process, or of a
+    /// process chained to one. The races are those of over-approximated futures,
+    /// each reversal asked without a state check: more than needed, never fewer.
+    /// Only odpor-cs-ob is known to have lost final states without it
+    /// (`regressions::odpor_cs_ob_a_settled_step_hides_a_race_with_another_process`,
+    /// `..._a_process_chained_to_a_partner_races_with_the_settled_step`); csdpor,
+    /// cdpor, odpor-cs and ocdpor agreed with naive on every program of the
+    /// campaigns without it, and csdpor took 8 times the states of Pi_shared(10)
+    /// with it (2,048 to 16k): they do not analyse partners (README, "Known gaps").
+    /// odpor-cs-ob's cost is in the README and BENCHMARKS.md.
+    ///
+    /// Analysing every live process's future (Yang et al.'s summaries, without the
+    /// partners' narrowing) took odpor-cs-ob 110k states on FR-a(8) with
+    /// `--violations-only` (2,757 without) and csdpor 266k on Readers(12) (8,216).
+    fn future_races(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        x: usize,
+        partners: &[Fingerprint],
+        observed: &[bool],
+    ) {
         let futures = self
             .futures
             .get_or_insert_with(|| Futures::new(run.ex.program()));
-        let footprint = futures.of_process(&run.ex, x);
-        run.ex.unrun_future(x, footprint);
-        self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-        let hb = std::mem::take(&mut self.hb);
-        let n = run.ex.events().len() - 1;
-        let whole = run.ex.event_transition(n);
-        for e in race::races(run.ex.events(), &hb) {
-            run.stats.pruning.races += 1;
-            let v = race::notdep(run.ex.events(), &hb, e);
-            self.ask_before(run, &hb, e, v, (n, &whole));
+        let partners = if self.reduction.chases_partners() {
+            partners
+        } else {
+            &[]
+        };
+        for (r, footprint) in chained(&run.ex, futures, x, partners, observed) {
+            run.ex.unrun_future(r, footprint);
+            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            let hb = std::mem::take(&mut self.hb);
+            let n = run.ex.events().len() - 1;
+            let whole = run.ex.event_transition(n);
+            for e in race::races(run.ex.events(), &hb) {
+                let events = run.ex.events();
+                if !events[e]
+                    .footprint
+                    .conflicts_observed(&events[n].footprint, observed)
+                {
+                    continue;
+                }
+                run.stats.pruning.races += 1;
+                let v = race::notdep(events, &hb, e);
+                self.ask_before(run, &hb, e, v, (n, &whole));
+            }
+            self.hb = hb;
+            self.hb.pop();
+            run.ex.back();
         }
-        self.hb = hb;
-        self.hb.pop();
-        run.ex.back();
+    }
+
+    /// Per global, whether its order of writes may be observed after a block: by a
+    /// live process or the end ([`crate::observers::end_reads`]) with observers,
+    /// always without.
+    fn observed_at_block(&self, run: &Exploration<'_, '_>) -> Vec<bool> {
+        let (program, state) = (run.ex.program(), &run.ex.state);
+        if self.reduction.observers() {
+            crate::observers::end_reads(program, state, run.config.violations_only, false)
+        } else {
+            vec![true; program.globals.len()]
+        }
     }
 
     /// A covered step that may leave a process at an `await` whose probe may race
     /// with `E` ([`leaves_a_raced_waiter`]) runs for its races — those probes'
     /// among them ([`Dpor::probe_disabled`]) — and steps back: a blocked execution.
     /// Its transition footprint.
-    fn run_covered(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
+    fn run_covered(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        x: usize,
+        partners: &[Fingerprint],
+    ) -> Footprint {
         self.measure_path(run);
         let _ = run.step(x);
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -2242,7 +2355,8 @@ impl<R: Reduction> Dpor<R> {
         run.ex.enabled(&mut self.enabled);
         self.probe_disabled(run);
         run.blocked(Blocked::Covered);
-        self.future_races(run, x);
+        let observed = self.observed_at_block(run);
+        self.future_races(run, x, partners, &observed);
         let footprint = run.ex.events()[run.ex.events().len() - 1].footprint.clone();
         self.hb.pop();
         run.back();
@@ -2257,7 +2371,12 @@ impl<R: Reduction> Dpor<R> {
     /// the step may write too (`probe_disabled` would after the step), not only the
     /// enabled ones it may disable (csdpor and cdpor probed only those before stop
     /// 32; no count of the papers' tables changed).
-    fn settle(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
+    fn settle(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        x: usize,
+        partners: &[Fingerprint],
+    ) -> Footprint {
         run.stats.pruning.covered_unrun += 1;
         let footprint = run.ex.unrun(x).footprint.clone();
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -2278,7 +2397,8 @@ impl<R: Reduction> Dpor<R> {
             self.hb.pop();
             run.ex.back();
         }
-        self.future_races(run, x);
+        let observed = self.observed_at_block(run);
+        self.future_races(run, x, partners, &observed);
         self.hb.pop();
         run.ex.back();
         footprint
@@ -2302,13 +2422,20 @@ impl<R: Reduction> Dpor<R> {
     /// the branch r.p, ended there — but r.r.q.p, which never passes through that
     /// state, was to be found from the races of executions below r.p, and no other
     /// race asked for it. Going on with another process finds those races.
-    fn block_after_equivalent(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize) {
+    fn block_after_equivalent(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        d: usize,
+        p: usize,
+        partners: &[Fingerprint],
+    ) {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
         self.recheck_beside(run);
         // With observers, the races of real events are found where an execution ends.
         self.observed_races(run, false);
-        self.future_races(run, p);
+        let observed = self.observed_at_block(run);
+        self.future_races(run, p, partners, &observed);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();
@@ -2321,7 +2448,7 @@ impl<R: Reduction> Dpor<R> {
             // `done(E)`: nothing below `E.p` was explored, so it must not make a
             // sequence redundant at line 40 — the races of the executions it stands
             // for were never seen (`regressions::odpor_cs_blocked_step_covers_no_race`).
-            self.nodes[d].sleep.insert_equivalent(vec![step]);
+            self.nodes[d].sleep.insert_equivalent(vec![step], partners);
             self.nodes[d].blocked_steps.push(process);
             return;
         }
@@ -2351,17 +2478,24 @@ impl<R: Reduction> Dpor<R> {
     /// execution ends, over an order that the end decides, the races are those of
     /// the execution blocked after the step ([`Dpor::settle_observed`]).
     /// `ends`: the step ends its process on every path.
-    fn settle_blocked(&mut self, run: &mut Exploration<'_, '_>, d: usize, p: usize, ends: bool) {
+    fn settle_blocked(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        d: usize,
+        p: usize,
+        ends: bool,
+        partners: &[Fingerprint],
+    ) {
         let footprint = if self.reduction.observers() {
-            self.settle_observed(run, p, ends)
+            self.settle_observed(run, p, ends, partners)
         } else {
-            self.settle(run, p)
+            self.settle(run, p, partners)
         };
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];
         node.current = None;
         node.sleep
-            .insert_equivalent(vec![Step { process, footprint }]);
+            .insert_equivalent(vec![Step { process, footprint }], partners);
         node.blocked_steps.push(process);
     }
 

@@ -25,6 +25,21 @@ impl Footprint {
             || intersects(&self.writes, &other.reads)
             || intersects(&self.reads, &other.writes)
     }
+
+    /// [`Footprint::conflicts`], two writes conflicting only on a global `observed`
+    /// marks: writes of a global that nothing reads after them may come in either
+    /// order (`odpor-ob`'s observers).
+    pub fn conflicts_observed(&self, other: &Footprint, observed: &[bool]) -> bool {
+        let seen = |w: &[Loc]| -> Vec<Loc> {
+            w.iter()
+                .filter(|l| observed[l.global as usize])
+                .copied()
+                .collect()
+        };
+        intersects(&self.writes, &other.reads)
+            || intersects(&self.reads, &other.writes)
+            || intersects(&seen(&self.writes), &other.writes)
+    }
 }
 
 /// Whether two sorted location lists overlap, [`WHOLE`] overlapping every element

@@ -32,6 +32,13 @@
 //!   races like one blocked in a sleep set: its end observes every location (with
 //!   `--violations-only`, every location a live process may read:
 //!   [`crate::observers::end_reads`]).
+//! - Not in the paper: wherever a step blocks (settled, or run and blocked), the
+//!   futures of the processes the covered sequence ran before it (its partners) and
+//!   of those chained to them are analysed for races with the execution
+//!   ([`crate::dpor::Dpor`]`::future_races`): in the covering executions what
+//!   follows a partner happened after the step, here it may race with it. Without
+//!   them odpor-cs-ob lost final states of four small-scope programs
+//!   (`regressions::odpor_cs_ob_a_settled_step_hides_a_race_with_another_process`).
 //!
 //! - Sec. 4.2's refined inheritance of don't-do sequences (line 62), its first case: a
 //!   sequence `u.p.w` goes down past `p` as `u.w` when `p` commutes with every step
@@ -144,6 +151,11 @@ impl Reduction for OptimalContextSensitiveObservers {
 
     /// Its don't-do sequences block executions (see `WakeupTree::insert`).
     fn blocks_by_state(&self) -> bool {
+        true
+    }
+
+    /// Its blocks lost final states without it (see the module's doc).
+    fn chases_partners(&self) -> bool {
         true
     }
 

@@ -58,14 +58,24 @@ struct Entry {
     /// for entries of one process without reading the shared steps.
     head: Fingerprint,
     len: usize,
+    /// The processes whose steps ran before the rest of the sequence on the way
+    /// down (its steps already taken, and the event a sleeping step was kept past
+    /// by state equality): in the covering executions they ran after the step that
+    /// blocks ([`Ends::partners`]).
+    partners: Arc<[Fingerprint]>,
 }
 
 impl Entry {
     fn new(steps: Vec<Step>, ending: Ending) -> Entry {
-        Entry::suffix(steps.into(), 0, ending)
+        Entry::suffix(steps.into(), 0, ending, Arc::from([]))
     }
 
-    fn suffix(shared: Arc<[Step]>, from: usize, ending: Ending) -> Entry {
+    fn suffix(
+        shared: Arc<[Step]>,
+        from: usize,
+        ending: Ending,
+        partners: Arc<[Fingerprint]>,
+    ) -> Entry {
         let key = Entry::key(&shared[from..], ending);
         Entry {
             head: shared[from].process,
@@ -74,7 +84,16 @@ impl Entry {
             from,
             ending,
             key,
+            partners,
         }
+    }
+
+    /// The entry's partners and `p`.
+    fn partners_and(&self, p: Fingerprint) -> Arc<[Fingerprint]> {
+        if self.partners.contains(&p) {
+            return self.partners.clone();
+        }
+        self.partners.iter().copied().chain([p]).collect()
     }
 
     fn steps(&self) -> &[Step] {
@@ -121,6 +140,11 @@ pub struct Ends {
     pub always: bool,
     /// Blocked after it if it reaches one of these states.
     pub at: Vec<Fingerprint>,
+    /// The partners of those sequences: the processes whose steps they ran before
+    /// this one, which the executions that reached the covered state ran after it.
+    /// What those processes do next may race with this step there only through
+    /// them, here directly: `Dpor::future_races` analyses their futures.
+    pub partners: Vec<Fingerprint>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -195,10 +219,11 @@ impl SleepSet {
         for e in &self.entries {
             if e.len == 1 && e.head == process {
                 match e.ending {
-                    Ending::Asleep => {}
+                    Ending::Asleep => continue,
                     Ending::Blocks => ends.always = true,
                     Ending::BlocksAt(state) => ends.at.push(state),
                 }
+                ends.partners.extend(e.partners.iter());
             }
         }
         ends
@@ -211,8 +236,15 @@ impl SleepSet {
 
     /// Adds a sequence proved to reach a state already reached (CDPOR line 12): its
     /// last step is settled without running ([`Ending::Blocks`]).
-    pub fn insert_equivalent(&mut self, steps: Vec<Step>) {
-        self.add(Entry::new(steps, Ending::Blocks));
+    /// `partners`: those of the sequences that made it so ([`Ends::partners`]), for a
+    /// step recorded as blocking where it blocked.
+    pub fn insert_equivalent(&mut self, steps: Vec<Step>, partners: &[Fingerprint]) {
+        self.add(Entry::suffix(
+            steps.into(),
+            0,
+            Ending::Blocks,
+            partners.into(),
+        ));
     }
 
     /// Adds a sequence that may reach `state`, already reached (CSDPOR lines 13–14,
@@ -223,33 +255,56 @@ impl SleepSet {
 
     fn add(&mut self, entry: Entry) {
         debug_assert!(!entry.steps().is_empty());
+        match self.find(&entry) {
+            // The same sequence come another way: its partners are both ways'.
+            Some(i) => {
+                let known = &mut self.entries[i];
+                if entry.partners.iter().any(|p| !known.partners.contains(p)) {
+                    let mut partners = known.partners.to_vec();
+                    partners.extend(
+                        entry
+                            .partners
+                            .iter()
+                            .filter(|p| !known.partners.contains(p)),
+                    );
+                    known.partners = partners.into();
+                }
+            }
+            None => {
+                self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
+                if !matches!(entry.ending, Ending::BlocksAt(_)) {
+                    self.certain.push(self.entries.len() as u32);
+                }
+                self.entries.push(entry);
+            }
+        }
+    }
+
+    /// The index of the entry that is the same as `entry`, if any.
+    fn find(&mut self, entry: &Entry) -> Option<usize> {
         // Most sleep sets hold a few entries: a scan beats hashing them.
-        let known = if self.entries.len() < SCANNED {
-            self.entries.iter().any(|e| e.same(&entry))
-        } else {
-            if self.keys.is_empty() {
-                for (i, e) in self.entries.iter().enumerate() {
-                    self.keys.entry(e.key).or_insert(i as u32);
+        if self.entries.len() < SCANNED {
+            return self.entries.iter().position(|e| e.same(entry));
+        }
+        if self.keys.is_empty() {
+            for (i, e) in self.entries.iter().enumerate() {
+                self.keys.entry(e.key).or_insert(i as u32);
+            }
+        }
+        let next = self.entries.len() as u32;
+        match self.keys.entry(entry.key) {
+            MapEntry::Vacant(v) => {
+                v.insert(next);
+                None
+            }
+            MapEntry::Occupied(o) => {
+                let first = *o.get() as usize;
+                if self.entries[first].same(entry) {
+                    Some(first)
+                } else {
+                    self.entries.iter().position(|e| e.same(entry))
                 }
             }
-            let next = self.entries.len() as u32;
-            match self.keys.entry(entry.key) {
-                MapEntry::Vacant(v) => {
-                    v.insert(next);
-                    false
-                }
-                MapEntry::Occupied(o) => {
-                    self.entries[*o.get() as usize].same(&entry)
-                        || self.entries.iter().any(|e| e.same(&entry))
-                }
-            }
-        };
-        if !known {
-            self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
-            if !matches!(entry.ending, Ending::BlocksAt(_)) {
-                self.certain.push(self.entries.len() as u32);
-            }
-            self.entries.push(entry);
         }
     }
 
@@ -307,6 +362,7 @@ impl SleepSet {
                         entry.shared.clone(),
                         entry.from + 1,
                         entry.ending,
+                        entry.partners_and(p),
                     ));
                 }
             } else if steps
@@ -332,19 +388,26 @@ impl SleepSet {
                 // footprints stay valid: each is its step's transition footprint
                 // (or its block's), a property of the step's local state.
                 let rest: Vec<Step> = steps[..k].iter().chain(&steps[k + 1..]).cloned().collect();
-                out.add(Entry::new(rest, entry.ending));
+                out.add(Entry::suffix(
+                    rest.into(),
+                    0,
+                    entry.ending,
+                    entry.partners.clone(),
+                ));
             } else if let ([x], false) = (steps, matches!(entry.ending, Ending::BlocksAt(_))) {
                 // Kept by state equality, not by independence: it ends as proved.
                 // (An entry that blocks only at a given state cannot be carried past a
                 // dependent event: the state it would reach is unknown.)
                 match keep(x) {
                     Some(Kept::Independent) => out.add(entry.clone()),
-                    Some(Kept::Equivalent(footprint)) => out.add(Entry::new(
-                        vec![Step {
+                    Some(Kept::Equivalent(footprint)) => out.add(Entry::suffix(
+                        Arc::from([Step {
                             process: x.process,
                             footprint,
-                        }],
+                        }]),
+                        0,
                         Ending::Blocks,
+                        entry.partners_and(p),
                     )),
                     None => {}
                 }

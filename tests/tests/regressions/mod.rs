@@ -3406,17 +3406,16 @@ fn a_covered_state_hides_the_races_of_what_follows() {
     );
 }
 
-/// A known gap (README, "Known gaps"), found by the small-scope test (program
-/// 177962) with three more of its shape: odpor-cs-ob reaches 3 of naive's 5 final
-/// states, missing the two with x = 2 (q's two steps first, then p's guarded write).
-/// After q's dead read of x, p's `if (y == 0) { x = 2; }` is settled (both orders
-/// reach one state); only the race of that write with q's `x = 1` to come asks for q's
-/// two steps first, and it lies past the settled step. Analysing the races of every
-/// other process's future with a settled step finds it, at 40 times the states of
-/// FR-a(8) (`Dpor::future_races`). odpor-cs, odpor-ob and every other mode reach all
-/// 5. Run by hand: it fails.
+/// Found by the small-scope test (program 177962, with three more of its shape):
+/// odpor-cs-ob reached 3 of naive's 5 final states, missing the two with x = 2 (q's
+/// two steps first, then p's guarded write). After q's dead read of x, p's `if (y ==
+/// 0) { x = 2; }` is settled: both orders reach one state, modulo q's dead `t0`. In
+/// the covering executions (p first) q's `x = 1` happens after p's write through
+/// q's read; after q's read and p's step it does not, and the race of the two writes,
+/// the only one to ask for q's two steps first, was seen nowhere. q is the block's
+/// partner (`sleep::Ends::partners`): its future is now analysed there
+/// (`Dpor::future_races`).
 #[test]
-#[ignore = "a known gap of odpor-cs-ob: it fails"]
 fn odpor_cs_ob_a_settled_step_hides_a_race_with_another_process() {
     check(
         "global int x = 0;
@@ -3426,6 +3425,30 @@ fn odpor_cs_ob_a_settled_step_hides_a_race_with_another_process() {
          proc r() { y = 1; }
          init { spawn p(); spawn q(); spawn r(); }",
         (30, 90, 5, 15),
+        &[],
+    );
+}
+
+/// `odpor_cs_ob_a_settled_step_hides_a_race_with_another_process` one process
+/// further: q's dead read of x also writes z, and s's `x = 1` depends on z. In the
+/// covering executions (p first) s's write happens after p's through q's read and
+/// s's read of z; after q, then p settled, it does not, and neither q's future (it
+/// has none) nor p's shows the race. s is chained to the partner q by its read of
+/// what q wrote (`dpor::chained`); odpor-cs-ob reached 6 of 8 final states with
+/// the partners' futures alone, missing x = 2 with w = 1.
+#[test]
+fn odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step() {
+    check(
+        "global int x = 0;
+         global int y = 0;
+         global int z = 0;
+         global int w = 0;
+         proc p() { if (y == 0) { x = 2; } yield; y = x; }
+         proc q() { int t0 = x; z = 1; }
+         proc s() { if (z == 1) { x = 1; w = 1; } }
+         proc r() { y = 1; }
+         init { spawn p(); spawn q(); spawn s(); spawn r(); }",
+        (60, 171, 8, 27),
         &[],
     );
 }
