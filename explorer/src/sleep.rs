@@ -59,9 +59,9 @@ struct Entry {
     head: Fingerprint,
     len: usize,
     /// The processes whose steps ran before the rest of the sequence on the way
-    /// down (its steps already taken, and the event a sleeping step was kept past
-    /// by state equality): in the covering executions they ran after the step that
-    /// blocks ([`Ends::partners`]).
+    /// down (its steps already taken, lifted past, or the event a sleeping step was
+    /// kept past by state equality): in the covering executions they may have run
+    /// after the step that blocks ([`Ends::partners`]).
     partners: Arc<[Fingerprint]>,
 }
 
@@ -392,7 +392,8 @@ impl SleepSet {
                     rest.into(),
                     0,
                     entry.ending,
-                    entry.partners.clone(),
+                    // `p`'s step was the sequence's own: a partner if it blocks.
+                    entry.partners_and(p),
                 ));
             } else if let ([x], false) = (steps, matches!(entry.ending, Ending::BlocksAt(_))) {
                 // Kept by state equality, not by independence: it ends as proved.

@@ -247,6 +247,29 @@ const SEEDS: &[Seed] = &[
             "assert(x + y != 2);",
         ],
     },
+    // regressions::odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step
+    // and odpor_cs_ob_partners_of_a_targeted_program: a dead read before a settled
+    // guarded write, what follows the read (in its process or one chained to it)
+    Seed {
+        globals: "global int x = 0;\nglobal int y = 0;\nglobal int z = 0;\nglobal int w = 0;\n",
+        procs: &[
+            ("p()", &[&["if (y == 0) { x = 2; }"], &["y = x;"]]),
+            ("q()", &[&["int t0 = x;", "z = 1;"], &["x = 1;"]]),
+            ("s()", &[&["if (z == 1) { x = 1; w = 1; }"]]),
+            ("r()", &[&["y = 1;"]]),
+        ],
+        spawns: &["p()", "q()", "s()", "r()"],
+        pool: &[
+            "int t1 = x;",
+            "int t2 = y;",
+            "x = 1;",
+            "w = w + 1;",
+            "if (w == 2) { y = 1; x = 1; }",
+            "if (y == 2) { z = 2; w = 1; }",
+            "z = 1;",
+            "y = 2;",
+        ],
+    },
     // benches/programs/odpor/fr.ic (FR-a(3)) and classic/lastwrite.ic: writers of one
     // global and an observer, odpor-cs-ob's check modulo observers (Sec. 4.1) with
     // and without `--violations-only` (every proc has an `i`, for the pool)

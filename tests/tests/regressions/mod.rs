@@ -3452,3 +3452,25 @@ fn odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step() {
         &[],
     );
 }
+
+/// Found by a generator of four processes with compound blocks built for the class
+/// of `odpor_cs_ob_a_settled_step_hides_a_race_with_another_process` (1 program of
+/// 1,500 before the fix, none after; shrunk by hand): odpor-cs-ob reached 8 of
+/// naive's 9 final states, missing x = 1, y = 1, z = 0, w = 1 (the mutants of
+/// `mutants::SEEDS` vary its shape).
+#[test]
+fn odpor_cs_ob_partners_of_a_targeted_program() {
+    check(
+        "global int x = 0;
+         global int y = 0;
+         global int z = 0;
+         global int w = 0;
+         proc p() { if (w == 2) { y = 1; x = 1; } yield; if (y == 2) { z = 2; w = 1; } }
+         proc q() { w = w + 1; yield; int t1 = x; }
+         proc r() { w = 1; yield; w = 1; }
+         proc s() { y = 2; }
+         init { spawn p(); spawn q(); spawn r(); spawn s(); }",
+        (630, 1841, 9, 120),
+        &[],
+    );
+}
