@@ -260,8 +260,7 @@ const SEEDS: &[Seed] = &[
         ],
         spawns: &["p()", "q()", "s()", "r()"],
         pool: &[
-            "int t1 = x;",
-            "int t2 = y;",
+            "if (x == 3) { w = 3; }",
             "x = 1;",
             "w = w + 1;",
             "if (w == 2) { y = 1; x = 1; }",
