@@ -825,7 +825,7 @@ impl<R: Reduction> Dpor<R> {
             .collect();
         self.observed_probes(run, &mut order, &end, &probed);
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-        self.future_races(run, x, partners, &end);
+        self.future_races(run, x, Some((partners, &end)));
         self.hb.pop();
         run.ex.back();
         footprint
@@ -1379,28 +1379,35 @@ fn add_initial(
 }
 
 /// The live processes whose futures [`Dpor::future_races`] analyses at a block by
-/// process `x`, each with its future's footprint: `x`'s, its `partners`' (and those
-/// they spawned), and, transitively, each whose future may conflict with an event
-/// of one of them or with its future — what may happen after a partner in the
-/// covering executions. Two writes conflict only on a global `observed` marks
-/// (with observers, one a live process or the end may read): under `→ob` nothing
-/// orders writes no read sees. `x`'s own events chain nothing: what happens after
-/// them happens after them in the covering executions too.
+/// process `x`, each with its future's footprint: `x`'s, and with `chase` (the
+/// block's partners, and per global whether a write of it may be observed after the
+/// block), the partners' (and those they spawned) and, transitively, each whose
+/// future may conflict with an event of one of them or with its future — what may
+/// happen after a partner in the covering executions. Two writes conflict only on
+/// a global `observed` marks (with observers, one a live process or the end may
+/// read): under `→ob` nothing orders writes no read sees. `x`'s own events start no
+/// chain: a race `g ⋖ f` hidden in the covering executions has a partner between
+/// `g` and `f` there; if `g` is a partner's, `f` conflicts with it and is chained;
+/// if `g` is `x`'s, the chain from it to `f` runs through a partner, whose events
+/// and future are scanned.
 fn chained(
     ex: &Executor<'_>,
     futures: &Futures,
     x: usize,
-    partners: &[Fingerprint],
-    observed: &[bool],
+    chase: Option<(&[Fingerprint], &[bool])>,
 ) -> Vec<(usize, Footprint)> {
     let procs = &ex.state.procs;
     let live = |r: usize| procs[r].next.is_some();
-    let mut future: Vec<Option<Footprint>> = vec![None; procs.len()];
-    let mut future_of = |r: usize| {
-        future[r]
-            .get_or_insert_with(|| futures.of_process(ex, r))
-            .clone()
+    let mut out: Vec<(usize, Footprint)> = Vec::new();
+    if live(x) {
+        out.push((x, futures.of_process(ex, x)));
+    }
+    let Some((partners, observed)) = chase.filter(|(partners, _)| !partners.is_empty()) else {
+        return out;
     };
+    let future: Vec<Option<Footprint>> = (0..procs.len())
+        .map(|r| (r != x && live(r)).then(|| futures.of_process(ex, r)))
+        .collect();
     let mut chained = vec![false; procs.len()];
     let mut todo: Vec<usize> = (0..procs.len())
         .filter(|&r| r != x && partners.contains(&procs[r].pid_key))
@@ -1408,29 +1415,26 @@ fn chained(
     for &c in &todo {
         chained[c] = true;
     }
-    let mut out: Vec<(usize, Footprint)> = Vec::new();
-    if live(x) {
-        out.push((x, future_of(x)));
-    }
     while let Some(c) = todo.pop() {
-        let mine = live(c).then(|| future_of(c));
-        let candidates: Vec<usize> = (0..procs.len())
-            .filter(|&r| r != x && !chained[r] && live(r))
-            .collect();
-        for r in candidates {
-            let theirs = future_of(r);
-            let after = ex.events().iter().filter(|e| e.proc == c).any(|e| {
+        let mine: Vec<&Event> = ex.events().iter().filter(|e| e.proc == c).collect();
+        for (r, theirs) in future.iter().enumerate() {
+            let Some(theirs) = theirs.as_ref().filter(|_| !chained[r]) else {
+                continue;
+            };
+            let after = mine.iter().any(|e| {
                 (e.spawned.0..e.spawned.1).contains(&r)
-                    || e.footprint.conflicts_observed(&theirs, observed)
-            }) || mine
+                    || e.footprint.conflicts_observed(theirs, observed)
+            }) || future[c]
                 .as_ref()
-                .is_some_and(|f| f.conflicts_observed(&theirs, observed));
+                .is_some_and(|f| f.conflicts_observed(theirs, observed));
             if after {
                 chained[r] = true;
                 todo.push(r);
             }
         }
-        out.extend(mine.map(|f| (c, f)));
+        if let Some(f) = &future[c] {
+            out.push((c, f.clone()));
+        }
     }
     out
 }
@@ -2214,22 +2218,22 @@ impl<R: Reduction> Dpor<R> {
         if !node.sleep.has_proved_step() {
             return;
         }
-        let covered: Vec<(usize, Vec<Fingerprint>)> = node
+        let covered: Vec<usize> = node
             .enabled
             .iter()
-            .filter_map(|&x| {
+            .copied()
+            .filter(|&x| {
                 let key = run.ex.state.procs[x].pid_key;
-                let ends = node.sleep.ends(key);
-                (ends.always && !node.sleep.asleep(key)).then_some((x, ends.partners))
+                node.sleep.ends(key).always && !node.sleep.asleep(key)
             })
             .collect();
-        for (x, partners) in covered {
+        for x in covered {
             let settles = successors(&run.ex, x)
                 .is_some_and(|after| !leaves_a_raced_waiter(&run.ex, x, &after, &self.guards));
             let footprint = if settles {
-                self.settle(run, x, &partners)
+                self.settle(run, x)
             } else {
-                self.run_covered(run, x, &partners)
+                self.run_covered(run, x)
             };
             // Running it may have hit a limit (`--max-depth`, a state that recurs).
             if run.stopped() {
@@ -2266,58 +2270,60 @@ impl<R: Reduction> Dpor<R> {
     /// small-scope test).
     ///
     /// odpor-cs-ob ([`Reduction::chases_partners`]) analyses so the futures of the
-    /// block's partners too, and of the processes chained to them ([`chained`]):
-    /// stateful DPOR's argument (Yang et al., 2008), narrowed to the races a block
-    /// can hide. The covered execution `E.u` and the covering one `E.u'` run the same
-    /// steps of each process (their states are equal, processes with their
-    /// identities), so a race `g ⋖ f` of an event `g` of `E.u` with an event `f` of
-    /// the covered continuations is one after `E.u'` too, unless an event between
-    /// them there — after `g` in `u'`, before it in `u` — is missing here: a partner,
-    /// or an event after one. So `f` is a later step of a partner's process, or of a
-    /// process chained to one. The races are those of over-approximated futures,
-    /// each reversal asked without a state check: more than needed, never fewer.
-    /// Only odpor-cs-ob is known to have lost final states without it
+    /// block's partners too, and of the processes chained to them ([`chained`];
+    /// `chase`: the partners, and per global whether a write of it may be observed
+    /// after the block): stateful DPOR's argument (Yang et al., 2008), narrowed to
+    /// the races a block can hide. The covered sequence `u` reorders the steps of the
+    /// covering one `u'` (each process's steps, in its order, with their transition
+    /// footprints), so a race `g ⋖ f` of an event `g` of `E.u` with an event `f` of the
+    /// covered continuations is one after `E.u'` too, unless an event between them
+    /// there — after `g` in `u'`, before it in `u` — is missing here: a partner, or an
+    /// event after one. So `f` is a later step of a partner's process, or of a process
+    /// chained to one. Partners over-approximate (a step taken on the way down may
+    /// have come before the blocked one in `u'` too), futures too, and each reversal
+    /// is asked without a state check; the races themselves are found over plain
+    /// happens-before, as for the blocked process's own future. Only odpor-cs-ob is
+    /// known to have lost final states without it
     /// (`regressions::odpor_cs_ob_a_settled_step_hides_a_race_with_another_process`,
     /// `..._a_process_chained_to_a_partner_races_with_the_settled_step`); csdpor,
     /// cdpor, odpor-cs and ocdpor agreed with naive on every program of the
     /// campaigns without it, and csdpor took 8 times the states of Pi_shared(10)
     /// with it (2,048 to 16k): they do not analyse partners (README, "Known gaps").
-    /// odpor-cs-ob's cost is in the README and BENCHMARKS.md.
+    /// Cost to odpor-cs-ob: without `--violations-only` FR-a(8) 2,764 → 110k states
+    /// (every write of x is observed by the end, so every writer chains); with it,
+    /// none on FR, FR-a, LW, abs; DBP(8) 14k → 20k either way (README, BENCHMARKS.md).
     ///
-    /// Analysing every live process's future (Yang et al.'s summaries, without the
-    /// partners' narrowing) took odpor-cs-ob 110k states on FR-a(8) with
-    /// `--violations-only` (2,757 without) and csdpor 266k on Readers(12) (8,216).
+    /// Analysing every live process's future instead (Yang et al.'s summaries,
+    /// without the partners' narrowing) took odpor-cs-ob 110k states on FR-a(8) with
+    /// `--violations-only` (2,757 with the narrowing) and csdpor 266k on Readers(12)
+    /// (8,216 without).
     fn future_races(
         &mut self,
         run: &mut Exploration<'_, '_>,
         x: usize,
-        partners: &[Fingerprint],
-        observed: &[bool],
+        chase: Option<(&[Fingerprint], &[bool])>,
     ) {
         let futures = self
             .futures
             .get_or_insert_with(|| Futures::new(run.ex.program()));
-        let partners = if self.reduction.chases_partners() {
-            partners
-        } else {
-            &[]
-        };
-        for (r, footprint) in chained(&run.ex, futures, x, partners, observed) {
+        // A write of a global some guard reads is always observed (`→ob`).
+        let chase = chase.filter(|_| self.reduction.chases_partners());
+        let observed: Option<Vec<bool>> = chase.map(|(_, observed)| {
+            let guarded = |g: usize| self.guarded.get(g).copied().unwrap_or(false);
+            (0..observed.len())
+                .map(|g| observed[g] || guarded(g))
+                .collect()
+        });
+        let chase = chase.zip(observed.as_deref()).map(|((p, _), o)| (p, o));
+        for (r, footprint) in chained(&run.ex, futures, x, chase) {
             run.ex.unrun_future(r, footprint);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             let hb = std::mem::take(&mut self.hb);
             let n = run.ex.events().len() - 1;
             let whole = run.ex.event_transition(n);
             for e in race::races(run.ex.events(), &hb) {
-                let events = run.ex.events();
-                if !events[e]
-                    .footprint
-                    .conflicts_observed(&events[n].footprint, observed)
-                {
-                    continue;
-                }
                 run.stats.pruning.races += 1;
-                let v = race::notdep(events, &hb, e);
+                let v = race::notdep(run.ex.events(), &hb, e);
                 self.ask_before(run, &hb, e, v, (n, &whole));
             }
             self.hb = hb;
@@ -2342,12 +2348,7 @@ impl<R: Reduction> Dpor<R> {
     /// with `E` ([`leaves_a_raced_waiter`]) runs for its races — those probes'
     /// among them ([`Dpor::probe_disabled`]) — and steps back: a blocked execution.
     /// Its transition footprint.
-    fn run_covered(
-        &mut self,
-        run: &mut Exploration<'_, '_>,
-        x: usize,
-        partners: &[Fingerprint],
-    ) -> Footprint {
+    fn run_covered(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
         self.measure_path(run);
         let _ = run.step(x);
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -2355,8 +2356,7 @@ impl<R: Reduction> Dpor<R> {
         run.ex.enabled(&mut self.enabled);
         self.probe_disabled(run);
         run.blocked(Blocked::Covered);
-        let observed = self.observed_at_block(run);
-        self.future_races(run, x, partners, &observed);
+        self.future_races(run, x, None);
         let footprint = run.ex.events()[run.ex.events().len() - 1].footprint.clone();
         self.hb.pop();
         run.back();
@@ -2371,12 +2371,7 @@ impl<R: Reduction> Dpor<R> {
     /// the step may write too (`probe_disabled` would after the step), not only the
     /// enabled ones it may disable (csdpor and cdpor probed only those before stop
     /// 32; no count of the papers' tables changed).
-    fn settle(
-        &mut self,
-        run: &mut Exploration<'_, '_>,
-        x: usize,
-        partners: &[Fingerprint],
-    ) -> Footprint {
+    fn settle(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
         run.stats.pruning.covered_unrun += 1;
         let footprint = run.ex.unrun(x).footprint.clone();
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -2397,8 +2392,7 @@ impl<R: Reduction> Dpor<R> {
             self.hb.pop();
             run.ex.back();
         }
-        let observed = self.observed_at_block(run);
-        self.future_races(run, x, partners, &observed);
+        self.future_races(run, x, None);
         self.hb.pop();
         run.ex.back();
         footprint
@@ -2435,7 +2429,7 @@ impl<R: Reduction> Dpor<R> {
         // With observers, the races of real events are found where an execution ends.
         self.observed_races(run, false);
         let observed = self.observed_at_block(run);
-        self.future_races(run, p, partners, &observed);
+        self.future_races(run, p, Some((partners, &observed)));
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();
@@ -2489,7 +2483,7 @@ impl<R: Reduction> Dpor<R> {
         let footprint = if self.reduction.observers() {
             self.settle_observed(run, p, ends, partners)
         } else {
-            self.settle(run, p, partners)
+            self.settle(run, p)
         };
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];

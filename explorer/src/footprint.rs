@@ -30,15 +30,11 @@ impl Footprint {
     /// marks: writes of a global that nothing reads after them may come in either
     /// order (`odpor-ob`'s observers).
     pub fn conflicts_observed(&self, other: &Footprint, observed: &[bool]) -> bool {
-        let seen = |w: &[Loc]| -> Vec<Loc> {
-            w.iter()
-                .filter(|l| observed[l.global as usize])
-                .copied()
-                .collect()
-        };
         intersects(&self.writes, &other.reads)
             || intersects(&self.reads, &other.writes)
-            || intersects(&seen(&self.writes), &other.writes)
+            || self.writes.iter().any(|l| {
+                observed[l.global as usize] && intersects(std::slice::from_ref(l), &other.writes)
+            })
     }
 }
 

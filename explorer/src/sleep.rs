@@ -88,12 +88,14 @@ impl Entry {
         }
     }
 
-    /// The entry's partners and `p`.
-    fn partners_and(&self, p: Fingerprint) -> Arc<[Fingerprint]> {
-        if self.partners.contains(&p) {
+    /// The entry's partners and `more`.
+    fn partners_and(&self, more: &[Fingerprint]) -> Arc<[Fingerprint]> {
+        let new = |p: &&Fingerprint| !self.partners.contains(p);
+        if !more.iter().any(|p| new(&p)) {
             return self.partners.clone();
         }
-        self.partners.iter().copied().chain([p]).collect()
+        let added = more.iter().filter(new).copied();
+        self.partners.iter().copied().chain(added).collect()
     }
 
     fn steps(&self) -> &[Step] {
@@ -141,9 +143,10 @@ pub struct Ends {
     /// Blocked after it if it reaches one of these states.
     pub at: Vec<Fingerprint>,
     /// The partners of those sequences: the processes whose steps they ran before
-    /// this one, which the executions that reached the covered state ran after it.
-    /// What those processes do next may race with this step there only through
-    /// them, here directly: `Dpor::future_races` analyses their futures.
+    /// this one, some of which the executions that reached the covered state ran
+    /// after it (an over-approximation). What those processes do next may race with
+    /// this step there only through them, here directly: `Dpor::future_races`
+    /// analyses their futures.
     pub partners: Vec<Fingerprint>,
 }
 
@@ -223,7 +226,11 @@ impl SleepSet {
                     Ending::Blocks => ends.always = true,
                     Ending::BlocksAt(state) => ends.at.push(state),
                 }
-                ends.partners.extend(e.partners.iter());
+                for p in e.partners.iter() {
+                    if !ends.partners.contains(p) {
+                        ends.partners.push(*p);
+                    }
+                }
             }
         }
         ends
@@ -259,16 +266,7 @@ impl SleepSet {
             // The same sequence come another way: its partners are both ways'.
             Some(i) => {
                 let known = &mut self.entries[i];
-                if entry.partners.iter().any(|p| !known.partners.contains(p)) {
-                    let mut partners = known.partners.to_vec();
-                    partners.extend(
-                        entry
-                            .partners
-                            .iter()
-                            .filter(|p| !known.partners.contains(p)),
-                    );
-                    known.partners = partners.into();
-                }
+                known.partners = known.partners_and(&entry.partners);
             }
             None => {
                 self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
@@ -280,7 +278,9 @@ impl SleepSet {
         }
     }
 
-    /// The index of the entry that is the same as `entry`, if any.
+    /// The index of the entry that is the same as `entry`, if any; if none, once
+    /// keys are indexed, `entry`'s key is registered for the index [`SleepSet::add`]
+    /// then pushes it at.
     fn find(&mut self, entry: &Entry) -> Option<usize> {
         // Most sleep sets hold a few entries: a scan beats hashing them.
         if self.entries.len() < SCANNED {
@@ -362,7 +362,7 @@ impl SleepSet {
                         entry.shared.clone(),
                         entry.from + 1,
                         entry.ending,
-                        entry.partners_and(p),
+                        entry.partners_and(&[p]),
                     ));
                 }
             } else if steps
@@ -393,7 +393,7 @@ impl SleepSet {
                     0,
                     entry.ending,
                     // `p`'s step was the sequence's own: a partner if it blocks.
-                    entry.partners_and(p),
+                    entry.partners_and(&[p]),
                 ));
             } else if let ([x], false) = (steps, matches!(entry.ending, Ending::BlocksAt(_))) {
                 // Kept by state equality, not by independence: it ends as proved.
@@ -408,7 +408,7 @@ impl SleepSet {
                         }]),
                         0,
                         Ending::Blocks,
-                        entry.partners_and(p),
+                        entry.partners_and(&[p]),
                     )),
                     None => {}
                 }
