@@ -1110,7 +1110,7 @@ fn race_at<'p>(
 ///
 /// Where the memory of `s[E'.notdep(e, E)]` cannot be read off the undo log, a search
 /// that does not climb and keeps the snapshot `prefix` of `s[E']` judges the guard by
-/// replaying `notdep` ([`guard_after`]). Taking such a race as reversible made ocdpor
+/// replaying `notdep` ([`memory_after`]). Taking such a race as reversible made ocdpor
 /// follow a sequence whose `await` could not run, and end it blocked
 /// (`regressions::ocdpor_replays_notdep_where_r_hides_the_memory_of_an_await_race`).
 fn await_race(
@@ -1180,21 +1180,6 @@ fn await_race(
     } else {
         AwaitRace::InVain
     }
-}
-
-/// Whether the guard of event `n`'s block holds in `s[E'.w]` (`E'` the prefix before
-/// event `e`, `w` events after it, in order; see [`memory_after`]). `None` when
-/// nothing tells.
-fn guard_after(
-    ex: &Executor<'_>,
-    hb: &HappensBefore,
-    (e, n): (usize, usize),
-    w: &[usize],
-    prefix: Option<&State>,
-    replayed: &mut u64,
-) -> Option<Result<bool, frontend::interp::Fault>> {
-    let (mem, locals) = memory_after(ex, hb, (e, n), w, prefix, replayed)?;
-    Some(ex.machine.enabled(ex.events()[n].block, &mem, &locals))
 }
 
 /// The memory of `s[E'.w]` and event `n`'s locals there: read off the undo log where
@@ -1829,6 +1814,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 continue;
             }
             // Lines 15–17: the sleep set of E.p.
+            let chase = self.reduction.chases_partners();
             let reduction = &mut self.reduction;
             let (initial, max_depth) = (self.snapshots.first(), run.config.max_depth);
             let n_block = run.ex.events()[d].block;
@@ -1872,9 +1858,13 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 kept
             };
             let n = &run.ex.events()[d];
-            self.nodes[d]
-                .sleep
-                .after(p_key, &n.footprint, optimal, &mut keep, &mut child_sleep);
+            self.nodes[d].sleep.after(
+                p_key,
+                &n.footprint,
+                (optimal, chase),
+                &mut keep,
+                &mut child_sleep,
+            );
             let pruning = &mut run.stats.pruning;
             pruning.max_sleep = pruning.max_sleep.max(child_sleep.len() as u64);
             pruning.max_depth = pruning.max_depth.max(d as u64 + 1);
@@ -2080,11 +2070,11 @@ impl<R: Reduction> Dpor<R> {
             // A guard that faults there passes too: the block runs and fails, a
             // runtime error to report (odpor missed `head` of an empty list so:
             // `regressions::odpor_an_await_whose_guard_faults_passes_the_writes`).
+            let block = run.ex.events()[n].block;
             let mut passes = |v: &[usize]| {
-                matches!(
-                    guard_after(&run.ex, hb, (e0, n), v, prefix, &mut replayed),
-                    Some(Ok(true) | Err(_))
-                )
+                let after = memory_after(&run.ex, hb, (e0, n), v, prefix, &mut replayed);
+                let guard = after.map(|(mem, locals)| run.ex.machine.enabled(block, &mem, &locals));
+                matches!(guard, Some(Ok(true) | Err(_)))
             };
             let to_leave_out = writers > usize::from(disabled_before);
             // An optimal search asks for every largest such `v`, not the first found:

@@ -62,19 +62,20 @@ struct Entry {
     /// down (its steps already taken, lifted past, or the event a sleeping step was
     /// kept past by state equality): in the covering executions they may have run
     /// after the step that blocks ([`Ends::partners`]).
-    partners: Arc<[Fingerprint]>,
+    /// `None`: none (and none recorded where no reduction reads them).
+    partners: Option<Arc<[Fingerprint]>>,
 }
 
 impl Entry {
     fn new(steps: Vec<Step>, ending: Ending) -> Entry {
-        Entry::suffix(steps.into(), 0, ending, Arc::from([]))
+        Entry::suffix(steps.into(), 0, ending, None)
     }
 
     fn suffix(
         shared: Arc<[Step]>,
         from: usize,
         ending: Ending,
-        partners: Arc<[Fingerprint]>,
+        partners: Option<Arc<[Fingerprint]>>,
     ) -> Entry {
         let key = Entry::key(&shared[from..], ending);
         Entry {
@@ -88,14 +89,28 @@ impl Entry {
         }
     }
 
+    fn partners(&self) -> &[Fingerprint] {
+        self.partners.as_deref().unwrap_or(&[])
+    }
+
     /// The entry's partners and `more`.
-    fn partners_and(&self, more: &[Fingerprint]) -> Arc<[Fingerprint]> {
-        let new = |p: &&Fingerprint| !self.partners.contains(p);
-        if !more.iter().any(|p| new(&p)) {
+    fn partners_and(&self, more: &[Fingerprint]) -> Option<Arc<[Fingerprint]>> {
+        let mine = self.partners();
+        let mut added = more.iter().filter(|p| !mine.contains(p)).peekable();
+        if added.peek().is_none() {
             return self.partners.clone();
         }
-        let added = more.iter().filter(new).copied();
-        self.partners.iter().copied().chain(added).collect()
+        Some(mine.iter().chain(added).copied().collect())
+    }
+
+    /// The entry's partners once process `p`'s step ran on the way down: with it
+    /// where they are recorded (`chase`: some reduction reads them).
+    fn partners_after(&self, p: Fingerprint, chase: bool) -> Option<Arc<[Fingerprint]>> {
+        if chase {
+            self.partners_and(&[p])
+        } else {
+            self.partners.clone()
+        }
     }
 
     fn steps(&self) -> &[Step] {
@@ -226,7 +241,7 @@ impl SleepSet {
                     Ending::Blocks => ends.always = true,
                     Ending::BlocksAt(state) => ends.at.push(state),
                 }
-                for p in e.partners.iter() {
+                for p in e.partners() {
                     if !ends.partners.contains(p) {
                         ends.partners.push(*p);
                     }
@@ -250,7 +265,7 @@ impl SleepSet {
             steps.into(),
             0,
             Ending::Blocks,
-            partners.into(),
+            (!partners.is_empty()).then(|| partners.into()),
         ));
     }
 
@@ -266,7 +281,7 @@ impl SleepSet {
             // The same sequence come another way: its partners are both ways'.
             Some(i) => {
                 let known = &mut self.entries[i];
-                known.partners = known.partners_and(&entry.partners);
+                known.partners = known.partners_and(entry.partners());
             }
             None => {
                 self.proved += usize::from(entry.len == 1 && entry.ending == Ending::Blocks);
@@ -344,12 +359,14 @@ impl SleepSet {
     ///   two events commute as events: ocdpor's `R`) stay asleep as they are; with
     ///   [`Kept::Equivalent`] (CDPOR line 17: they commute in `s[E]`), with the
     ///   footprint it gives (the step's after `n`), kept by state equality rather than
-    ///   independence, they end as proved sequences do ([`Ending::Blocks`]).
+    ///   independence, they end as proved sequences do ([`Ending::Blocks`]);
+    /// - with `chase` (a reduction that reads them, `Reduction::chases_partners`), `p`
+    ///   joins the partners of each entry whose step it ran, lifted or kept past.
     pub fn after(
         &self,
         p: Fingerprint,
         n: &Footprint,
-        lift: bool,
+        (lift, chase): (bool, bool),
         mut keep: impl FnMut(&Step) -> Option<Kept>,
         out: &mut SleepSet,
     ) {
@@ -362,7 +379,7 @@ impl SleepSet {
                         entry.shared.clone(),
                         entry.from + 1,
                         entry.ending,
-                        entry.partners_and(&[p]),
+                        entry.partners_after(p, chase),
                     ));
                 }
             } else if steps
@@ -393,7 +410,7 @@ impl SleepSet {
                     0,
                     entry.ending,
                     // `p`'s step was the sequence's own: a partner if it blocks.
-                    entry.partners_and(&[p]),
+                    entry.partners_after(p, chase),
                 ));
             } else if let ([x], false) = (steps, matches!(entry.ending, Ending::BlocksAt(_))) {
                 // Kept by state equality, not by independence: it ends as proved.
@@ -408,7 +425,7 @@ impl SleepSet {
                         }]),
                         0,
                         Ending::Blocks,
-                        entry.partners_and(&[p]),
+                        entry.partners_after(p, chase),
                     )),
                     None => {}
                 }
