@@ -59,10 +59,10 @@
 //! and a node whose wakeup tree is spent after a branch was blocked goes on with a
 //! fresh process, one per such branch ([`crate::dpor::Dpor`]'s
 //! `choose_after_blocked`: the paper's algorithm lost final states without it). The
-//! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 2,757
-//! (`--violations-only`; 2,043 until the redundancy check kept ordered a pair
-//! overwritten in the prefix by a value read later, stop 35, a completeness fix of
-//! [`crate::observers::redundant`]; 3,849 until a process whose step alone is
+//! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 2,043
+//! (`--violations-only`; 2,757 from stop 35 to stop 39, while the redundancy check
+//! kept ordered a pair overwritten in the prefix by a value read later, replaced by
+//! `Dpor::owed_elsewhere`; 3,849 until a process whose step alone is
 //! redundant there was no longer chosen, stop 33), 1,281 without the rule (measured
 //! in stop 32; 13 regression programs then disagree with naive). Alg. 2 followed to
 //! the letter on FR-a(N) (`benches/scripts/issta19_alg2.py`) explores exactly 2,043

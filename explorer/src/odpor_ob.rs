@@ -33,7 +33,12 @@
 //!   no predecessor; the paper's also takes a process without an event in the sequence
 //!   that commutes with all of it): less pruning, never a lost trace. With
 //!   `--violations-only` it explores the paper's ODPOR^ob counts exactly on FR, FR-a
-//!   and LW (FR(9): 2,305, the paper's "3k"). The **weak
+//!   and LW (FR(9): 2,305, the paper's "3k"). And a process done at a node that a
+//!   complete execution explored in another branch shows to come first after it
+//!   judges none of that execution's later races redundant there: its subtree may
+//!   never have reached that class, nor the classes its races lead to (`Dpor`'s
+//!   `owed_elsewhere` says how weak initials that grow with the sequence let this
+//!   happen; odpor-ob missed reads-from classes so). The **weak
 //!   initials** of the wakeup-tree insertion ([`crate::observers::unobserved`]) use
 //!   `→ob` of the sequence itself, its end observing everything: a pair of writes is
 //!   unobserved there only when the sequence overwrites the value before reading it.
