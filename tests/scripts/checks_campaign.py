@@ -86,16 +86,23 @@ def main():
             path = os.path.join(tmp, f"p{seed}_{i}.ic")
             with open(path, "w") as f:
                 f.write(program(rng))
-            run = subprocess.run(
-                [test, "one_file", "--ignored", "--nocapture"],
-                cwd=os.path.join(ROOT, "tests"),
-                env={**os.environ, "IC_DIFF_FILE": path, "RUST_BACKTRACE": "0"},
-                capture_output=True,
-                text=True,
-            )
-            if run.returncode != 0:
+            try:
+                run = subprocess.run(
+                    [test, "one_file", "--exact", "--ignored", "--nocapture"],
+                    cwd=os.path.join(ROOT, "tests"),
+                    env={**os.environ, "IC_DIFF_FILE": path, "RUST_BACKTRACE": "0"},
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                )
+                agree = run.returncode == 0 and "modes agree with naive" in run.stdout
+                report = run.stdout + run.stderr
+            except subprocess.TimeoutExpired:
+                agree, report = False, "timed out after 600 s\n"
+            if not agree:
                 failed += 1
-                print(f"program {i} of seed {seed} disagrees:\n{run.stdout}{run.stderr}")
+                with open(path) as f:
+                    print(f"program {i} of seed {seed} disagrees:\n{f.read()}{report}")
             if (i + 1) % 100 == 0:
                 print(f"{i + 1} programs, {failed} disagree", flush=True)
     print(f"seed {seed}: {count} programs, {failed} disagree")

@@ -3283,7 +3283,7 @@ init {
 /// overwriting p@2's writes unread, and the reversal `q` reads p@1's values: the race
 /// of that overwrite with q's check (hidden behind p@2's second step in the execution
 /// explored) leads to the neighbour, at a node of the current path, where the
-/// subtree of p@2 at the root has p@2 first and cannot. Such a pair is no longer
+/// subtree of p@2 at the root has p@2 first and cannot. Such a pair was no longer
 /// unordered for the check (`observers::redundant`). Measured: 821 classes in 2,375
 /// complete executions.
 ///
@@ -3402,7 +3402,7 @@ init { spawn p(); spawn q(); spawn r(); }
 /// read by a step of the reversal only. Its overwrite's value was read after the
 /// reversal, by the continuation (the end of the sequence reads every global): the
 /// same neighbour is lost through a race of the overwrite with a later reader. The
-/// rule now counts that reader too. Measured: 38,705 classes in 91,275 complete
+/// rule then counted that reader too. Measured: 38,705 classes in 91,275 complete
 /// executions (every algorithm agrees with naive on it: `one_file` of the
 /// differential test, 11 s in a release build); in 104,904 since stop 39, where
 /// `Dpor::owed_elsewhere` replaced that rule.
