@@ -38,7 +38,8 @@ struct Seed {
 /// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones, odpor's
 /// failing awaits over a list, odpor-ob's probes at the end, ocdpor's awaits beside
 /// commuting writes, the state checks' blocked branches (csdpor, odpor-cs), and
-/// the observers' benchmarks FR-a and lastwrite.
+/// the observers' benchmarks FR-a and lastwrite, and odpor-ob's checks whose classes a
+/// done subtree was trusted with.
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -226,6 +227,28 @@ const SEEDS: &[Seed] = &[
             "if (y == 0) { w = w * 3 + 1; }",
             "z = w;",
             "assert(w != 7);",
+        ],
+    },
+    // regressions::odpor_ob_a_class_reached_outside_the_done_subtree: checks that read
+    // some globals and write another (b), whose classes a done subtree was trusted
+    // with (the family of tests/scripts/checks_campaign.py)
+    Seed {
+        globals: "global int y = 0;\nglobal int z = 0;\nglobal bool b = false;\n",
+        procs: &[
+            (
+                "p()",
+                &[&["y = 1;"], &["b = z != 0;", "z = y;"], &["b = y == z;"]],
+            ),
+            ("q()", &[&["b = y != y;"]]),
+        ],
+        spawns: &["p()", "p()", "q()"],
+        pool: &[
+            "y = 0;",
+            "z = 1;",
+            "y = z;",
+            "b = y == z;",
+            "b = z != 0;",
+            "if (y == z) { z = 1; }",
         ],
     },
     // regressions::odpor_cs_a_step_kept_by_commutation_never_ran: a guarded write of
