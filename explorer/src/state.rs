@@ -3,7 +3,7 @@
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::pid::Pid;
 use frontend::interp::Next;
-use frontend::ir::{BlockId, GlobalId, GlobalKind, LocalId, ProcId, Program};
+use frontend::ir::{BlockId, GlobalId, LocalId, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
 use std::fmt::{self, Write as _};
@@ -52,11 +52,11 @@ impl Clone for Process {
 }
 
 /// The memory as a state check sees it: dead globals left out.
-struct MemoryExcept<'a>(&'a Memory, &'a [GlobalId]);
+struct MemoryExcept<'a>(&'a Memory, &'a Program, &'a [GlobalId]);
 
 impl Hash for MemoryExcept<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.0.hash_except(self.1, h);
+        self.0.hash_except(self.1, self.2, h);
     }
 }
 
@@ -217,10 +217,10 @@ impl State {
                 }
             })
             .fold(0u128, u128::wrapping_add);
-        fingerprint(&(MemoryExcept(&self.mem, dead), procs))
+        fingerprint(&(MemoryExcept(&self.mem, program, dead), procs))
     }
 
-    /// The scalar globals whose values are dead in this state (see
+    /// The globals whose values are dead in this state (see
     /// [`frontend::overwrites`]): overwritten by the unguarded next block of a live
     /// process before it reads them, and read by no other live process nor any
     /// process one may spawn. In increasing order.
@@ -238,19 +238,15 @@ impl State {
     /// `end_reads`: whether the end of an execution reads the memory, as a final
     /// state does. Where it does not (`--violations-only` under observers: only
     /// violations and deadlocks are promised, [`crate::observers::end_reads`]), a
-    /// scalar global that no live process, nor any it may spawn, may ever read is
-    /// dead too: no event of any continuation reads it, so two states that differ
+    /// global (scalar, array or map) that no live process, nor any it may spawn, may
+    /// ever read is dead too, whole: no event of any continuation reads it, so two states that differ
     /// only there run the same events with the same reads, and reach the same
     /// violations and deadlocks (a deadlock is its stuck processes, not the memory).
     pub fn dead_globals(&self, program: &Program, end_reads: bool) -> Vec<GlobalId> {
         let mut dead = Vec::new();
         if !end_reads {
             let read = self.may_read(program);
-            for (g, global) in program.globals.iter().enumerate() {
-                if matches!(global.kind, GlobalKind::Scalar(_)) && !read[g] {
-                    dead.push(g as GlobalId);
-                }
-            }
+            dead.extend((0..read.len()).filter(|&g| !read[g]).map(|g| g as GlobalId));
         }
         for (i, p) in self.procs.iter().enumerate() {
             // A process that failed has no next block.
@@ -319,7 +315,7 @@ impl State {
             })
             && self
                 .mem
-                .same_except(&other.mem, &self.dead_globals(program, end_reads))
+                .same_except(&other.mem, program, &self.dead_globals(program, end_reads))
     }
 
     /// The state as a user reads it: globals, then each process.

@@ -79,39 +79,83 @@ impl std::hash::Hash for Memory {
 }
 
 impl Memory {
-    /// Equality except for the values of the scalar globals `ignored` (sorted): a
-    /// state check modulo dead values (see [`crate::overwrites`]).
-    pub fn same_except(&self, other: &Memory, ignored: &[GlobalId]) -> bool {
+    /// Equality except for the values of the globals `ignored` (scalars, arrays or
+    /// maps of `program`): a state check modulo dead values (see
+    /// [`crate::overwrites`]).
+    pub fn same_except(&self, other: &Memory, program: &Program, ignored: &[GlobalId]) -> bool {
         if ignored.is_empty() {
             return self == other;
         }
-        let skip = |slot: usize| ignored.iter().any(|&g| self.base[g as usize] == slot);
-        self.maps == other.maps
+        let skip = self.ignored(program, ignored);
+        self.maps
+            .iter()
+            .zip(&other.maps)
+            .enumerate()
+            .all(|(m, (a, b))| a == b || skip.maps.contains(&m))
             && self.slots.len() == other.slots.len()
             && self
                 .slots
                 .iter()
                 .zip(&other.slots)
                 .enumerate()
-                .all(|(i, (a, b))| a == b || skip(i))
+                .all(|(i, (a, b))| a == b || skip.slot(i))
     }
 
-    /// The hash of the memory with the scalar globals `ignored` (sorted) read as
-    /// `false`: equal for memories [`Memory::same_except`] finds equal.
-    pub fn hash_except<H: std::hash::Hasher>(&self, ignored: &[GlobalId], state: &mut H) {
+    /// The hash of the memory with the globals `ignored` read as `false` (a map as
+    /// empty): equal for memories [`Memory::same_except`] finds equal.
+    pub fn hash_except<H: std::hash::Hasher>(
+        &self,
+        program: &Program,
+        ignored: &[GlobalId],
+        state: &mut H,
+    ) {
         use std::hash::Hash;
         if ignored.is_empty() {
             return self.hash(state);
         }
+        let skip = self.ignored(program, ignored);
         state.write_usize(self.slots.len());
         for (i, v) in self.slots.iter().enumerate() {
-            if ignored.iter().any(|&g| self.base[g as usize] == i) {
+            if skip.slot(i) {
                 Value::Bool(false).hash(state);
             } else {
                 v.hash(state);
             }
         }
-        self.maps.hash(state);
+        for (m, map) in self.maps.iter().enumerate() {
+            if skip.maps.contains(&m) {
+                BTreeMap::<i64, i64>::new().hash(state);
+            } else {
+                map.hash(state);
+            }
+        }
+    }
+
+    /// Where the globals `ignored` are held.
+    fn ignored(&self, program: &Program, ignored: &[GlobalId]) -> Places {
+        let mut places = Places::default();
+        for &g in ignored {
+            let base = self.base[g as usize];
+            match program.globals[g as usize].kind {
+                GlobalKind::Scalar(_) => places.slots.push(base..base + 1),
+                GlobalKind::Array { len, .. } => places.slots.push(base..base + len),
+                GlobalKind::Map => places.maps.push(base),
+            }
+        }
+        places
+    }
+}
+
+/// Slots and maps of some globals (`Memory::ignored`).
+#[derive(Default)]
+struct Places {
+    slots: Vec<Range<usize>>,
+    maps: Vec<usize>,
+}
+
+impl Places {
+    fn slot(&self, i: usize) -> bool {
+        self.slots.iter().any(|r| r.contains(&i))
     }
 }
 

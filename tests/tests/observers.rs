@@ -336,6 +336,36 @@ fn the_end_observes_nothing_where_only_violations_matter() {
     assert_eq!(violations_only(src, &mut Dpor::new(cs)), (1, 0, 3, 1));
 }
 
+/// A value read into an array or a map that nothing reads after: with only
+/// violations mattering, a global no live process may read is dead whole, an array
+/// or a map as a scalar (`State::dead_globals`). p: x = 1, q: g = x, for g a scalar,
+/// an array element and a map key. The race p ⋖ q (q reads x): its reversal q.p ends
+/// with g = 0 where p.q ends with g = 1 and x = 1 in both, with no process live, so
+/// the state check proves it: 1 complete execution, and q then p settled unrun (4
+/// states: the root, p, p.q, q). Until arrays and maps could be dead, the array and
+/// map versions completed both orders (2 executions, 5 states). With the end reading
+/// the memory, 2 in every version: g's two final values.
+#[test]
+fn a_global_nothing_reads_after_is_dead_whole_where_only_violations_matter() {
+    for (decl, write) in [
+        ("global int g = 0;", "g = x;"),
+        ("global int[1] g;", "g[0] = x;"),
+        ("global map g;", "g[0] = x;"),
+    ] {
+        let src = format!(
+            "global int x = 0; {decl} proc p() {{ x = 1; }} proc q() {{ {write} }}
+            init {{ spawn p(); spawn q(); }}"
+        );
+        let cs = OptimalContextSensitiveObservers::new(ContextSensitive::new());
+        assert_eq!(
+            violations_only(&src, &mut Dpor::new(cs)),
+            (1, 0, 4, 1),
+            "{decl}"
+        );
+        assert_eq!(cs_ob(&src, &[]), (2, 0, 5, 2), "{decl}");
+    }
+}
+
 /// The paper's running example with an assertion that fails when r reads q's write
 /// (`x != 2`). Classes of `→ob` with the end observing: r first (then p.q and q.p: 2,
 /// the end sees the last), p.r.q, q.r.p, q.p.r, p.q.r: 6, of which r fails in two
