@@ -1433,6 +1433,20 @@ fn shapes() -> Vec<(&'static str, Shape)> {
             },
         ),
         (
+            "an array or map a live proc writes and no proc reads (dead whole under --violations-only)",
+            |p, s, _| {
+                let program = tests::load(s, &[]);
+                let unread = |name: &str| {
+                    program.globals.iter().enumerate().any(|(g, global)| {
+                        global.name == name
+                            && program.procs.iter().all(|proc| !proc.reads.contains(&(g as u32)))
+                    })
+                };
+                (unread("a") && live_stmts(p, &|s| matches!(s, Stmt::ArrayWrite(..))))
+                    || (unread("m") && live_stmts(p, &|s| matches!(s, Stmt::MapWrite(..))))
+            },
+        ),
+        (
             "a block branches on what an earlier block of its process read",
             |p, _, _| {
                 let live = p.instances();
