@@ -39,6 +39,10 @@
 //!   follows a partner happened after the step, here it may race with it. Without
 //!   them odpor-cs-ob lost final states of four small-scope programs
 //!   (`regressions::odpor_cs_ob_a_settled_step_hides_a_race_with_another_process`).
+//!   Their races are found over `→ob` too, where plain happens-before chains a write
+//!   of the blocked prefix to the future through a write nothing reads
+//!   ([`crate::dpor::Dpor`]`::future_observed_races`: the blocked prefix need not
+//!   run the covering one's transitions; `--literal` lost a final state without it).
 //!
 //! - Sec. 4.2's refined inheritance of don't-do sequences (line 62), its first case: a
 //!   sequence `u.p.w` goes down past `p` as `u.w` when `p` commutes with every step

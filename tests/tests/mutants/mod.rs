@@ -38,8 +38,9 @@ struct Seed {
 /// odpor-cs-ob's, the `await` climb of sdpor's family, cdpor's first ones, odpor's
 /// failing awaits over a list, odpor-ob's probes at the end, ocdpor's awaits beside
 /// commuting writes, the state checks' blocked branches (csdpor, odpor-cs), and
-/// the observers' benchmarks FR-a and lastwrite, and odpor-ob's checks whose classes a
-/// done subtree was trusted with.
+/// the observers' benchmarks FR-a and lastwrite, odpor-ob's checks whose classes a
+/// done subtree was trusted with, and odpor-cs-ob's blocked prefix with a write its
+/// covering prefix did not make.
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -312,6 +313,25 @@ const SEEDS: &[Seed] = &[
             "await (written[1] && written[2]);",
             "assert(x <= 3);",
             "assert(o != 2);",
+        ],
+    },
+    // regressions::odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race
+    Seed {
+        globals: "global int x = 0;\nglobal int y = 0;\n",
+        procs: &[
+            ("p()", &[&["y = 1;"], &["y = 1;"]]),
+            ("q()", &[&["if (y == 0) { x = 2; }"], &["int t1 = x;"]]),
+            ("r()", &[&["x = 1;"], &["x = 1;"]]),
+        ],
+        spawns: &["p()", "q()", "r()"],
+        pool: &[
+            "x = 1;",
+            "y = 1;",
+            "y = y + 1;",
+            "x = 0;",
+            "if (y == 0) { x = 2; }",
+            "if (x == 2) { y = 2; }",
+            "assert(x != 2 || y != 1);",
         ],
     },
 ];

@@ -3495,6 +3495,32 @@ fn odpor_cs_ob_a_settled_step_hides_a_race_with_another_process() {
     );
 }
 
+/// Found by the small-scope test (program 2063563, shrunk by hand): odpor-cs-ob
+/// `--literal` reached 1 of naive's 2 final states, missing x = 2 (r's two writes,
+/// then q's guarded write while y is 0). After q then p, r's `x = 1` blocks: q p r
+/// reaches the state of p q r, where q, run after p's `y = 1`, wrote nothing. Here
+/// q wrote x = 2, which r's second `x = 1` may overwrite past the block, r's first
+/// write in between read by nothing: a race over `→ob` that plain happens-before
+/// hides (q → r → r through x), in no covering execution; and the reversals that
+/// would reach x = 2 from the r-first branch (r's second write before q's read) were
+/// judged covered by q's subtree at the root, which holds this blocked branch. The
+/// races of a blocked step's future are now also found over `→ob`
+/// (`Dpor::future_observed_races`). The default mode reached both: it orders its
+/// branches otherwise.
+#[test]
+fn odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race() {
+    check(
+        "global int x = 0;
+         global int y = 0;
+         proc p() { y = 1; yield; y = 1; }
+         proc q() { if (y == 0) { x = 2; } yield; int t1 = x; }
+         proc r() { x = 1; yield; x = 1; }
+         init { spawn p(); spawn q(); spawn r(); }",
+        (90, 271, 2, 18),
+        &[],
+    );
+}
+
 /// `odpor_cs_ob_a_settled_step_hides_a_race_with_another_process` one process
 /// further: q's dead read of x also writes z, and s's `x = 1` depends on z. In the
 /// covering executions (p first) s's write happens after p's through q's read and
