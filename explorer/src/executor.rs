@@ -307,8 +307,16 @@ impl<'p> Executor<'p> {
     /// run normally there (odpor-cs-ob's settled steps), whose writes hide the earlier
     /// ones from the end of the execution as if it had run.
     pub fn unrun_overwriting(&mut self, proc: usize) -> &Event {
-        let program = self.machine.program;
         self.unrun(proc);
+        self.overwrite_as_its_block()
+    }
+
+    /// The newest event, unrun, writes the scalar globals its block surely overwrites
+    /// (`Block::overwrites`): for an event whose block surely runs normally in every
+    /// continuation ([`Executor::unrun_overwriting`]; a process's future, whose next
+    /// block does), for the observers of the writes before it.
+    pub fn overwrite_as_its_block(&mut self) -> &Event {
+        let program = self.machine.program;
         let event = &mut self.events[self.depth - 1];
         let block = &program.blocks[event.block as usize];
         event
