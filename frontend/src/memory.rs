@@ -86,19 +86,18 @@ impl Memory {
         if ignored.is_empty() {
             return self == other;
         }
-        let skip = self.ignored(program, ignored);
         self.maps
             .iter()
             .zip(&other.maps)
             .enumerate()
-            .all(|(m, (a, b))| a == b || skip.maps.contains(&m))
+            .all(|(m, (a, b))| a == b || self.ignores_map(program, ignored, m))
             && self.slots.len() == other.slots.len()
             && self
                 .slots
                 .iter()
                 .zip(&other.slots)
                 .enumerate()
-                .all(|(i, (a, b))| a == b || skip.slot(i))
+                .all(|(i, (a, b))| a == b || self.ignores_slot(program, ignored, i))
     }
 
     /// The hash of the memory with the globals `ignored` read as `false` (a map as
@@ -113,17 +112,16 @@ impl Memory {
         if ignored.is_empty() {
             return self.hash(state);
         }
-        let skip = self.ignored(program, ignored);
         state.write_usize(self.slots.len());
         for (i, v) in self.slots.iter().enumerate() {
-            if skip.slot(i) {
+            if self.ignores_slot(program, ignored, i) {
                 Value::Bool(false).hash(state);
             } else {
                 v.hash(state);
             }
         }
         for (m, map) in self.maps.iter().enumerate() {
-            if skip.maps.contains(&m) {
+            if self.ignores_map(program, ignored, m) {
                 BTreeMap::<i64, i64>::new().hash(state);
             } else {
                 map.hash(state);
@@ -131,31 +129,24 @@ impl Memory {
         }
     }
 
-    /// Where the globals `ignored` are held.
-    fn ignored(&self, program: &Program, ignored: &[GlobalId]) -> Places {
-        let mut places = Places::default();
-        for &g in ignored {
+    /// Whether slot `i` holds a scalar or an element of an array of `ignored`.
+    fn ignores_slot(&self, program: &Program, ignored: &[GlobalId], i: usize) -> bool {
+        ignored.iter().any(|&g| {
             let base = self.base[g as usize];
             match program.globals[g as usize].kind {
-                GlobalKind::Scalar(_) => places.slots.push(base..base + 1),
-                GlobalKind::Array { len, .. } => places.slots.push(base..base + len),
-                GlobalKind::Map => places.maps.push(base),
+                GlobalKind::Scalar(_) => base == i,
+                GlobalKind::Array { len, .. } => (base..base + len).contains(&i),
+                GlobalKind::Map => false,
             }
-        }
-        places
+        })
     }
-}
 
-/// Slots and maps of some globals (`Memory::ignored`).
-#[derive(Default)]
-struct Places {
-    slots: Vec<Range<usize>>,
-    maps: Vec<usize>,
-}
-
-impl Places {
-    fn slot(&self, i: usize) -> bool {
-        self.slots.iter().any(|r| r.contains(&i))
+    /// Whether map `m` is one of `ignored`.
+    fn ignores_map(&self, program: &Program, ignored: &[GlobalId], m: usize) -> bool {
+        ignored.iter().any(|&g| {
+            matches!(program.globals[g as usize].kind, GlobalKind::Map)
+                && self.base[g as usize] == m
+        })
     }
 }
 

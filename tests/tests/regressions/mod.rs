@@ -3509,17 +3509,18 @@ fn odpor_cs_ob_a_settled_step_hides_a_race_with_another_process() {
 /// branches otherwise.
 #[test]
 fn odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race() {
-    check(
-        "global int x = 0;
-         global int y = 0;
-         proc p() { y = 1; yield; y = 1; }
-         proc q() { if (y == 0) { x = 2; } yield; int t1 = x; }
-         proc r() { x = 1; yield; x = 1; }
-         init { spawn p(); spawn q(); spawn r(); }",
-        (90, 271, 2, 18),
-        &[],
-    );
+    let src = format!("{SRC_GUARDED_WRITE_OVERWRITTEN}init {{ spawn p(); spawn q(); spawn r(); }}");
+    check(&src, (90, 271, 2, 18), &[]);
 }
+
+/// The procs of `odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race` and
+/// `odpor_cs_ob_literal_misses_a_final_state_with_two_overwriters`, which spawn them.
+const SRC_GUARDED_WRITE_OVERWRITTEN: &str = "global int x = 0;
+global int y = 0;
+proc p() { y = 1; yield; y = 1; }
+proc q() { if (y == 0) { x = 2; } yield; int t1 = x; }
+proc r() { x = 1; yield; x = 1; }
+";
 
 /// A known gap, found by the mutants test (seed 341) from the program above with
 /// r spawned twice: odpor-cs-ob `--literal` reaches 1 of naive's 2 final states,
@@ -3531,16 +3532,10 @@ fn odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race() {
 #[test]
 #[ignore = "known gap of odpor-cs-ob --literal (README, Known gaps)"]
 fn odpor_cs_ob_literal_misses_a_final_state_with_two_overwriters() {
-    check(
-        "global int x = 0;
-         global int y = 0;
-         proc p() { y = 1; yield; y = 1; }
-         proc q() { if (y == 0) { x = 2; } yield; int t1 = x; }
-         proc r() { x = 1; yield; x = 1; }
-         init { spawn p(); spawn q(); spawn r(); spawn r(); }",
-        (2520, 7365, 2, 270),
-        &[],
+    let src = format!(
+        "{SRC_GUARDED_WRITE_OVERWRITTEN}init {{ spawn p(); spawn q(); spawn r(); spawn r(); }}"
     );
+    check(&src, (2520, 7365, 2, 270), &[]);
 }
 
 /// `odpor_cs_ob_a_settled_step_hides_a_race_with_another_process` one process
