@@ -1462,14 +1462,17 @@ fn may_leave_a_write_unobserved(events: &[Event], end: &[bool]) -> bool {
                 .any(|e| intersects(&e.footprint.reads, &[l]))
             && prefix[..j].iter().any(|e| blind(e, l))
     };
-    let overwritten = n.written.iter().any(|&l| last_blind_unread(l));
-    overwritten
-        || prefix.iter().any(|e| {
-            e.footprint
-                .writes
-                .iter()
-                .any(|&l| !end[l.global as usize] && last_blind_unread(l))
-        })
+    // Each location once: a prefix writes the same ones again and again.
+    let mut locations: Vec<Loc> = n.written.clone();
+    let unread_at_end = |l: &&Loc| !end[l.global as usize];
+    locations.extend(
+        prefix
+            .iter()
+            .flat_map(|e| e.footprint.writes.iter().filter(unread_at_end)),
+    );
+    locations.sort_unstable();
+    locations.dedup();
+    locations.into_iter().any(last_blind_unread)
 }
 
 /// The live processes whose futures [`Dpor::future_races`] analyses at a block by
