@@ -39,8 +39,9 @@ struct Seed {
 /// failing awaits over a list, odpor-ob's probes at the end, ocdpor's awaits beside
 /// commuting writes, the state checks' blocked branches (csdpor, odpor-cs), and
 /// the observers' benchmarks FR-a and lastwrite, odpor-ob's checks whose classes a
-/// done subtree was trusted with, and odpor-cs-ob's blocked prefix with a write its
-/// covering prefix did not make.
+/// done subtree was trusted with, odpor-cs-ob's blocked prefix with a write its
+/// covering prefix did not make, and the same with two overwriters, whose sequences
+/// asked for at a block were judged covered by the subtree that asked.
 const SEEDS: &[Seed] = &[
     // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
     Seed {
@@ -331,6 +332,25 @@ const SEEDS: &[Seed] = &[
             "x = 0;",
             "if (y == 0) { x = 2; }",
             "if (x == 2) { y = 2; }",
+            "assert(x != 2 || y != 1);",
+        ],
+    },
+    // regressions::odpor_cs_ob_literal_a_future_asked_for_is_not_covered_by_its_asker
+    Seed {
+        globals: "global int x = 0;\nglobal int y = 0;\n",
+        procs: &[
+            ("p()", &[&["y = 1;"], &["y = 1;"]]),
+            ("q()", &[&["if (y == 0) { x = 2; }"], &["int t1 = x;"]]),
+            ("r()", &[&["x = 1;"], &["x = 1;"]]),
+        ],
+        spawns: &["p()", "q()", "r()", "r()"],
+        pool: &[
+            "x = 1;",
+            "y = 1;",
+            "x = x + 1;",
+            "if (y == 0) { x = 2; }",
+            "if (x == 1) { y = 0; }",
+            "y = x;",
             "assert(x != 2 || y != 1);",
         ],
     },
