@@ -20,6 +20,14 @@ const PRECISE_BLOCKS: usize = 32;
 /// Most futures [`Futures::of_process`] keeps.
 const CACHED: usize = 1 << 16;
 
+/// [`Futures::of_process`]'s cache: by next block, then by locals (looked up without
+/// copying them), with its number of entries.
+#[derive(Default)]
+struct Precise {
+    by_block: HashMap<BlockId, HashMap<Vec<Value>, Footprint>>,
+    len: usize,
+}
+
 pub struct Futures {
     /// Per block: what it and everything reachable from it may touch.
     reach: Vec<Footprint>,
@@ -27,7 +35,7 @@ pub struct Futures {
     /// odpor-cs-ob asks for every live process's future at every block, and spent a
     /// quarter of DBP(8)'s time analysing the same ones again (cleared past
     /// [`CACHED`] entries, so memory stays bounded).
-    precise: RefCell<HashMap<(BlockId, Vec<Value>), Footprint>>,
+    precise: RefCell<Precise>,
 }
 
 impl Futures {
@@ -78,16 +86,23 @@ impl Futures {
         let Some(next) = p.next else {
             return Footprint::default();
         };
-        let key = (next, p.locals.clone());
-        if let Some(known) = self.precise.borrow().get(&key) {
+        let cached = self.precise.borrow();
+        if let Some(known) = cached
+            .by_block
+            .get(&next)
+            .and_then(|m| m.get(&p.locals[..]))
+        {
             return known.clone();
         }
+        drop(cached);
         let footprint = self.analyse(ex, next, &p.locals);
         let mut precise = self.precise.borrow_mut();
-        if precise.len() >= CACHED {
-            precise.clear();
+        if precise.len >= CACHED {
+            *precise = Precise::default();
         }
-        precise.insert(key, footprint.clone());
+        precise.len += 1;
+        let by_locals = precise.by_block.entry(next).or_default();
+        by_locals.insert(p.locals.clone(), footprint.clone());
         footprint
     }
 

@@ -319,11 +319,7 @@ const SEEDS: &[Seed] = &[
     // regressions::odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race
     Seed {
         globals: "global int x = 0;\nglobal int y = 0;\n",
-        procs: &[
-            ("p()", &[&["y = 1;"], &["y = 1;"]]),
-            ("q()", &[&["if (y == 0) { x = 2; }"], &["int t1 = x;"]]),
-            ("r()", &[&["x = 1;"], &["x = 1;"]]),
-        ],
+        procs: GUARDED_WRITE_OVERWRITTEN,
         spawns: &["p()", "q()", "r()"],
         pool: &[
             "x = 1;",
@@ -338,11 +334,7 @@ const SEEDS: &[Seed] = &[
     // regressions::odpor_cs_ob_literal_a_future_asked_for_is_not_covered_by_its_asker
     Seed {
         globals: "global int x = 0;\nglobal int y = 0;\n",
-        procs: &[
-            ("p()", &[&["y = 1;"], &["y = 1;"]]),
-            ("q()", &[&["if (y == 0) { x = 2; }"], &["int t1 = x;"]]),
-            ("r()", &[&["x = 1;"], &["x = 1;"]]),
-        ],
+        procs: GUARDED_WRITE_OVERWRITTEN,
         spawns: &["p()", "q()", "r()", "r()"],
         pool: &[
             "x = 1;",
@@ -354,6 +346,14 @@ const SEEDS: &[Seed] = &[
             "assert(x != 2 || y != 1);",
         ],
     },
+];
+
+/// The procs of the last two seeds (`regressions::SRC_GUARDED_WRITE_OVERWRITTEN`):
+/// q's guarded write of x, which r's writes overwrite, p's writes of y deciding it.
+const GUARDED_WRITE_OVERWRITTEN: &[(&str, &[&[&str]])] = &[
+    ("p()", &[&["y = 1;"], &["y = 1;"]]),
+    ("q()", &[&["if (y == 0) { x = 2; }"], &["int t1 = x;"]]),
+    ("r()", &[&["x = 1;"], &["x = 1;"]]),
 ];
 
 /// At most this many interleavings of a mutant's steps (the multinomial of the steps
