@@ -24,6 +24,7 @@ pub mod odpor_ob;
 pub mod pid;
 pub mod race;
 pub mod reads_from;
+pub mod registry;
 pub mod replay;
 pub mod report;
 pub mod schedule;

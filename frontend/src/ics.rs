@@ -175,7 +175,7 @@ impl Ics {
 }
 
 /// An `ics.json` resolved against a program.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ResolvedIcs {
     /// `W(b)` per block; `None` for a block the file does not list (treat as "writes
     /// everything").

@@ -1,7 +1,10 @@
 //! The command line, declared with clap's derive API.
 
+use clap::builder::PossibleValue;
 use clap::{Parser, ValueEnum};
+use explorer::registry::{self, AlgorithmSpec};
 use std::path::PathBuf;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 /// Explore every behaviour of a `.ic` program: final states, deadlocks, assertion
@@ -18,7 +21,7 @@ pub struct Cli {
     pub program: Option<PathBuf>,
 
     /// The exploration algorithm.
-    #[arg(long, value_enum, default_value_t = Algo::Cdpor)]
+    #[arg(long, value_enum, default_value_t = Algo(registry::DEFAULT))]
     pub algo: Algo,
 
     /// Independence constraints from `ic-synth` (cdpor only); without it they are
@@ -163,31 +166,25 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` seconds is too long a timeout"))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Algo {
-    /// Every interleaving: the reference semantics.
-    Naive,
-    /// Source-DPOR with sleep sets: one execution per Mazurkiewicz trace.
-    Sdpor,
-    /// Optimal DPOR: Source-DPOR with wakeup trees, no execution blocked in a sleep set.
-    Odpor,
-    /// Optimal context-sensitive DPOR: odpor plus csdpor's state-equality checks of
-    /// reversed races (don't-do sequences).
-    OdporCs,
-    /// Optimal DPOR with observers: two writes of a location are reordered only when a
-    /// later read, or the final memory, sees which came last.
-    #[value(name = "odpor-ob")]
-    OdporOb,
-    /// Optimal context-sensitive DPOR with observers (ISSTA'19 Alg. 2): odpor-ob's
-    /// races plus odpor-cs's don't-do sequences.
-    #[value(name = "odpor-cs-ob")]
-    OdporCsOb,
-    /// Context-sensitive DPOR: Source-DPOR plus state-equality checks of reversed races.
-    Csdpor,
-    /// Constrained DPOR: csdpor plus independence constraints synthesised by SMT.
-    Cdpor,
-    /// Optimal DPOR with cdpor's state-independent constraints in its dependency.
-    Ocdpor,
+/// `--algo`: one of [`explorer::registry::ALGORITHMS`], by name, each with its line
+/// of `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Algo(pub &'static AlgorithmSpec);
+
+impl ValueEnum for Algo {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: LazyLock<Vec<Algo>> = LazyLock::new(|| {
+            registry::ALGORITHMS
+                .iter()
+                .map(|&spec| Algo(spec))
+                .collect()
+        });
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name).help(self.0.summary))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -6,17 +6,7 @@ mod tree;
 mod witness;
 
 use clap::{CommandFactory, Parser};
-use cli::{Algo, Cli};
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
-use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::ocdpor::OptimalConstrained;
-use explorer::odpor::OptimalDpor;
-use explorer::odpor_cs::OptimalContextSensitive;
-use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
-use explorer::odpor_ob::OptimalObservers;
-use explorer::sdpor::SourceDpor;
+use cli::Cli;
 use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
 use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
@@ -66,18 +56,9 @@ fn main() -> ExitCode {
         // clap requires the program unless --completions or --man is given.
         return ExitCode::from(BAD_INPUT);
     };
-    if cli.ics.is_some() && !matches!(cli.algo, Algo::Cdpor | Algo::Ocdpor) {
-        let algo = match cli.algo {
-            Algo::Naive => "naive",
-            Algo::Sdpor => "sdpor",
-            Algo::Odpor => "odpor",
-            Algo::OdporCs => "odpor-cs",
-            Algo::OdporOb => "odpor-ob",
-            Algo::OdporCsOb => "odpor-cs-ob",
-            Algo::Csdpor => "csdpor",
-            Algo::Cdpor => "cdpor",
-            Algo::Ocdpor => "ocdpor",
-        };
+    let algo = cli.algo.0;
+    if cli.ics.is_some() && !algo.uses_constraints {
+        let algo = algo.name;
         Cli::command()
             .error(
                 clap::error::ErrorKind::ArgumentConflict,
@@ -358,37 +339,17 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         };
     }
     let ctrl_c = CtrlC::install();
-    let context = if cli.literal {
-        ContextSensitive::literal()
-    } else {
-        ContextSensitive::new()
-    };
-    let mut algorithm: Box<dyn Algorithm> = match cli.algo {
-        Algo::Naive => Box::new(Naive::default()),
-        Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
-        Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
-        Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive::new(context))),
-        Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
-        Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers::new(context))),
-        Algo::Csdpor => Box::new(Dpor::new(context)),
-        Algo::Cdpor | Algo::Ocdpor => {
-            match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {
-                Ok(ics) if cli.algo == Algo::Ocdpor && cli.literal => {
-                    Box::new(Dpor::new(OptimalConstrained::new(Arc::new(ics))))
-                }
-                Ok(ics) if cli.algo == Algo::Ocdpor => Box::new(Dpor::new(
-                    OptimalConstrained::context_sensitive(Arc::new(ics), context),
-                )),
-                Ok(ics) => Box::new(Dpor::new(Constrained::new(Arc::new(ics), context))),
-                Err((code, message)) => {
-                    if code == BAD_INPUT {
-                        say!("error: {message}");
-                    } else {
-                        say!("{message}");
-                    }
-                    return code;
-                }
+    let constraints =
+        || constraints(cli, &file, &source, &program, deadline, &ctrl_c).map(Arc::new);
+    let mut algorithm: Box<dyn Algorithm> = match cli.algo.0.build(cli.literal, constraints) {
+        Ok(algorithm) => algorithm,
+        Err((code, message)) => {
+            if code == BAD_INPUT {
+                say!("error: {message}");
+            } else {
+                say!("{message}");
             }
+            return code;
         }
     };
     ctrl_c.phase(Phase::Starting);
@@ -510,7 +471,8 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }
     }
     if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
-        let naive = naive_config.map(|c| explorer::explore(&program, &mut Naive::default(), c));
+        let naive = naive_config
+            .map(|c| explorer::explore(&program, &mut explorer::naive::Naive::default(), c));
         if let Err(message) = draw(cli, path, file, recorded, algorithm.name(), &report, naive) {
             say!("error: {message}");
             return BAD_INPUT;

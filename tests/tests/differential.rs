@@ -83,16 +83,8 @@ mod mutants;
 mod regressions;
 mod small_scope;
 
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
-use explorer::dpor::Dpor;
 use explorer::naive::Naive;
-use explorer::ocdpor::OptimalConstrained;
-use explorer::odpor::OptimalDpor;
-use explorer::odpor_cs::OptimalContextSensitive;
-use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
-use explorer::odpor_ob::OptimalObservers;
-use explorer::sdpor::SourceDpor;
+use explorer::registry::{self, AlgorithmSpec};
 use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
@@ -102,45 +94,22 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tests::generator::*;
 
-/// The reduced algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algo {
-    Sdpor,
-    Odpor,
-    OdporCs,
-    OdporOb,
-    OdporCsOb,
-    Csdpor,
-    Cdpor,
-    Ocdpor,
-}
-
 /// One reduced algorithm in one mode, as `ic-check` would run it.
 #[derive(Clone, Copy, Debug)]
 pub struct Mode {
-    pub algo: Algo,
+    pub algo: &'static AlgorithmSpec,
     pub deps: Deps,
-    /// `--literal` (csdpor, cdpor, odpor-cs, odpor-cs-ob and ocdpor).
+    /// `--literal` (where [`AlgorithmSpec::has_literal`]).
     pub literal: bool,
-    /// `--violations-only` (odpor-ob and odpor-cs-ob): compared with naive on
-    /// violations and deadlocks only.
+    /// `--violations-only` (where [`AlgorithmSpec::has_violations_only`]): compared
+    /// with naive on violations and deadlocks only.
     pub violations_only: bool,
 }
 
 impl Mode {
     /// The `ic-check` options of this mode: `cdpor --deps static --literal`.
     pub fn name(&self) -> String {
-        let mut name = match self.algo {
-            Algo::Sdpor => "sdpor",
-            Algo::Odpor => "odpor",
-            Algo::OdporCs => "odpor-cs",
-            Algo::OdporOb => "odpor-ob",
-            Algo::OdporCsOb => "odpor-cs-ob",
-            Algo::Csdpor => "csdpor",
-            Algo::Cdpor => "cdpor",
-            Algo::Ocdpor => "ocdpor",
-        }
-        .to_string();
+        let mut name = self.algo.name.to_string();
         if self.deps == Deps::Static {
             name.push_str(" --deps static");
         }
@@ -155,72 +124,37 @@ impl Mode {
 
     /// The algorithm; `ics` are cdpor's constraints.
     pub fn make(&self, ics: Option<&Arc<frontend::ics::ResolvedIcs>>) -> Box<dyn Algorithm> {
-        let context = if self.literal {
-            ContextSensitive::literal()
-        } else {
-            ContextSensitive::new()
-        };
-        match self.algo {
-            Algo::Sdpor => Box::new(Dpor::new(SourceDpor)),
-            Algo::Odpor => Box::new(Dpor::new(OptimalDpor)),
-            Algo::OdporCs => Box::new(Dpor::new(OptimalContextSensitive::new(context))),
-            Algo::OdporOb => Box::new(Dpor::new(OptimalObservers)),
-            Algo::OdporCsOb => Box::new(Dpor::new(OptimalContextSensitiveObservers::new(context))),
-            Algo::Csdpor => Box::new(Dpor::new(context)),
-            Algo::Cdpor => {
-                let ics = ics.expect("cdpor needs constraints").clone();
-                Box::new(Dpor::new(Constrained::new(ics, context)))
-            }
-            Algo::Ocdpor => {
-                let ics = ics.expect("ocdpor needs constraints").clone();
-                if self.literal {
-                    Box::new(Dpor::new(OptimalConstrained::new(ics)))
-                } else {
-                    Box::new(Dpor::new(OptimalConstrained::context_sensitive(
-                        ics, context,
-                    )))
-                }
-            }
+        let constraints = || ics.cloned().ok_or(self.algo.name);
+        match self.algo.build(self.literal, constraints) {
+            Ok(algorithm) => algorithm,
+            Err(name) => panic!("{name} needs constraints"),
         }
     }
 }
 
-/// Every mode compared with `naive`: sdpor first in each dependency mode (it is the
-/// baseline of (c) and (d)), odpor before odpor-ob and odpor-cs (the baseline of (g)
-/// and (h)) and odpor-cs-ob (that of (i)). Adding one is one line.
+/// Every mode compared with `naive`: each reduced algorithm of the registry, in its
+/// order (sdpor first, the baseline of (c) and (d); odpor before odpor-ob, odpor-cs
+/// and odpor-cs-ob, the baseline of (g), (h) and (i)), with each option that changes
+/// it, in each dependency mode.
 pub fn modes() -> Vec<Mode> {
     let mut all = Vec::new();
     for deps in [Deps::Dynamic, Deps::Static] {
-        for algo in [Algo::Sdpor, Algo::Odpor, Algo::OdporOb] {
-            all.push(Mode {
+        for &algo in registry::ALGORITHMS
+            .iter()
+            .filter(|&&a| a != &registry::NAIVE)
+        {
+            let mode = |literal, violations_only| Mode {
                 algo,
                 deps,
-                literal: false,
-                violations_only: false,
-            });
-        }
-        for algo in [Algo::OdporOb, Algo::OdporCsOb] {
-            all.push(Mode {
-                algo,
-                deps,
-                literal: false,
-                violations_only: true,
-            });
-        }
-        for algo in [
-            Algo::OdporCsOb,
-            Algo::OdporCs,
-            Algo::Ocdpor,
-            Algo::Csdpor,
-            Algo::Cdpor,
-        ] {
-            for literal in [false, true] {
-                all.push(Mode {
-                    algo,
-                    deps,
-                    literal,
-                    violations_only: false,
-                });
+                literal,
+                violations_only,
+            };
+            all.push(mode(false, false));
+            if algo.has_literal {
+                all.push(mode(true, false));
+            }
+            if algo.has_violations_only {
+                all.push(mode(false, true));
             }
         }
     }
@@ -452,7 +386,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
     let naive_violations = violation_set(&naive);
     let ics = modes
         .iter()
-        .any(|m| matches!(m.algo, Algo::Cdpor | Algo::Ocdpor))
+        .any(|m| m.algo.uses_constraints)
         .then(|| ics(&program, source));
     // (e) Every synthesised constraint against execution (issue 16's validator): a
     // wrong constraint is caught at its source, before any exploration relies on it.
@@ -470,7 +404,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
     // `identities_may_move`: the count is then an upper bound (see there).
     let (constrained_mazurkiewicz, identities_may_move) = ics
         .as_ref()
-        .filter(|_| modes.iter().any(|m| m.algo == Algo::Ocdpor))
+        .filter(|_| modes.iter().any(|m| m.algo == &registry::OCDPOR))
         .map_or((None, false), |ics| {
             let mut naive = Naive::with_constraints(ics.clone());
             let count = explorer::explore(&program, &mut naive, config())
@@ -489,8 +423,9 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
         // (j) The searches complete for a dependency finer than reads-from reach every
         // reads-from class naive reaches (the others may skip a class whose state is
         // reached otherwise).
-        let every_class =
-            matches!(mode.algo, Algo::Sdpor | Algo::Odpor | Algo::OdporOb) && !mode.violations_only;
+        let every_class = [&registry::SDPOR, &registry::ODPOR, &registry::ODPOR_OB]
+            .contains(&mode.algo)
+            && !mode.violations_only;
         let config = Config {
             deps: mode.deps,
             record_reads_from: every_class,
@@ -542,7 +477,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 "{name}: reports violations naive does not {extra:?}"
             ));
         }
-        if mode.algo == Algo::Sdpor {
+        if mode.algo == &registry::SDPOR {
             sdpor_traces = Some(report.stats.traces);
             if Some(report.stats.traces) != naive.stats.mazurkiewicz {
                 errors.push(format!(
@@ -550,7 +485,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces, naive.stats.mazurkiewicz
                 ));
             }
-        } else if mode.algo == Algo::OdporOb {
+        } else if mode.algo == &registry::ODPOR_OB {
             // (h) Observers only make more executions equivalent: no more than odpor.
             if let Some(o) = odpor_traces.filter(|&o| report.stats.traces > o) {
                 errors.push(format!(
@@ -558,7 +493,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces
                 ));
             }
-        } else if mode.algo == Algo::OdporCsOb {
+        } else if mode.algo == &registry::ODPOR_CS_OB {
             // (i) No more than odpor.
             if let Some(o) = odpor_traces.filter(|&o| report.stats.traces > o) {
                 errors.push(format!(
@@ -566,7 +501,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces
                 ));
             }
-        } else if mode.algo == Algo::Odpor {
+        } else if mode.algo == &registry::ODPOR {
             odpor_traces = Some(report.stats.traces);
             // (f) Optimality: one execution per Mazurkiewicz trace, none blocked.
             if Some(report.stats.traces) != naive.stats.mazurkiewicz || report.stats.blocked != 0 {
@@ -575,7 +510,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces, report.stats.blocked, naive.stats.mazurkiewicz
                 ));
             }
-        } else if mode.algo == Algo::Ocdpor && !mode.literal {
+        } else if mode.algo == &registry::OCDPOR && !mode.literal {
             // (g) With its state checks, ocdpor explores no more than without them.
             if let Some(m) = constrained_mazurkiewicz.filter(|&m| report.stats.traces > m) {
                 errors.push(format!(
@@ -583,7 +518,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                     report.stats.traces
                 ));
             }
-        } else if mode.algo == Algo::Ocdpor {
+        } else if mode.algo == &registry::OCDPOR {
             // (f) ocdpor --literal is optimal for its finer dependency: one complete
             // execution per trace of it, none blocked (without `await`s).
             let optimal = if identities_may_move {
@@ -603,7 +538,7 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 ));
             }
         } else if let Some(o) =
-            odpor_traces.filter(|&o| mode.algo == Algo::OdporCs && report.stats.traces > o)
+            odpor_traces.filter(|&o| mode.algo == &registry::ODPOR_CS && report.stats.traces > o)
         {
             // (g) odpor-cs explores no more than odpor.
             errors.push(format!(
@@ -1707,10 +1642,7 @@ fn trees(source: &str) -> Result<(), String> {
         Ok(())
     };
     check("naive", &naive, naive_tree)?;
-    for mode in modes()
-        .into_iter()
-        .filter(|m| !matches!(m.algo, Algo::Cdpor | Algo::Ocdpor))
-    {
+    for mode in modes().into_iter().filter(|m| !m.algo.uses_constraints) {
         let name = mode.name();
         let config = Config {
             deps: mode.deps,

@@ -4,59 +4,68 @@
 
 use super::families::Set;
 use super::memory;
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
-use explorer::dpor::Dpor;
 use explorer::fingerprint::Fingerprint;
-use explorer::ocdpor::OptimalConstrained;
-use explorer::odpor::OptimalDpor;
-use explorer::odpor_cs::OptimalContextSensitive;
-use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
-use explorer::odpor_ob::OptimalObservers;
-use explorer::sdpor::SourceDpor;
-use explorer::{Algorithm, Config, Deps, Stop};
+use explorer::registry::{self, AlgorithmSpec};
+use explorer::{Config, Deps, Stop};
 use frontend::ics::ResolvedIcs;
 use frontend::ir::Program;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The algorithms the tables compare.
+/// A column of the tables: an algorithm of [`registry::ALGORITHMS`], and whether it
+/// runs with `--violations-only` (the papers' setting for the observer algorithms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algo {
-    Sdpor,
-    Odpor,
-    OdporCs,
-    OdporOb,
-    /// `odpor-ob --violations-only`: the end of an execution observes nothing, the
-    /// paper's equivalence (its final states are not all reached).
-    OdporObVo,
-    OdporCsOb,
-    /// `odpor-cs-ob --violations-only`.
-    OdporCsObVo,
-    Csdpor,
-    Cdpor,
-    Ocdpor,
+pub struct Algo {
+    pub spec: &'static AlgorithmSpec,
+    pub violations_only: bool,
 }
 
 impl Algo {
+    const fn plain(spec: &'static AlgorithmSpec) -> Algo {
+        Algo {
+            spec,
+            violations_only: false,
+        }
+    }
+
+    pub const SDPOR: Algo = Algo::plain(&registry::SDPOR);
+    pub const ODPOR: Algo = Algo::plain(&registry::ODPOR);
+    pub const ODPOR_CS: Algo = Algo::plain(&registry::ODPOR_CS);
+    pub const ODPOR_OB: Algo = Algo::plain(&registry::ODPOR_OB);
+    /// `odpor-ob --violations-only`: the end of an execution observes nothing, the
+    /// paper's equivalence (its final states are not all reached).
+    pub const ODPOR_OB_VO: Algo = Algo {
+        spec: &registry::ODPOR_OB,
+        violations_only: true,
+    };
+    pub const ODPOR_CS_OB: Algo = Algo::plain(&registry::ODPOR_CS_OB);
+    /// `odpor-cs-ob --violations-only`.
+    pub const ODPOR_CS_OB_VO: Algo = Algo {
+        spec: &registry::ODPOR_CS_OB,
+        violations_only: true,
+    };
+    pub const CSDPOR: Algo = Algo::plain(&registry::CSDPOR);
+    pub const CDPOR: Algo = Algo::plain(&registry::CDPOR);
+    pub const OCDPOR: Algo = Algo::plain(&registry::OCDPOR);
+
     /// The CDPOR paper's Table 1, in its order: the `papers` and `classic` sets.
-    pub const ALL: [Algo; 3] = [Algo::Sdpor, Algo::Csdpor, Algo::Cdpor];
+    pub const ALL: [Algo; 3] = [Algo::SDPOR, Algo::CSDPOR, Algo::CDPOR];
 
     /// The `odpor` set's: the optimal algorithms beside the source-set ones, ODPOR with
     /// observers (the paper's ODPOR^ob, with the end as an observer), its
     /// context-sensitive version (ODPOR_cs^ob), each also with `--violations-only`
     /// (the paper's setting), and context-sensitive ODPOR (ODPOR_cs) after ODPOR.
     pub const OPTIMAL: [Algo; 10] = [
-        Algo::Sdpor,
-        Algo::Odpor,
-        Algo::OdporOb,
-        Algo::OdporObVo,
-        Algo::OdporCsOb,
-        Algo::OdporCsObVo,
-        Algo::OdporCs,
-        Algo::Csdpor,
-        Algo::Cdpor,
-        Algo::Ocdpor,
+        Algo::SDPOR,
+        Algo::ODPOR,
+        Algo::ODPOR_OB,
+        Algo::ODPOR_OB_VO,
+        Algo::ODPOR_CS_OB,
+        Algo::ODPOR_CS_OB_VO,
+        Algo::ODPOR_CS,
+        Algo::CSDPOR,
+        Algo::CDPOR,
+        Algo::OCDPOR,
     ];
 
     /// The algorithms a set's table measures, in its columns' order.
@@ -69,48 +78,32 @@ impl Algo {
 
     /// The name `ic-check --algo` takes.
     pub fn name(self) -> &'static str {
-        match self {
-            Algo::Sdpor => "sdpor",
-            Algo::Odpor => "odpor",
-            Algo::OdporCs => "odpor-cs",
-            Algo::OdporOb | Algo::OdporObVo => "odpor-ob",
-            Algo::OdporCsOb | Algo::OdporCsObVo => "odpor-cs-ob",
-            Algo::Csdpor => "csdpor",
-            Algo::Cdpor => "cdpor",
-            Algo::Ocdpor => "ocdpor",
-        }
+        self.spec.name
     }
 
     /// The papers' name, for column headers.
-    pub fn title(self) -> &'static str {
-        match self {
-            Algo::Sdpor => "SDPOR",
-            Algo::Odpor => "ODPOR",
-            Algo::OdporCs => "ODPOR_cs",
-            Algo::OdporOb => "ODPOR-OB",
-            Algo::OdporObVo => "ODPOR-OB vo",
-            Algo::OdporCsOb => "ODPOR_cs-OB",
-            Algo::OdporCsObVo => "ODPOR_cs-OB vo",
-            Algo::Csdpor => "CSDPOR",
-            Algo::Cdpor => "CDPOR",
-            Algo::Ocdpor => "OCDPOR",
+    pub fn title(self) -> String {
+        if self.violations_only {
+            format!("{} vo", self.spec.title)
+        } else {
+            self.spec.title.to_string()
         }
     }
 
     /// Whether it runs with `--violations-only` (its final states are not all
     /// reached, and it is left out of the comparison of final states).
     pub fn violations_only(self) -> bool {
-        matches!(self, Algo::OdporObVo | Algo::OdporCsObVo)
+        self.violations_only
     }
 
     /// The option `ic-check` takes for it besides `--algo`, if any.
     pub fn flag(self) -> Option<&'static str> {
-        self.violations_only().then_some("--violations-only")
+        self.violations_only.then_some("--violations-only")
     }
 
     /// Whether it needs the synthesised constraints.
     pub fn uses_ics(self) -> bool {
-        matches!(self, Algo::Cdpor | Algo::Ocdpor)
+        self.spec.uses_constraints
     }
 }
 
@@ -179,29 +172,11 @@ pub fn run(
     timeout: Duration,
     ics: Option<&Arc<ResolvedIcs>>,
 ) -> Result<Run, String> {
-    let mut algorithm: Box<dyn Algorithm> = match (algo, ics) {
-        (Algo::Sdpor, _) => Box::new(Dpor::new(SourceDpor)),
-        (Algo::Odpor, _) => Box::new(Dpor::new(OptimalDpor)),
-        (Algo::OdporCs, _) => Box::new(Dpor::new(OptimalContextSensitive::new(
-            ContextSensitive::new(),
-        ))),
-        (Algo::OdporOb | Algo::OdporObVo, _) => Box::new(Dpor::new(OptimalObservers)),
-        (Algo::OdporCsOb | Algo::OdporCsObVo, _) => Box::new(Dpor::new(
-            OptimalContextSensitiveObservers::new(ContextSensitive::new()),
-        )),
-        (Algo::Csdpor, _) => Box::new(Dpor::new(ContextSensitive::new())),
-        (Algo::Cdpor, Some(ics)) => Box::new(Dpor::new(Constrained::new(
-            ics.clone(),
-            ContextSensitive::new(),
-        ))),
-        (Algo::Ocdpor, Some(ics)) => Box::new(Dpor::new(OptimalConstrained::context_sensitive(
-            ics.clone(),
-            ContextSensitive::new(),
-        ))),
-        (Algo::Cdpor | Algo::Ocdpor, None) => {
-            return Err(format!("{} needs constraints", algo.name()))
-        }
+    let constraints = || {
+        ics.cloned()
+            .ok_or_else(|| format!("{} needs constraints", algo.name()))
     };
+    let mut algorithm = algo.spec.build(false, constraints)?;
     // As ic-check runs it: its default --max-depth, which cdpor's ranges rest on.
     let config = Config {
         deps,

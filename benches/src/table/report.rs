@@ -106,10 +106,10 @@ impl Row {
 
     /// G^s, G^cs and G^smt; `None` where a run is missing.
     fn speedups(&self) -> [Option<Value>; 3] {
-        let cdpor = self.time_of(Algo::Cdpor);
+        let cdpor = self.time_of(Algo::CDPOR);
         let with_smt = cdpor.zip(self.smt).map(|(t, s)| t.plus(Value::exact(s)));
-        let sdpor = self.time_of(Algo::Sdpor);
-        let csdpor = self.time_of(Algo::Csdpor);
+        let sdpor = self.time_of(Algo::SDPOR);
+        let csdpor = self.time_of(Algo::CSDPOR);
         [
             sdpor.zip(cdpor).map(|(a, b)| a.over(b)),
             csdpor.zip(cdpor).map(|(a, b)| a.over(b)),
@@ -223,10 +223,12 @@ const PAPER_ODPOR_CS_OB: &str = "paper ODPOR_cs^ob E";
 /// The paper's columns (executions, states) printed after `algo`'s, and which run of
 /// the ISSTA paper's rows they show (DPOR_cs, ODPOR^ob, ODPOR_cs^ob).
 fn paper_column(algo: Algo) -> Option<(&'static str, usize)> {
-    match algo {
-        Algo::OdporObVo => Some((PAPER_ODPOR_OB, 1)),
-        Algo::OdporCsObVo => Some((PAPER_ODPOR_CS_OB, 2)),
-        _ => None,
+    if algo == Algo::ODPOR_OB_VO {
+        Some((PAPER_ODPOR_OB, 1))
+    } else if algo == Algo::ODPOR_CS_OB_VO {
+        Some((PAPER_ODPOR_CS_OB, 2))
+    } else {
+        None
     }
 }
 
@@ -293,7 +295,7 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
              6) (107, 4k), and every algorithm's are the paper's on LW."
         ));
     }
-    if rows.iter().any(|r| r.algos.contains(&Algo::OdporObVo)) {
+    if rows.iter().any(|r| r.algos.contains(&Algo::ODPOR_OB_VO)) {
         notes.lines.push(format!(
             "{PAPER_ODPOR_OB}, S: the ISSTA paper's ODPOR^ob executions and states at \
              that size, beside ours with the same equivalence (vo). Its redundancy \
@@ -303,7 +305,7 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
              `odpor-ob`)."
         ));
     }
-    if rows.iter().any(|r| r.algos.contains(&Algo::OdporCsObVo)) {
+    if rows.iter().any(|r| r.algos.contains(&Algo::ODPOR_CS_OB_VO)) {
         notes.lines.push(format!(
             "{PAPER_ODPOR_CS_OB}, S: the ISSTA paper's ODPOR_cs^ob executions and states \
              at that size (its executions stopped by a don't-do sequence included, we \
@@ -623,7 +625,7 @@ mod tests {
     #[test]
     fn the_optimal_layout_shows_the_final_states() {
         let fr = FAMILIES.iter().find(|f| f.name == "fr").unwrap();
-        const ALGOS: [Algo; 2] = [Algo::Odpor, Algo::OdporCsObVo];
+        const ALGOS: [Algo; 2] = [Algo::ODPOR, Algo::ODPOR_CS_OB_VO];
         let row = |n, cells| Row {
             family: fr,
             n,
