@@ -1,6 +1,7 @@
 //! Issue 13, item 1: the documentation lives in the repository, README links it, and
 //! what it says is checked where a test can: the language reference's programs load,
-//! the architecture's paths exist, the licences Cargo.toml names are there.
+//! the architecture's paths exist, the licences Cargo.toml names are there, every
+//! `$ ic-check` example prints what it shows, every relative link leads to a file.
 
 mod common;
 
@@ -8,6 +9,90 @@ use common::repo;
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(repo(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// README.md and every page under `docs/` (`docs/*.md`, `docs/algorithms/*.md`), as
+/// paths from the repository's root.
+fn markdown_pages() -> Vec<String> {
+    let mut pages = vec!["README.md".to_string()];
+    for dir in ["docs", "docs/algorithms"] {
+        let mut found: Vec<String> = std::fs::read_dir(repo(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".md"))
+            .map(|name| format!("{dir}/{name}"))
+            .collect();
+        found.sort();
+        pages.extend(found);
+    }
+    pages
+}
+
+/// `markdown` without its fenced code blocks and inline code spans, which hold no
+/// links (a code span such as `a[i](x)` only looks like one).
+fn prose(markdown: &str) -> String {
+    let mut text = String::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            let spans_out: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+            text.push_str(&spans_out);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The targets of the links of `markdown`: `[text](target)` and `src="target"`.
+fn link_targets(markdown: &str) -> Vec<String> {
+    let text = prose(markdown);
+    let mut targets = Vec::new();
+    for piece in text.split("](").skip(1) {
+        if let Some(end) = piece.find(')') {
+            targets.push(piece[..end].trim().to_string());
+        }
+    }
+    for piece in text.split("src=\"").skip(1) {
+        if let Some(end) = piece.find('"') {
+            targets.push(piece[..end].to_string());
+        }
+    }
+    targets
+}
+
+/// The words of a command line, with double quotes grouping (`--replay "p q"`).
+fn shell_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    assert!(!quoted, "an unclosed quote in `{command}`");
+    if in_word {
+        words.push(word);
+    }
+    words
 }
 
 /// The bodies of the fenced code blocks of `markdown` whose info string is `lang`.
@@ -117,6 +202,8 @@ fn the_architecture_names_real_files() {
     }
 }
 
+/// README links every page of `docs/`, says how to install, and keeps the test command
+/// `.ci/run` runs ("the README's test command").
 #[test]
 fn readme_links_the_docs_in_the_repository() {
     let readme = read("README.md");
@@ -124,21 +211,54 @@ fn readme_links_the_docs_in_the_repository() {
         !readme.contains("../shared"),
         "README links outside the repository"
     );
-    for doc in [
-        "docs/language.md",
-        "docs/ics-format.md",
-        "docs/architecture.md",
-    ] {
+    let pages = markdown_pages();
+    assert!(pages.len() >= 16, "{pages:?}");
+    for doc in &pages[1..] {
         assert!(
             readme.contains(&format!("]({doc})")),
             "README does not link {doc}"
         );
-        assert!(repo(doc).exists());
     }
     assert!(readme.contains("cargo install --path ic-check"));
     assert!(readme.contains("apt-get install libz3-dev"));
+    assert!(readme.contains("cargo test --workspace"));
+    assert!(read(".ci/run").contains("\ncargo test --workspace\n"));
     assert!(readme.contains("--completions") && readme.contains("--man"));
-    assert!(readme.contains("NO_COLOR"));
+    let cli = read("docs/cli.md");
+    assert!(cli.contains("--completions") && cli.contains("--man"));
+    assert!(cli.contains("NO_COLOR"));
+}
+
+/// Every relative link of README and of the pages of `docs/` names a file that exists,
+/// without an anchor (headings move; a page is the unit a link points at).
+#[test]
+fn every_relative_link_points_to_a_file() {
+    let mut checked = 0;
+    for page in markdown_pages() {
+        let dir = std::path::Path::new(&page)
+            .parent()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        for target in link_targets(&read(&page)) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            assert!(
+                !target.contains('#'),
+                "{page} links `{target}` with an anchor"
+            );
+            assert!(!target.is_empty(), "{page} has an empty link");
+            let path = repo(&dir).join(&target);
+            assert!(
+                path.exists(),
+                "{page} links `{target}`, which does not exist"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "only {checked} links");
 }
 
 #[test]
@@ -155,40 +275,57 @@ fn the_licences_cargo_toml_names_are_there() {
     assert!(readme.contains("(LICENSE-MIT)") && readme.contains("(LICENSE-APACHE)"));
 }
 
-/// Every `$ ic-check …` example of README prints what README shows (the `time:` line
-/// aside; a block that starts its output with `…` shows the end of the output).
+/// Every `$ ic-check …` example of README and of the pages of `docs/` prints what it
+/// shows (the `time:` line aside; a block that starts its output with `…` shows the end
+/// of the output). Arguments are split at spaces, double quotes grouping.
 #[test]
-fn every_readme_example_is_current() {
-    let readme = read("README.md");
-    let examples: Vec<String> = code_blocks(&readme, "")
-        .into_iter()
-        .filter(|b| b.starts_with("$ ic-check "))
-        .collect();
-    assert!(examples.len() >= 2, "README's examples: {examples:?}");
+fn every_example_is_current() {
     let without_time = |s: &str| -> Vec<String> {
         s.lines()
             .filter(|l| !l.starts_with("time:"))
             .map(str::to_string)
             .collect()
     };
-    for example in examples {
-        let (command, shown) = example.split_once('\n').expect("a command line");
-        let args: Vec<&str> = command["$ ic-check ".len()..].split_whitespace().collect();
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_ic-check"))
-            .args(&args)
-            .current_dir(repo(""))
-            .output()
-            .expect("ic-check runs");
-        let printed = String::from_utf8_lossy(&o.stdout).to_string();
-        let (shown, printed) = match shown.strip_prefix("…\n") {
-            Some(tail) => {
-                let tail_lines = without_time(tail);
-                let all = without_time(&printed);
-                let from = all.len().saturating_sub(tail_lines.len());
-                (tail_lines, all[from..].to_vec())
-            }
-            None => (without_time(shown), without_time(&printed)),
-        };
-        assert_eq!(printed, shown, "README's `{command}` has drifted");
+    let mut in_docs = 0;
+    for page in markdown_pages() {
+        let examples: Vec<String> = code_blocks(&read(&page), "")
+            .into_iter()
+            .filter(|b| b.starts_with("$ ic-check "))
+            .collect();
+        if page == "README.md" {
+            assert!(examples.len() >= 4, "README's examples: {examples:?}");
+        } else {
+            in_docs += examples.len();
+        }
+        for example in examples {
+            let (command, shown) = example.split_once('\n').expect("a command line");
+            let args = shell_words(&command["$ ic-check ".len()..]);
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_ic-check"))
+                .args(&args)
+                .current_dir(repo(""))
+                .output()
+                .expect("ic-check runs");
+            let printed = String::from_utf8_lossy(&o.stdout).to_string();
+            let (shown, printed) = match shown.strip_prefix("…\n") {
+                Some(tail) => {
+                    let tail_lines = without_time(tail);
+                    let all = without_time(&printed);
+                    let from = all.len().saturating_sub(tail_lines.len());
+                    (tail_lines, all[from..].to_vec())
+                }
+                None => (without_time(shown), without_time(&printed)),
+            };
+            assert_eq!(printed, shown, "{page}'s `{command}` has drifted");
+        }
     }
+    assert!(in_docs >= 2, "the docs' examples: {in_docs}");
+}
+
+#[test]
+fn shell_words_group_quoted_schedules() {
+    assert_eq!(
+        shell_words(r#"--replay "p q@1.2"  prog.ic"#),
+        ["--replay", "p q@1.2", "prog.ic"]
+    );
+    assert_eq!(shell_words(r#"-D "N=1" """#), ["-D", "N=1", ""]);
 }
