@@ -3,11 +3,11 @@
 
 use benches::table::measure::synthesise;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
+use explorer::algorithms::cdpor::Constrained;
+use explorer::algorithms::csdpor::ContextSensitive;
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::sdpor::SourceDpor;
 use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config};
 use std::time::Duration;
 

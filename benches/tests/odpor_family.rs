@@ -4,10 +4,10 @@
 //! exactly one execution per trace (none blocked in a sleep set where the program has
 //! no `await`; an `await` can end an execution with every process disabled).
 
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::odpor::OptimalDpor;
+use explorer::algorithms::sdpor::SourceDpor;
 use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::odpor::OptimalDpor;
-use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report};
 
 fn run(file: &str, defines: &[(&str, i64)], algorithm: &mut dyn Algorithm) -> Report {

@@ -3,11 +3,11 @@
 //! the same final states. The trace counts pin down what each reduction achieves on
 //! it today, so that a change in the reductions shows up here first.
 
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
+use explorer::algorithms::cdpor::Constrained;
+use explorer::algorithms::csdpor::ContextSensitive;
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::sdpor::SourceDpor;
 use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report};
 use frontend::ics::ResolvedIcs;
 use frontend::ir::Program;

@@ -3,7 +3,7 @@
 //! interpreter's undo log; the running process's locals are saved in a reused buffer;
 //! spawned processes are appended and truncated.
 
-use crate::footprint::{Footprint, Policy};
+use crate::dependency::footprint::{Footprint, Policy};
 use crate::pid::Pid;
 use crate::state::{Process, State};
 use crate::Deps;
@@ -28,7 +28,7 @@ pub struct Event {
     pub failed: bool,
     /// The locations it did write (not a may-set: empty for a failed event, but for
     /// an unrun one that surely writes them, [`Executor::unrun_overwriting`]). A write
-    /// overwrites a location for the observers of `odpor-ob` ([`crate::observers`])
+    /// overwrites a location for the observers of `odpor-ob` ([`crate::dependency::observers`])
     /// only when it happened; the footprint's writes may include writes its path
     /// skipped.
     pub written: Vec<Loc>,
@@ -296,7 +296,7 @@ impl<'p> Executor<'p> {
 
     /// Records process `proc`'s next block as an event that has not run, with the
     /// given footprint: what its process may touch from now on
-    /// ([`crate::future::Futures`]), for the races of a future the execution does not
+    /// ([`crate::dependency::future::Futures`]), for the races of a future the execution does not
     /// show. Stepped back with [`Executor::back`] like any event.
     pub fn unrun_future(&mut self, proc: usize, footprint: Footprint) -> &Event {
         self.record_unrun(proc, footprint)

@@ -1,12 +1,12 @@
 //! What every algorithm shares: the executor, the counters, violation bookkeeping and
 //! the stopping rules. An [`Algorithm`] decides only which events to run.
 
+use crate::dpor::sleep::SleepSet;
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
-use crate::sleep::SleepSet;
 use crate::state::State;
 use crate::tree::{Blocked, End, Recorder, Tree, TreeConfig};
 use frontend::interp::{Fault, Limits};
@@ -58,7 +58,7 @@ pub struct Config {
     /// Only violations and deadlocks matter, not every final state: the end of a
     /// complete execution observes no write, as in the papers, so `odpor-ob` and
     /// `odpor-cs-ob` reorder writes that no event reads after (see
-    /// [`crate::observers::end_reads`]). The other algorithms ignore it; their
+    /// [`crate::dependency::observers::end_reads`]). The other algorithms ignore it; their
     /// final states stay exhaustive.
     pub violations_only: bool,
 }
@@ -89,7 +89,7 @@ impl Default for Config {
     }
 }
 
-/// How events get their transition footprints (see [`crate::footprint::Policy`]):
+/// How events get their transition footprints (see [`crate::dependency::footprint::Policy`]):
 /// two events are dependent when their footprints conflict. Both modes give the same
 /// footprints; they differ in how they are obtained.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

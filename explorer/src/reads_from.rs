@@ -5,7 +5,7 @@
 //! same path, writes and spawns the same, and fails or passes the same assertions —
 //! and end in the same state. It is the coarsest class a reduction may keep one
 //! execution of without reasoning about values: Mazurkiewicz traces and the classes
-//! of the observers' order (`→ob`, [`crate::observers`]) each lie within one.
+//! of the observers' order (`→ob`, [`crate::dependency::observers`]) each lie within one.
 //!
 //! So a search that is complete for either explores every reads-from class `naive`
 //! reaches. The differential test compares these sets (`Config::record_reads_from`)
@@ -17,9 +17,9 @@
 //! own dependencies do. A read of a whole container ([`WHOLE`]) reads from the last
 //! writer of each of its locations written so far.
 
+use crate::dependency::footprint::{intersects, WHOLE};
 use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
-use crate::footprint::{intersects, WHOLE};
 use crate::state::Process;
 use frontend::memory::Loc;
 

@@ -2,17 +2,17 @@
 //! tables and the tests all choose from [`ALGORITHMS`], so adding an algorithm is one
 //! entry here (and its module).
 
-use crate::cdpor::Constrained;
-use crate::csdpor::ContextSensitive;
+use crate::algorithms::cdpor::Constrained;
+use crate::algorithms::csdpor::ContextSensitive;
+use crate::algorithms::naive::Naive;
+use crate::algorithms::ocdpor::OptimalConstrained;
+use crate::algorithms::odpor::OptimalDpor;
+use crate::algorithms::odpor_cs::OptimalContextSensitive;
+use crate::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers;
+use crate::algorithms::odpor_ob::OptimalObservers;
+use crate::algorithms::sdpor::SourceDpor;
 use crate::dpor::Dpor;
 use crate::exploration::Algorithm;
-use crate::naive::Naive;
-use crate::ocdpor::OptimalConstrained;
-use crate::odpor::OptimalDpor;
-use crate::odpor_cs::OptimalContextSensitive;
-use crate::odpor_cs_ob::OptimalContextSensitiveObservers;
-use crate::odpor_ob::OptimalObservers;
-use crate::sdpor::SourceDpor;
 use frontend::ics::ResolvedIcs;
 use std::sync::Arc;
 

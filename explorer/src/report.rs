@@ -77,7 +77,7 @@ pub struct Pruning {
     pub sleep_added_by_states: u64,
     /// Don't-do sequences added for an observed write/write race whose reversal was
     /// run through its last observer and reached its state by the same transitions
-    /// (`odpor-cs-ob`, ISSTA'19 Sec. 4.1: [`crate::modulo_observers`]).
+    /// (`odpor-cs-ob`, ISSTA'19 Sec. 4.1: [`crate::algorithms::odpor_cs_ob::modulo_observers`]).
     pub sleep_added_modulo_observers: u64,
     /// Sleeping steps kept asleep though dependent (CDPOR line 17, csdpor's commutation check).
     pub sleep_extensions: u64,
@@ -106,7 +106,7 @@ pub struct Pruning {
     /// Wakeup sequences inserted although a process asleep there commutes with all
     /// of them, with some events only by what the search lifts beyond footprints
     /// (`ocdpor`'s `R`, odpor-ob's unobserved writes): not a weak initial (see
-    /// [`crate::wakeup_tree::sleeper_covers`]). Besides processes whose identities
+    /// [`crate::dpor::wakeup_tree::sleeper_covers`]). Besides processes whose identities
     /// `R` moves, the one known way `ocdpor --literal` may end executions blocked
     /// without `await`; counted per insertion, also where no execution ends blocked
     /// (about 10% of generated programs without `await`).

@@ -237,7 +237,7 @@ impl State {
     ///
     /// `end_reads`: whether the end of an execution reads the memory, as a final
     /// state does. Where it does not (`--violations-only` under observers: only
-    /// violations and deadlocks are promised, [`crate::observers::end_reads`]), a
+    /// violations and deadlocks are promised, [`crate::dependency::observers::end_reads`]), a
     /// global (scalar, array or map) that no live process, nor any it may spawn, may
     /// ever read is dead too, whole: no event of any continuation reads it, so two states that differ
     /// only there run the same events with the same reads, and reach the same

@@ -48,7 +48,7 @@ pub struct Step {
     pub block: BlockId,
 }
 
-/// An entry of a sleep set: a sequence of processes (see [`crate::sleep`]).
+/// An entry of a sleep set: a sequence of processes (see [`crate::dpor::sleep`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sleeping {
     pub processes: Vec<Process>,

@@ -4,7 +4,7 @@
 //! The synthesised constraints carry 64-bit range conditions (`x <= 9223372036854775806`
 //! for `x = x + 1`): they read a global that blocks write, so they are not a property
 //! of the two events alone, and cdpor's back-set reduction cannot use them (see
-//! `explorer::independence`). Most globals a program does arithmetic on are counters
+//! `explorer::dependency::constraints`). Most globals a program does arithmetic on are counters
 //! or sums that no execution takes anywhere near `i64::MAX`; this module bounds them.
 //!
 //! Each block is run symbolically once (`crate::transition`): on every path, a global

@@ -471,8 +471,13 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }
     }
     if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
-        let naive = naive_config
-            .map(|c| explorer::explore(&program, &mut explorer::naive::Naive::default(), c));
+        let naive = naive_config.map(|c| {
+            explorer::explore(
+                &program,
+                &mut explorer::algorithms::naive::Naive::default(),
+                c,
+            )
+        });
         if let Err(message) = draw(cli, path, file, recorded, algorithm.name(), &report, naive) {
             say!("error: {message}");
             return BAD_INPUT;

@@ -4,12 +4,12 @@
 //! executions, which are the Mazurkiewicz traces once footprints are location-precise
 //! (each of these programs branches only on a value its block has just read).
 
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
+use explorer::algorithms::cdpor::Constrained;
+use explorer::algorithms::csdpor::ContextSensitive;
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::odpor::OptimalDpor;
+use explorer::algorithms::sdpor::SourceDpor;
 use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::odpor::OptimalDpor;
-use explorer::sdpor::SourceDpor;
 use explorer::{Algorithm, Config, Report};
 use tests::{benchmark, constraints, load};
 

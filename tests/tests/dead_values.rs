@@ -2,13 +2,13 @@
 //! dead where a process's next, unguarded block overwrites it before reading it and
 //! no other process ever reads it.
 
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
+use explorer::algorithms::cdpor::Constrained;
+use explorer::algorithms::csdpor::ContextSensitive;
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::odpor_cs::OptimalContextSensitive;
+use explorer::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers;
 use explorer::dpor::Dpor;
 use explorer::executor::Executor;
-use explorer::naive::Naive;
-use explorer::odpor_cs::OptimalContextSensitive;
-use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
 use explorer::{Algorithm, Config};
 use frontend::interp::Limits;
 use tests::{benchmark, constraints, explore_all, load};
@@ -105,7 +105,7 @@ fn counts(source: &str, n: i64, algorithm: &mut dyn Algorithm) -> (u64, u64, u64
 /// assertion changes nothing) and are cut, so it stays last, where x is never dead at
 /// a check. odpor-cs-ob completes N too: each reversal of two writes the reader
 /// observes is checked through the reader (ISSTA'19 Sec. 4.1,
-/// `explorer::modulo_observers`), and where a third writer is still to run, x is
+/// `explorer::algorithms::odpor_cs_ob::modulo_observers`), and where a third writer is still to run, x is
 /// dead and the reversal a don't-do sequence. Blocked executions and states are
 /// measured; odpor-cs-ob's steps confirmed in don't-do sets are settled unrun
 /// (`Dpor::settle_observed`): none blocked (4, 18 and 78 blocked in 14, 44 and 162
@@ -114,7 +114,7 @@ fn counts(source: &str, n: i64, algorithm: &mut dyn Algorithm) -> (u64, u64, u64
 /// was left: `Dpor::choose_after_blocked`; 72 while it went on with a process whose
 /// step alone is redundant there; 66 from then until stop 35, when the redundancy
 /// check kept ordered a pair overwritten in the prefix by a value read later:
-/// `explorer::observers::redundant`; 72 again until the futures of a settled step's
+/// `explorer::dependency::observers::redundant`; 72 again until the futures of a settled step's
 /// partners were analysed, stop 38: `Dpor::future_races`, 84 now).
 #[test]
 fn fr_a_cdpor_completes_one_execution_per_final_state() {

@@ -83,7 +83,7 @@ mod mutants;
 mod regressions;
 mod small_scope;
 
-use explorer::naive::Naive;
+use explorer::algorithms::naive::Naive;
 use explorer::registry::{self, AlgorithmSpec};
 use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
 use proptest::prelude::*;

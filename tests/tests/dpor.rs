@@ -1,14 +1,14 @@
 //! The DPOR algorithms on the papers' worked examples, with dynamic dependencies
 //! (what events actually read and wrote). Counts are derived in the comments.
 
-use explorer::cdpor::Constrained;
-use explorer::csdpor::ContextSensitive;
+use explorer::algorithms::cdpor::Constrained;
+use explorer::algorithms::csdpor::ContextSensitive;
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::ocdpor::OptimalConstrained;
+use explorer::algorithms::odpor::OptimalDpor;
+use explorer::algorithms::odpor_cs::OptimalContextSensitive;
+use explorer::algorithms::sdpor::SourceDpor;
 use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::ocdpor::OptimalConstrained;
-use explorer::odpor::OptimalDpor;
-use explorer::odpor_cs::OptimalContextSensitive;
-use explorer::sdpor::SourceDpor;
 use explorer::Deps;
 use explorer::{Algorithm, Report, ViolationKind};
 use tests::{constraints, example, explore_all, load};

@@ -2,7 +2,7 @@
 //! Counting conventions (DESIGN.md): `states` = 1 + every event that completed;
 //! an execution that ends in an assertion or runtime error is not a complete trace.
 
-use explorer::naive::Naive;
+use explorer::algorithms::naive::Naive;
 use explorer::{Config, Stop, ViolationKind};
 use tests::{counts, example, explore_all, load};
 

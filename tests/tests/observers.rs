@@ -5,15 +5,15 @@
 //!
 //! A trace of `odpor-ob` is a Mazurkiewicz trace in which two writes of a location are
 //! ordered only when a later read, or the end, sees the second one's value (see
-//! `explorer::observers`).
+//! `explorer::dependency::observers`).
 
-use explorer::csdpor::ContextSensitive;
+use explorer::algorithms::csdpor::ContextSensitive;
+use explorer::algorithms::naive::Naive;
+use explorer::algorithms::odpor::OptimalDpor;
+use explorer::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers;
+use explorer::algorithms::odpor_ob::OptimalObservers;
+use explorer::algorithms::sdpor::SourceDpor;
 use explorer::dpor::Dpor;
-use explorer::naive::Naive;
-use explorer::odpor::OptimalDpor;
-use explorer::odpor_cs_ob::OptimalContextSensitiveObservers;
-use explorer::odpor_ob::OptimalObservers;
-use explorer::sdpor::SourceDpor;
 use explorer::Report;
 use tests::{benchmark, explore_all, explore_classes, load};
 
@@ -113,7 +113,7 @@ fn the_papers_running_example_with_x_reset() {
 /// N - 1 down to 1, the writers but wk in order and wk last — the reversal of wk's race
 /// with the last write, `notdep.ŵN.ŵk`, in which the writes between are overwritten
 /// unread, so no earlier writer done at a node is ordered before them
-/// (`explorer::observers::redundant`, over `→ob`). The one that leaves out wk branches
+/// (`explorer::dependency::observers::redundant`, over `→ob`). The one that leaves out wk branches
 /// at depth k - 1 and adds N - k + 1 states: 1 + N + (2 + 3 + ... + N) = N + N(N + 1)/2
 /// states: 5, 9, 14 for N = 2, 3, 4 (2^(N-1) executions, 5, 11, 23 states, while the
 /// check was over plain happens-before).
@@ -393,7 +393,7 @@ fn a_violation_is_found_where_the_end_observes_nothing() {
 /// runs each event as p.q.r does (r's assertion holds, r ends) and ends with x = 1
 /// where p.q.r ends with x = 2 — a value no live process may read, dead where the end
 /// reads nothing — so q.p.r joins the root's don't-do set as proved
-/// (`explorer::modulo_observers`), and the search blocks there. What is explored:
+/// (`explorer::algorithms::odpor_cs_ob::modulo_observers`), and the search blocks there. What is explored:
 /// p.q.r (4 states with the root), p.r then q (2 states, blocked: q ⋖ r's state
 /// check), q.p.r (3, blocked: Sec. 4.1), q.r then p (2, blocked), r then q and r then
 /// p (3, each blocked) — 1 complete execution, 5 blocked, 14 states, where odpor-ob
@@ -441,7 +441,7 @@ fn an_overwrite_to_come_makes_the_raced_value_dead() {
 /// it went on with a process whose step alone is redundant there, 69 again from stop
 /// 35 to stop 39, while the redundancy check kept ordered a pair overwritten in the
 /// prefix by a value read later, 63 since `Dpor::owed_elsewhere` replaced that rule;
-/// `explorer::observers::redundant`). Without the option: N, one per final state
+/// `explorer::dependency::observers::redundant`). Without the option: N, one per final state
 /// (`dead_values::fr_a_cdpor_completes_one_execution_per_final_state`).
 #[test]
 fn fr_a_completes_one_execution_where_only_violations_matter() {

@@ -12,9 +12,9 @@
 use super::{
     Blocked, Change, End, Node, NodeId, Process, SleepEnding, Sleeping, Step, Tree, TreeConfig,
 };
+use crate::dpor::sleep::{Ending, SleepSet};
 use crate::executor::Executor;
 use crate::fingerprint::Fingerprint;
-use crate::sleep::{Ending, SleepSet};
 use crate::state::State;
 use frontend::ir::{GlobalId, GlobalKind, Program};
 use frontend::memory::{write_global, Memory};

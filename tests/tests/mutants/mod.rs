@@ -20,7 +20,7 @@
 //! `IC_DIFF_SEED`'s, as for the other runs of this test.
 
 use super::{config, differential, env_number, proptest_config, seed};
-use explorer::naive::Naive;
+use explorer::algorithms::naive::Naive;
 use explorer::{Config, Stop};
 use proptest::prelude::*;
 

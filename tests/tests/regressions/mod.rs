@@ -13,16 +13,16 @@ use std::collections::BTreeSet;
 /// `naive`'s (traces, states, final states, Mazurkiewicz traces) and violations
 /// (kind, message, block, schedule), then every reduced algorithm against it.
 /// ocdpor on `src` beside naive's traces of its finer dependency
-/// ([`explorer::naive::Naive::with_constraints`]): naive's report, whether
+/// ([`explorer::algorithms::naive::Naive::with_constraints`]): naive's report, whether
 /// identities may move there, and ocdpor's report.
 fn ocdpor_against_finer(src: &str) -> (explorer::Report, bool, explorer::Report) {
     let program = tests::load(src, &[]);
     let ics = crate::ics_unhurried(&program, src);
-    let mut naive = explorer::naive::Naive::with_constraints(ics.clone());
+    let mut naive = explorer::algorithms::naive::Naive::with_constraints(ics.clone());
     let finer = tests::explore_all(&program, &mut naive);
     let report = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::ocdpor::OptimalConstrained::new(ics)),
     );
     (finer, naive.identities_may_move(), report)
 }
@@ -48,11 +48,12 @@ fn odpor_ob_reaches_the_classes(
     explored: (u64, u64),
 ) -> explorer::Report {
     let program = tests::load(src, &[]);
-    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let naive =
+        tests::explore_classes(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!(naive.reads_from.len(), classes);
     let ob = tests::explore_classes(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::odpor_ob::OptimalObservers),
     );
     assert_eq!((ob.stats.traces, ob.stats.blocked), explored);
     assert_eq!(ob.reads_from, naive.reads_from);
@@ -66,7 +67,7 @@ fn check(
 ) {
     let naive = tests::explore_all(
         &tests::load(source, &[]),
-        &mut explorer::naive::Naive::default(),
+        &mut explorer::algorithms::naive::Naive::default(),
     );
     let s = &naive.stats;
     assert_eq!(
@@ -91,8 +92,8 @@ fn odpor_cs_ob(program: &frontend::ir::Program) -> explorer::Report {
     tests::explore_all(
         program,
         &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::new(),
+            explorer::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::algorithms::csdpor::ContextSensitive::new(),
             ),
         ),
     )
@@ -101,10 +102,10 @@ fn odpor_cs_ob(program: &frontend::ir::Program) -> explorer::Report {
 /// naive's and odpor's reports on `src` (every violation).
 fn naive_and_odpor(src: &str) -> (explorer::Report, explorer::Report) {
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     let odpor = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::odpor::OptimalDpor),
     );
     (naive, odpor)
 }
@@ -729,7 +730,7 @@ fn check_finals(source: &str, finals: &[&str], violations: &[(ViolationKind, &st
     let program = tests::load(source, &[]);
     let (naive, shown) = tests::explore_shown(
         &program,
-        &mut explorer::naive::Naive::default(),
+        &mut explorer::algorithms::naive::Naive::default(),
         super::config(),
     );
     assert_eq!(
@@ -1362,16 +1363,19 @@ init {
     spawn p();
 }
 ";
-    let context = explorer::csdpor::ContextSensitive::new();
+    let context = explorer::algorithms::csdpor::ContextSensitive::new();
     assert_eq!(odpor_cs_counts(src, context), (2, 0, 19, 2));
     check(src, (24, 65, 2, 12), &[]);
 }
 
 /// odpor-cs's complete executions, blocked executions, states and final states on
 /// `src`, with `context`'s commutation of sleeping steps (or none, `literal()`).
-fn odpor_cs_counts(src: &str, context: explorer::csdpor::ContextSensitive) -> (u64, u64, u64, u64) {
+fn odpor_cs_counts(
+    src: &str,
+    context: explorer::algorithms::csdpor::ContextSensitive,
+) -> (u64, u64, u64, u64) {
     let program = tests::load(src, &[]);
-    let cs = explorer::odpor_cs::OptimalContextSensitive::new(context);
+    let cs = explorer::algorithms::odpor_cs::OptimalContextSensitive::new(context);
     let report = tests::explore_all(&program, &mut explorer::dpor::Dpor::new(cs));
     let s = &report.stats;
     (s.traces, s.blocked, s.states, s.final_states)
@@ -1463,7 +1467,7 @@ init {
 /// unread — was merged into the branch of q, as if q could go first: there p@3 can no
 /// longer pass, nothing observes the two writes, and the deadlock of p@1 and q was lost
 /// (the one of q and p@3, its mirror, was found). Writes of a global an `await` guard
-/// reads are now always dependent (`explorer::observers::guarded`).
+/// reads are now always dependent (`explorer::dependency::observers::guarded`).
 #[test]
 fn odpor_ob_a_disabled_guard_observes_nothing() {
     check(
@@ -1538,7 +1542,7 @@ init { spawn p(); spawn p(); spawn q(); }
 ";
     let report = tests::explore_all(
         &tests::load(src, &[]),
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::odpor::OptimalDpor),
     );
     assert_eq!(report.stats.traces, 66);
 }
@@ -1572,14 +1576,14 @@ init {
 }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!(
         (naive.stats.final_states, naive.stats.mazurkiewicz),
         (2, Some(2))
     );
     let sdpor = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, 2);
     assert_agree(src);
@@ -1683,11 +1687,12 @@ fn odpor_ob_probes_the_processes_blocked_at_the_end() {
     // odpor-ob reaches naive's 3 final states.
     let reaches_naive = |src: &str| {
         let program = tests::load(src, &[]);
-        let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+        let naive =
+            tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
         assert_eq!(naive.stats.final_states, 3);
         let ob = tests::explore_all(
             &program,
-            &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+            &mut explorer::dpor::Dpor::new(explorer::algorithms::odpor_ob::OptimalObservers),
         );
         assert_eq!(ob.finals, naive.finals);
         assert_agree(src);
@@ -1733,11 +1738,11 @@ proc s() { await (y == x); x = 0; }
 init { spawn p(); spawn p(); spawn r(); spawn s(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!(naive.stats.mazurkiewicz, Some(54));
     let sdpor = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, 54);
     let (finer, _, report) = ocdpor_against_finer(src);
@@ -1814,7 +1819,7 @@ init {
 }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     let report = odpor_cs_ob(&program);
     assert_eq!(naive.stats.final_states, 3);
     assert_eq!(report.finals, naive.finals);
@@ -1877,17 +1882,19 @@ init {
     };
     use explorer::dpor::Dpor;
     assert_eq!(
-        count(&mut Dpor::new(explorer::odpor::OptimalDpor)),
+        count(&mut Dpor::new(explorer::algorithms::odpor::OptimalDpor)),
         (12, 0, 35)
     );
     assert_eq!(
-        count(&mut Dpor::new(explorer::odpor_ob::OptimalObservers)),
+        count(&mut Dpor::new(
+            explorer::algorithms::odpor_ob::OptimalObservers
+        )),
         (6, 0, 17)
     );
     assert_eq!(
         count(&mut Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::new(),
+            explorer::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::algorithms::csdpor::ContextSensitive::new(),
             )
         )),
         (4, 0, 17)
@@ -1957,7 +1964,7 @@ init {
 ";
     let report = tests::explore_all(
         &tests::load(src, &[]),
-        &mut explorer::dpor::Dpor::new(explorer::odpor::OptimalDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::odpor::OptimalDpor),
     );
     assert_eq!(report.stats.traces, 9);
     assert_agree(src);
@@ -2013,7 +2020,8 @@ proc p() { if (y < 0) { x = 1; } y = -1; }
 init { spawn p(); spawn p(); }
 ";
     let program = tests::load(src, &[]);
-    let mut naive = explorer::naive::Naive::with_constraints(crate::ics_unhurried(&program, src));
+    let mut naive =
+        explorer::algorithms::naive::Naive::with_constraints(crate::ics_unhurried(&program, src));
     tests::explore_all(&program, &mut naive);
     assert!(!naive.identities_may_move());
 }
@@ -2037,12 +2045,12 @@ proc r() { z = z; }
 init { spawn p(); spawn q(); spawn q(); spawn r(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     // Each q passes before r, passes after r, or never (p's y = 0 comes first).
     assert_eq!(naive.stats.mazurkiewicz, Some(9));
     let sdpor = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, 9);
     assert_agree(src);
@@ -2069,13 +2077,13 @@ proc r() { y = 0; }
 init { spawn p(); spawn q(); spawn r(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!(naive.stats.final_states, 2);
     let literal = tests::explore_all(
         &program,
         &mut explorer::dpor::Dpor::new(
-            explorer::odpor_cs_ob::OptimalContextSensitiveObservers::new(
-                explorer::csdpor::ContextSensitive::literal(),
+            explorer::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers::new(
+                explorer::algorithms::csdpor::ContextSensitive::literal(),
             ),
         ),
     );
@@ -2132,13 +2140,13 @@ proc r() { await (y != z); }
 init { spawn p(); spawn q(); spawn q(); spawn r(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     // p's second block passes (the two x = 1 in either order, r before p's z = 1,
     // between its blocks or after them) or never (r before or after p's z = 1).
     assert_eq!(naive.stats.mazurkiewicz, Some(10));
     let sdpor = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, 10);
     assert_agree(src);
@@ -2160,7 +2168,7 @@ init { spawn p(); spawn q(); spawn q(); spawn r(); }
 /// misses this assertion. For a while the redundancy check was over plain
 /// happens-before (12 executions here, LW(10) 512); now it is over `→ob` again and a
 /// wakeup sequence extends the leaf that covers it
-/// (`explorer::wakeup_tree::WakeupTree::insert`): 10 executions, one per class.
+/// (`explorer::dpor::wakeup_tree::WakeupTree::insert`): 10 executions, one per class.
 ///
 /// The classes, derived by hand: p@1 and p@3 are ordered (both read and write c), and
 /// q's read with both; a class is their order (2) times where q's read falls (before
@@ -2178,12 +2186,13 @@ proc q() { x = 9; yield; o = x * 100 + c; }
 init { spawn p(1); spawn q(); spawn p(2); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let naive =
+        tests::explore_classes(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!((naive.stats.traces, naive.stats.final_states), (12, 10));
     assert_eq!(naive.reads_from.len(), 10);
     let ob = tests::explore_classes(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::odpor_ob::OptimalObservers),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::odpor_ob::OptimalObservers),
     );
     assert_eq!((ob.stats.traces, ob.stats.blocked), (10, 0));
     assert_eq!(ob.reads_from, naive.reads_from);
@@ -2214,10 +2223,11 @@ proc q() { a[1] = 0; }
 init { spawn p(); spawn q(); spawn p(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let naive =
+        tests::explore_classes(&program, &mut explorer::algorithms::naive::Naive::default());
     let sdpor = tests::explore_classes(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, naive.stats.mazurkiewicz.unwrap_or(0));
     assert_eq!(sdpor.reads_from, naive.reads_from);
@@ -2336,11 +2346,12 @@ proc s() { await (y > 0); }
 init { spawn p(); spawn p(); spawn q(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_classes(&program, &mut explorer::naive::Naive::default());
+    let naive =
+        tests::explore_classes(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!(naive.stats.mazurkiewicz, Some(4));
     let sdpor = tests::explore_classes(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     assert_eq!(sdpor.stats.traces, 4);
     assert_eq!(sdpor.reads_from, naive.reads_from);
@@ -2446,7 +2457,7 @@ init { spawn q(); spawn q(); spawn p(); }
     assert_eq!(report.finals, finer.finals);
     let naive = tests::explore_all(
         &tests::load(src, &[]),
-        &mut explorer::naive::Naive::default(),
+        &mut explorer::algorithms::naive::Naive::default(),
     );
     assert_eq!((naive.stats.traces, naive.stats.final_states), (14, 2));
     assert_agree(src);
@@ -2504,10 +2515,10 @@ proc r() {
 init { spawn p(); spawn q(); spawn r(); }
 ";
     let program = tests::load(src, &[]);
-    let context = explorer::csdpor::ContextSensitive::new();
-    let cs = explorer::odpor_cs::OptimalContextSensitive::new(context);
+    let context = explorer::algorithms::csdpor::ContextSensitive::new();
+    let cs = explorer::algorithms::odpor_cs::OptimalContextSensitive::new(context);
     let report = tests::explore_all(&program, &mut explorer::dpor::Dpor::new(cs));
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!((naive.stats.traces, naive.stats.final_states), (12, 3));
     assert_eq!(report.finals, naive.finals);
     assert_agree(src);
@@ -2544,7 +2555,7 @@ init { spawn p(); spawn q(); spawn r(); }
     );
     let report = tests::explore_all(
         &tests::load(src, &[]),
-        &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
     );
     // Measured: the violation, 1 complete execution and 2 blocked in 11 states (1
     // complete in 6 states, no violation, before).
@@ -2631,11 +2642,12 @@ init {
 ";
     for (src, traces) in [(shrunk, 74), (src, 288)] {
         let program = tests::load(src, &[]);
-        let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+        let naive =
+            tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
         assert_eq!(naive.stats.mazurkiewicz, Some(traces));
         let sdpor = tests::explore_all(
             &program,
-            &mut explorer::dpor::Dpor::new(explorer::sdpor::SourceDpor),
+            &mut explorer::dpor::Dpor::new(explorer::algorithms::sdpor::SourceDpor),
         );
         assert_eq!(sdpor.stats.traces, traces);
         assert_agree(src);
@@ -2682,7 +2694,7 @@ init {
     spawn r();
 }
 ";
-    let literal = explorer::csdpor::ContextSensitive::literal();
+    let literal = explorer::algorithms::csdpor::ContextSensitive::literal();
     assert_eq!(odpor_cs_counts(src, literal), (3, 5, 25, 3));
     check(src, (30, 90, 3, 8), &[]);
 }
@@ -2748,7 +2760,7 @@ proc p() { x = 0; y = 5; }
 init { spawn a(); spawn q(); }
 ";
     let program = tests::load(src, &[]);
-    let naive = tests::explore_all(&program, &mut explorer::naive::Naive::default());
+    let naive = tests::explore_all(&program, &mut explorer::algorithms::naive::Naive::default());
     assert_eq!(naive.stats.final_states, 3);
     let report = odpor_cs_ob(&program);
     assert_eq!(report.finals, naive.finals);
@@ -2810,11 +2822,11 @@ init {
     let ics = std::sync::Arc::new(ics);
     let finer = tests::explore_all(
         &program,
-        &mut explorer::naive::Naive::with_constraints(ics.clone()),
+        &mut explorer::algorithms::naive::Naive::with_constraints(ics.clone()),
     );
     let report = tests::explore_all(
         &program,
-        &mut explorer::dpor::Dpor::new(explorer::ocdpor::OptimalConstrained::new(ics)),
+        &mut explorer::dpor::Dpor::new(explorer::algorithms::ocdpor::OptimalConstrained::new(ics)),
     );
     assert_eq!(finer.stats.mazurkiewicz, Some(9));
     assert_eq!((report.stats.traces, report.stats.blocked), (9, 0));
@@ -3040,7 +3052,7 @@ proc r() { l = tail(l); x = 0; }
 proc s() { int n0 = 0; while (n0 < 1) { n0 = n0 + 1; l = tail(l); } x = 0; }
 init { spawn p(); spawn q(); spawn r(); spawn s(); }
 ";
-    let context = explorer::csdpor::ContextSensitive::new();
+    let context = explorer::algorithms::csdpor::ContextSensitive::new();
     assert_eq!(odpor_cs_counts(src, context), (1, 4, 19, 1));
     assert_agree(src);
 }
@@ -3426,7 +3438,7 @@ init { spawn p(); spawn p(); spawn q(); spawn p(); }
 /// p's race with a puts `notdep` (the increments and `w = 1`) first and must leave
 /// out the first increment, with the three after it — the fifth writer from the
 /// end. The probe now tries every antichain of the writers
-/// (`explorer::left_out`).
+/// (`explorer::dpor::leaving_out`).
 #[test]
 fn a_probe_leaves_out_a_writer_far_from_the_end() {
     check(

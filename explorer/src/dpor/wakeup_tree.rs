@@ -12,8 +12,8 @@
 //! A tree is an ordered forest of steps: each node is a process's next step, and a
 //! path from the root is a sequence to run. The leftmost child is explored first.
 
+use crate::dependency::footprint::Footprint;
 use crate::fingerprint::Fingerprint;
-use crate::footprint::Footprint;
 use frontend::ir::BlockId;
 use frontend::memory::Loc;
 use frontend::value::Value;
@@ -30,7 +30,7 @@ pub struct Entry {
     /// independence than footprints ([`Independent`]) is decided on.
     pub event: Option<(BlockId, Vec<Value>)>,
     /// The locations its event did write, when it ran (empty otherwise): whether a
-    /// write is overwritten unobserved in a sequence ([`crate::observers`]).
+    /// write is overwritten unobserved in a sequence ([`crate::dependency::observers`]).
     pub written: Vec<Loc>,
 }
 
@@ -317,7 +317,7 @@ impl WakeupTree {
     /// very exploration whose race asked for `v` (odpor-cs `--literal` lost a final
     /// state so: `regressions::odpor_cs_a_leaf_does_not_cover_a_wakeup_sequence`).
     /// And for a search with observers (odpor-ob, odpor-cs-ob), whose redundancy
-    /// check trusts `→ob` ([`crate::observers::redundant`]): the leaf's exploration
+    /// check trusts `→ob` ([`crate::dependency::observers::redundant`]): the leaf's exploration
     /// may order two overwritten writes the other way from the execution whose race
     /// asked for `v`, and then reach the other neighbour of their class, never `v`'s
     /// (odpor-ob lost an assertion so, with the paper's leaves:

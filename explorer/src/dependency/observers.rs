@@ -2,7 +2,7 @@
 //! with Observers*, TACAS 2018; Def. 2.1 and Fig. 1 of Albert et al., *Optimal
 //! Context-Sensitive DPOR with Observers*, ISSTA 2019, cited below as "ISSTA") and the
 //! observer-aware happens-before of a whole execution, for `odpor-ob`
-//! ([`crate::odpor_ob`]).
+//! ([`crate::algorithms::odpor_ob`]).
 //!
 //! Two writes of the same location are dependent only when the value the second one
 //! leaves is *observed*: read by a later event before an event overwrites it. The
@@ -41,7 +41,7 @@
 //! global state): a may-read counts as a read, a may-write of an event that did not
 //! run to its end (failed, or not run: its writes are not known) and of a step of a
 //! wakeup sequence counts as a write, and a location touched as a whole container
-//! ([`crate::footprint::WHOLE`]) or read by a guard is treated as observed. All err on
+//! ([`crate::dependency::footprint::WHOLE`]) or read by a guard is treated as observed. All err on
 //! the side of more dependencies, never fewer. A may-write that an event which ran
 //! did not make orders nothing (above): ordering it hid races. In p's `for i in
 //! 0..min(y, 1) { a[0] = 0; }` with y = 0, two such blocks were ordered by their
@@ -50,13 +50,13 @@
 //! reversed: odpor-ob missed 3 of 96 reads-from classes
 //! (`regressions::odpor_ob_misses_reads_from_classes_generated`).
 
+use crate::dependency::footprint::{intersects, Footprint, WHOLE};
+use crate::dependency::happens_before::HappensBefore;
+use crate::dependency::races;
+use crate::dpor::wakeup_tree::{first_unordered, Entry};
 use crate::executor::Event;
 use crate::fingerprint::Fingerprint;
-use crate::footprint::{intersects, Footprint, WHOLE};
-use crate::happens_before::HappensBefore;
-use crate::race;
 use crate::state::{Process, State};
-use crate::wakeup_tree::{first_unordered, Entry};
 use frontend::memory::Loc;
 
 /// `observers(e, e', E)` of a write/write race (ISSTA Def. 2.1, "in the usual particular
@@ -304,7 +304,7 @@ pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: &[bool]
 /// (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`), and lost
 /// reads-from classes in 8 of 10,000 generated programs. A wakeup sequence now
 /// extends the leaf that covers it
-/// ([`WakeupTree::insert`](crate::wakeup_tree::WakeupTree::insert)). That it then
+/// ([`WakeupTree::insert`](crate::dpor::wakeup_tree::WakeupTree::insert)). That it then
 /// reaches every neighbour is not proved here: it is what the differential test
 /// checks, comparing odpor-ob's set of reads-from classes with naive's. It found one
 /// more shape of the same kind in 63,000 generated programs, where a race's reversal
@@ -360,7 +360,7 @@ pub struct Reversal {
     /// For an observed write/write race whose observers are all events (not the
     /// end): `observers(e, e', E)`, in order (the last is line 5's `o`; `v` ends with
     /// it where it can run there, with an earlier one otherwise), for the check
-    /// modulo observability ([`crate::modulo_observers`]).
+    /// modulo observability ([`crate::algorithms::odpor_cs_ob::modulo_observers`]).
     pub observers: Vec<usize>,
 }
 
@@ -380,13 +380,13 @@ pub fn reversals(
     let seq: Vec<&Event> = events.iter().collect();
     for j in later.start.max(1)..later.end.min(events.len()) {
         let upto = &events[..=j];
-        // Line 2: e ⋖_E e' over →ob: `race::races` finds the footprint conflicts with
+        // Line 2: e ⋖_E e' over →ob: `races::races` finds the footprint conflicts with
         // no event between in →ob; the unobserved write/write ones are no dependency.
-        for e in race::races(upto, hb) {
+        for e in races::races(upto, hb) {
             if hb.independent_of(j).contains(&e) {
                 continue;
             }
-            let mut v = race::notdep(upto, hb, e);
+            let mut v = races::notdep(upto, hb, e);
             v.push(j);
             // Without `e` before it, `e'` reads other values only if it reads what `e`
             // may write.

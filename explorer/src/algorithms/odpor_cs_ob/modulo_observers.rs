@@ -61,10 +61,10 @@
 //! differential test checks all of it against `naive`, with programs built for it
 //! (observers with the same effect for several values, spawns after them).
 
+use crate::dependency::happens_before::HappensBefore;
+use crate::dpor::sleep::Step;
 use crate::dpor::Race;
 use crate::executor::Event;
-use crate::happens_before::HappensBefore;
-use crate::sleep::Step;
 use crate::state::State;
 use frontend::ir::GlobalId;
 

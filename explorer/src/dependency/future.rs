@@ -3,9 +3,9 @@
 //! process and blocks of the processes it may spawn, transitively. CSDPOR Sec. 5.3
 //! (optimisation 1, "anticipating cuts") needs this set `O` of possible future steps.
 
+use crate::dependency::footprint::Footprint;
+use crate::dpor::sleep::SleepSet;
 use crate::executor::{Event, Executor};
-use crate::footprint::Footprint;
-use crate::sleep::SleepSet;
 use crate::state::State;
 use frontend::ir::{BlockId, Program};
 use frontend::memory::Loc;
@@ -41,7 +41,7 @@ pub struct Futures {
 impl Futures {
     pub fn new(program: &Program) -> Self {
         let sets = frontend::write_sets::write_sets(program);
-        let blocks = crate::footprint::static_footprints(program);
+        let blocks = crate::dependency::footprint::static_footprints(program);
         let successors: Vec<Vec<BlockId>> = sets
             .iter()
             .map(|s| {

@@ -3,15 +3,15 @@
 //! `sleep(E')` with the state `E.p` reached; an execution that follows it and reaches
 //! that state is blocked (lines 11–14, checked lazily as in Sec. 6.2). Sleep entries
 //! are sequences, consumed step by step (line 16, in
-//! [`crate::sleep::SleepSet::after`]).
+//! [`crate::dpor::sleep::SleepSet::after`]).
 
+use crate::dependency::footprint::Footprint;
+use crate::dependency::future::Futures;
+use crate::dependency::races;
+use crate::dpor::sleep::SleepSet;
+use crate::dpor::sleep::Step;
 use crate::dpor::{run_in, Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
-use crate::footprint::Footprint;
-use crate::future::Futures;
-use crate::race;
-use crate::sleep::SleepSet;
-use crate::sleep::Step;
 use crate::state::State;
 use frontend::ir::Program;
 
@@ -63,7 +63,7 @@ impl Reduction for ContextSensitive {
 
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
         // Line 11: v = notdep(e, E).p.
-        let v = race::notdep(r.events, r.hb, r.e);
+        let v = races::notdep(r.events, r.hb, r.e);
         reversal_if_reaching(r, &v, &[])
     }
 
@@ -127,14 +127,14 @@ impl Reduction for ContextSensitive {
 /// `before` and `after` together must be `notdep(e, E)`, each in order, and none of
 /// `after` may happen before `n`: then `v.u` runs the events of `E.p` from `E'`, with
 /// `n` before `e`. `odpor-cs` adds the sequence to its don't-do sets
-/// ([`crate::odpor_cs`]).
+/// ([`crate::algorithms::odpor_cs`]).
 pub fn reversal_if_reaching(
     r: &mut Race<'_, '_>,
     before: &[usize],
     after: &[usize],
 ) -> Option<Equivalent> {
     // Line 11: u = dep(e, E); v = notdep(e, E).p.
-    let u = race::dep_after(r.events, r.hb, r.e);
+    let u = races::dep_after(r.events, r.hb, r.e);
     let mut sequence = r.processes(before);
     sequence.push(r.state.procs[r.events[r.n()].proc].pid_key);
     sequence.extend(r.processes(after));

@@ -1,29 +1,29 @@
 //! `odpor-ob`: Optimal-DPOR with observers (Aronis, Jonsson, Lång, Sagonas, TACAS 2018;
 //! the black code of Alg. 1 and Fig. 1 of Albert et al., ISSTA 2019, Sec. 2.2), with
 //! the end of a complete execution as an observer of every global location (see
-//! [`crate::observers`]): two writes of a location need both orders explored only
+//! [`crate::dependency::observers`]): two writes of a location need both orders explored only
 //! when a later read, or the final memory, sees which came last.
 //!
 //! How it differs from the paper, and why it stays sound:
 //! - **The final observer.** The end of a complete execution reads every location
 //!   (and the guards of the processes still blocked), so equivalent executions reach
 //!   the same final memory, violations and deadlocks: the argument is in
-//!   [`crate::observers`]. With `--violations-only` it reads nothing, as in the paper
-//!   ([`crate::observers::end_reads`]): the same violations and deadlocks. The paper's running example (Fig. 2: p: x = 1, q: x = 2,
+//!   [`crate::dependency::observers`]. With `--violations-only` it reads nothing, as in the paper
+//!   ([`crate::dependency::observers::end_reads`]): the same violations and deadlocks. The paper's running example (Fig. 2: p: x = 1, q: x = 2,
 //!   r reads x) then has 6 traces, not 5: r.p.q and r.q.p leave x = 2 and x = 1.
 //! - **Race detection at the end** (Alg. 1, line 14: `RaceDetection(E)` once `E` is
 //!   complete): whether a write/write race is observed depends on the events after
 //!   it, so the races of real events are found over the whole execution, with the
-//!   observer-aware happens-before `→ob` ([`crate::observers::order`]), and each
-//!   reversal `v` (Fig. 1, lines 2–8, [`crate::observers::reversals`]) goes into
+//!   observer-aware happens-before `→ob` ([`crate::dependency::observers::order`]), and each
+//!   reversal `v` (Fig. 1, lines 2–8, [`crate::dependency::observers::reversals`]) goes into
 //!   `wut(pre(E, e))`. An execution that ends blocked in a sleep set is analysed the
 //!   same way, its end observing everything (the paper has none; observing more only
 //!   inserts more). A race whose later event is an `await` that cannot run first is
 //!   left out or climbed as in `odpor` (the reversible races `e ≲ e'` of Sec. 2.1).
 //! - **Redundancy** (Fig. 1, line 9, `redundant(E', done)`,
-//!   [`crate::observers::redundant`]) is judged over `→ob`, as in the paper, but a
+//!   [`crate::dependency::observers::redundant`]) is judged over `→ob`, as in the paper, but a
 //!   wakeup sequence is never swallowed by a leaf of the tree (it extends it:
-//!   [`crate::wakeup_tree::WakeupTree::insert`]). A reversal covered only as a class
+//!   [`crate::dpor::wakeup_tree::WakeupTree::insert`]). A reversal covered only as a class
 //!   (two writes overwritten unread, ordered the other way in the covering subtree)
 //!   has a neighbour that only the covering subtree's races ask for, at a node where
 //!   the paper's leaf took it as covered and then went the other way: the paper's
@@ -39,7 +39,7 @@
 //!   never have reached that class, nor the classes its races lead to (`Dpor`'s
 //!   `owed_elsewhere` says how weak initials that grow with the sequence let this
 //!   happen; odpor-ob missed reads-from classes so). The **weak
-//!   initials** of the wakeup-tree insertion ([`crate::observers::unobserved`]) use
+//!   initials** of the wakeup-tree insertion ([`crate::dependency::observers::unobserved`]) use
 //!   `→ob` of the sequence itself, its end observing everything: a pair of writes is
 //!   unobserved there only when the sequence overwrites the value before reading it.
 //! - **Sleep sets of plain happens-before** stay as in `odpor`, the paper's `done` sets
@@ -58,7 +58,7 @@
 //!   again, and each real `await` asks to run before the writes that disabled it,
 //!   over `→ob` (a waiting process that passed later missed a class without it:
 //!   `regressions::odpor_ob_a_wait_in_the_middle_is_probed_by_footprints`). And two writes of a global that some
-//!   guard may read are always dependent ([`crate::observers::guarded`]): a guard that
+//!   guard may read are always dependent ([`crate::dependency::observers::guarded`]): a guard that
 //!   is false reads nothing, so a reordering of unobserved writes could disable the
 //!   very process that would have observed them, and the order where it passes would
 //!   be reached by no race (`regressions::odpor_ob_a_disabled_guard_observes_nothing`).

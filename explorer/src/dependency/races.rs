@@ -2,9 +2,9 @@
 //! are indices into the current execution `E.p`; the newest event `n = next_[E](p)`
 //! is the last one (index `d`).
 
+use crate::dependency::footprint::Footprint;
+use crate::dependency::happens_before::HappensBefore;
 use crate::executor::Event;
-use crate::footprint::Footprint;
-use crate::happens_before::HappensBefore;
 
 /// Events `e` in race with `n` (CSDPOR Alg. 1, line 6: `e ⋖_{E.p} n`): of another
 /// process, `e → n` directly — they conflict and no event between them happens after

@@ -16,8 +16,8 @@
 //! must reach (Sec. 6.2: the reversed sequence is never run just to compare states):
 //! the last step runs, and the execution is blocked if it reached that state.
 
+use crate::dependency::footprint::Footprint;
 use crate::fingerprint::Fingerprint;
-use crate::footprint::Footprint;
 use rustc_hash::{FxHashMap, FxHasher};
 use std::collections::hash_map::Entry as MapEntry;
 use std::hash::{Hash, Hasher};

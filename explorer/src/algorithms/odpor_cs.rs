@@ -5,13 +5,13 @@
 //!
 //! How Alg. 1 maps onto the skeleton of [`crate::dpor`]:
 //!
-//! - `dnd(E)` are sleep entries of [`crate::sleep`] beside the sleeping processes of
+//! - `dnd(E)` are sleep entries of [`crate::dpor::sleep`] beside the sleeping processes of
 //!   `done` (Def. 3.2 derives `Sleep(E)` from both): a reversed race's sequence with
-//!   the ending [`Ending::BlocksAt`](crate::sleep::Ending::BlocksAt) (line 38's state
+//!   the ending [`Ending::BlocksAt`](crate::dpor::sleep::Ending::BlocksAt) (line 38's state
 //!   not yet seen), a step seen to reach it with
-//!   [`Ending::Blocks`](crate::sleep::Ending::Blocks) (see note 3). Lines 29–30 (what
+//!   [`Ending::Blocks`](crate::dpor::sleep::Ending::Blocks) (see note 3). Lines 29–30 (what
 //!   `Explore(E.p, …)` inherits: the entries independent of `p`, and `v` for each
-//!   `p.v`) are [`SleepSet::after`](crate::sleep::SleepSet::after), with Sec. 4.2's
+//!   `p.v`) are [`SleepSet::after`](crate::dpor::sleep::SleepSet::after), with Sec. 4.2's
 //!   refinement of line 29 in its first case (ISSTA'19 Alg. 2, line 62): `u.p.v` is
 //!   inherited as `u.v` when `p` commutes with every step of `u` (`E.p.u.v` and
 //!   `E.u.p.v` are Mazurkiewicz-equivalent and end in the same state).
@@ -32,7 +32,7 @@
 //!    maximal execution (the paper's Problem I, Sec. 3.1, solved by not delaying).
 //!    `E` then ends at `e'`: `pre⁺(E, e') = E` and `s[pre⁺(E, e')]` is the current
 //!    state, with nothing to store or recompute. Line 37's `v` is Sec. 3.2's
-//!    `ance(e, e', E).e'.I_fut(E', v, E)` ([`race::ance_split`]), with `I_fut` taken
+//!    `ance(e, e', E).e'.I_fut(E', v, E)` ([`races::ance_split`]), with `I_fut` taken
 //!    among the events up to `e'`, the only ones known: the first events of
 //!    `notdep(e, E)` that do not happen before `e'`. This is Optimal-DPOR's sequence
 //!    `notdep(e, E).e'` with `e'` moved before the events it does not depend on
@@ -131,11 +131,11 @@
 //! program), plus the blocked prefixes of the ones it cuts. Not included: the
 //! observers of Sec. 4 (`ODPOR_cs^ob`).
 
-use crate::csdpor::{reversal_if_reaching, ContextSensitive};
+use crate::algorithms::csdpor::{reversal_if_reaching, ContextSensitive};
+use crate::dependency::footprint::Footprint;
+use crate::dependency::races;
+use crate::dpor::sleep::Step;
 use crate::dpor::{Around, Equivalent, Race, Reduction};
-use crate::footprint::Footprint;
-use crate::race;
-use crate::sleep::Step;
 
 pub struct OptimalContextSensitive {
     /// csdpor, for its commutation of sleeping steps (note 6; none when it is
@@ -157,14 +157,14 @@ impl Reduction for OptimalContextSensitive {
     /// Alg. 1, lines 36–39 and 42: `dont = v.suc(e, E)_{≤e'}` with the state
     /// `s[pre⁺(E, e')]` it must reach (see the module's note 2).
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
-        let [ance, initials, rest] = race::ance_split(r.events, r.hb, r.e);
+        let [ance, initials, rest] = races::ance_split(r.events, r.hb, r.e);
         let after: Vec<usize> = initials.into_iter().chain(rest).collect();
         reversal_if_reaching(r, &ance, &after)
     }
 
     /// Alg. 1, line 37: `v = ance(e, n, E).n.I_fut(E', v, E)` (Sec. 3.2).
     fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
-        let [ance, initials, _] = race::ance_split(r.events, r.hb, r.e);
+        let [ance, initials, _] = races::ance_split(r.events, r.hb, r.e);
         (ance, initials)
     }
 

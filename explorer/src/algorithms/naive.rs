@@ -2,10 +2,10 @@
 //! algorithm is checked against. It also counts Mazurkiewicz traces: complete
 //! executions grouped by their happens-before relation.
 
+use crate::dependency::constraints::LineNine;
+use crate::dependency::happens_before::HappensBefore;
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
-use crate::happens_before::HappensBefore;
-use crate::independence::LineNine;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use rustc_hash::FxHashSet;
@@ -15,7 +15,7 @@ use std::sync::Arc;
 pub struct Naive {
     hb: HappensBefore,
     traces: FxHashSet<Fingerprint>,
-    /// cdpor's relation `R` (see [`crate::independence`]), when the traces are those
+    /// cdpor's relation `R` (see [`crate::dependency::constraints`]), when the traces are those
     /// of the finer dependency (see [`Naive::with_constraints`]).
     line9: Option<LineNine>,
     /// Some pair of events that commute by `R` spawned a process (see

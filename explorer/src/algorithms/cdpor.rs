@@ -3,7 +3,7 @@
 //! points of the Source-DPOR skeleton:
 //! - line 9, back-set reduction: a race is not reversed when its two events commute
 //!   whatever the state (a constraint over their locals and constant globals, see
-//!   [`crate::independence`] for why the paper's `U⇒` is not enough), and the
+//!   [`crate::dependency::constraints`] for why the paper's `U⇒` is not enough), and the
 //!   independence is recorded in happens-before (Sec. 3.3);
 //! - lines 11–13: when a constraint holds in `s[E'.û]` with both events enabled there,
 //!   `û.p.ê` joins `sleep(E')` without running anything; otherwise CSDPOR's state check
@@ -17,12 +17,12 @@
 //! relation itself and applies in both `--deps` modes, with the constraints that make
 //! it a property of the two events.
 
-use crate::csdpor::ContextSensitive;
+use crate::algorithms::csdpor::ContextSensitive;
+use crate::dependency::constraints::LineNine;
+use crate::dependency::footprint::Footprint;
+use crate::dpor::sleep::{SleepSet, Step};
 use crate::dpor::{virtual_memory, Around, Equivalent, Race, Reduction};
 use crate::executor::Event;
-use crate::footprint::Footprint;
-use crate::independence::LineNine;
-use crate::sleep::{SleepSet, Step};
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
@@ -165,7 +165,7 @@ impl Reduction for Constrained {
     }
 
     /// Line 9: reverse the race unless its two events commute whatever the state
-    /// (`e R n`, see [`crate::independence`]). Failed events and probes never do.
+    /// (`e R n`, see [`crate::dependency::constraints`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
         let independent = self.line9.race(r, self.private);
         self.proved = independent.then_some(r.e);
@@ -181,7 +181,7 @@ impl Reduction for Constrained {
         if r.events[r.e].failed || r.events[r.n()].failed {
             return None;
         }
-        let u = crate::race::dep_before(r.events, r.hb, r.e);
+        let u = crate::dependency::races::dep_before(r.events, r.hb, r.e);
         // Line 9 proved `e R n`: they commute wherever both may run, and both may in
         // `s[E'.û]` (neither touches the other's guard): no state to compute.
         if self.proved == Some(r.e) {

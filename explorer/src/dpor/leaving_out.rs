@@ -20,8 +20,8 @@
 //! event that can be left out may write what the guard read after all of them
 //! (`leaving_out_matters` in [`crate::dpor`]): a join of independent workers.
 
+use crate::dependency::happens_before::HappensBefore;
 use crate::executor::Event;
-use crate::happens_before::HappensBefore;
 
 /// `v` without a nonempty set of its events in `written` (sorted: those that may
 /// write what the guard reads there) and the events that happen after them, smallest

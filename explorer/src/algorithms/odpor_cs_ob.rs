@@ -1,22 +1,22 @@
 //! `odpor-cs-ob`: Optimal Context-Sensitive DPOR with Observers (Albert, García de la
 //! Banda, Gómez-Zamalloa, Isabel, Stuckey, ISSTA 2019, Sec. 4, Alg. 2): `odpor-ob`'s
-//! observer-aware races, found where an execution ends ([`crate::odpor_ob`]), with
+//! observer-aware races, found where an execution ends ([`crate::algorithms::odpor_ob`]), with
 //! `odpor-cs`'s context-sensitive check of each reversed race kept in don't-do sets
-//! ([`crate::odpor_cs`]).
+//! ([`crate::algorithms::odpor_cs`]).
 //!
 //! What is implemented of Alg. 2:
 //!
 //! - Lines 43–65 (`Explore`) are `odpor-cs`'s, the don't-do sets being sleep entries
-//!   (see [`crate::odpor_cs`], notes 2–5); lines 66–81 (`RaceDetection`) are
-//!   `odpor-ob`'s over the whole execution, `→ob` of [`crate::observers`] with the end
+//!   (see [`crate::algorithms::odpor_cs`], notes 2–5); lines 66–81 (`RaceDetection`) are
+//!   `odpor-ob`'s over the whole execution, `→ob` of [`crate::dependency::observers`] with the end
 //!   of the execution observing every location (so equivalent executions reach the
 //!   same final states, as `naive` does), unless only violations matter and the
-//!   execution is complete ([`crate::observers::end_reads`], the paper's case).
+//!   execution is complete ([`crate::dependency::observers::end_reads`], the paper's case).
 //! - Lines 69–74 (Sec. 4.1) for an observed write/write race whose observers are
 //!   all events: the reversal through them is checked on copies, step by step, to
 //!   reach the state the race's original order reaches by the same transitions,
 //!   modulo dead values; then it joins `dnd(E')` as a proved sequence
-//!   ([`crate::modulo_observers`], which says why the paper's check, on the
+//!   ([`crate::algorithms::odpor_cs_ob::modulo_observers`], which says why the paper's check, on the
 //!   observers' effects alone, loses a final state, and why this one does not).
 //!   With `--violations-only`, a global no live process may read is dead (the end
 //!   reads nothing), so a reversal whose observers see the other value to the same
@@ -31,7 +31,7 @@
 //! - An execution blocked after a don't-do sequence reached its state is analysed for
 //!   races like one blocked in a sleep set: its end observes every location (with
 //!   `--violations-only`, every location a live process may read:
-//!   [`crate::observers::end_reads`]).
+//!   [`crate::dependency::observers::end_reads`]).
 //! - Not in the paper: wherever a step blocks (settled, or run and blocked), the
 //!   futures of the processes the covered sequence ran before it (its partners) and
 //!   of those chained to them are analysed for races with the execution
@@ -46,7 +46,7 @@
 //!
 //! - Sec. 4.2's refined inheritance of don't-do sequences (line 62), its first case: a
 //!   sequence `u.p.w` goes down past `p` as `u.w` when `p` commutes with every step
-//!   of `u` ([`crate::sleep::SleepSet::after`], shared with `odpor-cs`). Its second
+//!   of `u` ([`crate::dpor::sleep::SleepSet::after`], shared with `odpor-cs`). Its second
 //!   case (`p` and a step of `u` write the same variables and a later step of `w`
 //!   overwrites them before anyone reads them) is not implemented: a prototype
 //!   (stop 32, taking a step that may write them for one that surely does, so
@@ -57,7 +57,7 @@
 //! Not as the paper: its wakeup sequences of observed races keep `odpor-ob`'s
 //! `notdep*` whole (Sec. 3.2's shorter one explored more states on DBP and
 //! lastwrite in our trials), a wakeup sequence extends the leaf that covers it (as
-//! odpor-cs's and odpor-ob's, [`crate::observers::redundant`] says why), a step run
+//! odpor-cs's and odpor-ob's, [`crate::dependency::observers::redundant`] says why), a step run
 //! and blocked at a node is not in its `done` set for the redundancy check (nothing
 //! below it was explored: `regressions::odpor_cs_ob_a_blocked_step_is_not_done`),
 //! and a node whose wakeup tree is spent after a branch was blocked goes on with a
@@ -95,12 +95,13 @@
 //! (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`: 9
 //! executions against 6).
 
-use crate::csdpor::ContextSensitive;
+mod modulo_observers;
+
+use crate::algorithms::csdpor::ContextSensitive;
+use crate::algorithms::odpor_cs::OptimalContextSensitive;
+use crate::dependency::footprint::Footprint;
+use crate::dpor::sleep::Step;
 use crate::dpor::{Around, Equivalent, Race, Reduction};
-use crate::footprint::Footprint;
-use crate::modulo_observers;
-use crate::odpor_cs::OptimalContextSensitive;
-use crate::sleep::Step;
 
 pub struct OptimalContextSensitiveObservers {
     /// `odpor-cs`, for its don't-do sequences and its commutation of sleeping steps.
@@ -134,7 +135,7 @@ impl Reduction for OptimalContextSensitiveObservers {
     }
 
     /// Lines 69–74, checked on every step of the reversal (see
-    /// [`crate::modulo_observers`]).
+    /// [`crate::algorithms::odpor_cs_ob::modulo_observers`]).
     fn sleep_after_observed_race(
         &mut self,
         r: &mut Race<'_, '_>,

@@ -2,7 +2,7 @@
 //! papers (issue 14). Two parts:
 //!
 //! 1. **The finer dependency** (all of `ocdpor --literal`): the transition
-//!    footprints' conflicts minus `R` (see [`crate::independence`]): two events whose
+//!    footprints' conflicts minus `R` (see [`crate::dependency::constraints`]): two events whose
 //!    footprints conflict but whose blocks have a constraint that holds whatever the
 //!    state (or throughout the ranges the search's states stay in) commute, as a
 //!    property of the two events. With that finer dependency, Optimal-DPOR's argument
@@ -11,7 +11,7 @@
 //!    initials in the wakeup trees, and sleep sets (a sleeping step stays asleep after
 //!    an event it commutes with) — but not to take a sleeping process as a weak
 //!    initial beside a wakeup sequence, which footprints alone decide (see
-//!    [`crate::wakeup_tree::weak_initial`]: with `R`, ocdpor lost a final state).
+//!    [`crate::dpor::wakeup_tree::weak_initial`]: with `R`, ocdpor lost a final state).
 //!    Nothing rests on state equality: one complete execution per trace of the finer
 //!    relation, and none blocked (in programs without `await`).
 //! 2. **The state checks** (by default): cdpor's lines 11–14 for each reversed race
@@ -20,16 +20,16 @@
 //!    sequences, and cdpor's line 17 with csdpor's commutation of sleeping steps,
 //!    as odpor-cs's note 6 (a step kept so is a don't-do step, whose races right
 //!    after the event it was kept past are analysed without running it, note 7). What they block is a state reached before with
-//!    its continuations, Lemma 3.3's argument as in [`crate::odpor_cs`]; they never
+//!    its continuations, Lemma 3.3's argument as in [`crate::algorithms::odpor_cs`]; they never
 //!    add a complete execution to part 1's (the differential test checks it). On the
 //!    producer–consumer this gives cdpor's 2^N executions where part 1 alone explores
 //!    C(2N, N): the constraints of a producer and a consumer hold only in some states.
 
-use crate::cdpor::Constrained;
-use crate::csdpor::ContextSensitive;
+use crate::algorithms::cdpor::Constrained;
+use crate::algorithms::csdpor::ContextSensitive;
+use crate::dependency::footprint::Footprint;
+use crate::dpor::sleep::Step;
 use crate::dpor::{Around, Equivalent, Race, Reduction};
-use crate::footprint::Footprint;
-use crate::sleep::Step;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, Program};

@@ -8,23 +8,27 @@
 //!
 //! An optimal reduction ([`Reduction::optimal`], `odpor`) keeps a wakeup tree per node
 //! instead of a backtrack set (Optimal-DPOR, JACM 2017, Alg. 2): a reversed race
-//! inserts its whole sequence `notdep(e, E).n` (see [`crate::wakeup_tree`]), the node
+//! inserts its whole sequence `notdep(e, E).n` (see [`crate::dpor::wakeup_tree`]), the node
 //! follows its tree's branches leftmost first, and a child inherits the subtree of
 //! the branch it was reached by.
 
+pub mod leaving_out;
+pub mod sleep;
+pub mod wakeup_tree;
+
+use crate::dependency::footprint::{intersects, Footprint, WHOLE};
+use crate::dependency::future::Futures;
+use crate::dependency::happens_before::HappensBefore;
+use crate::dependency::races;
+use crate::dpor::leaving_out::without_some_writes_of;
+use crate::dpor::sleep::{Kept, SleepSet, Step};
+use crate::dpor::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
 use crate::executor::{Event, Executor};
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
-use crate::footprint::{intersects, Footprint, WHOLE};
-use crate::future::Futures;
-use crate::happens_before::HappensBefore;
-use crate::left_out::without_some_writes_of;
-use crate::race;
 use crate::report::Stats;
-use crate::sleep::{Kept, SleepSet, Step};
 use crate::state::State;
 use crate::tree::Blocked;
-use crate::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
 use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::may_touch::Successors;
 use frontend::memory::{Loc, Memory};
@@ -190,7 +194,7 @@ pub struct Around<'a, 'p> {
     pub end_reads: bool,
 }
 
-/// A sequence reaching the state of `E.p` from `E'` (see [`crate::sleep`]).
+/// A sequence reaching the state of `E.p` from `E'` (see [`crate::dpor::sleep`]).
 pub enum Equivalent {
     /// Proved to reach it (by a constraint).
     Proved(Vec<Step>),
@@ -283,7 +287,7 @@ pub trait Reduction {
     }
 
     /// A block at a covered state also analyses the futures of the block's partners
-    /// ([`crate::sleep::Ends::partners`]) and of the processes chained to them
+    /// ([`crate::dpor::sleep::Ends::partners`]) and of the processes chained to them
     /// (`Dpor::future_races`).
     fn chases_partners(&self) -> bool {
         false
@@ -300,12 +304,12 @@ pub trait Reduction {
     /// before `n`, and after it. Optimal-DPOR's (JACM Alg. 2, line 10):
     /// `notdep(e, E)`, then `n`.
     fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
-        (race::notdep(r.events, r.hb, r.e), Vec::new())
+        (races::notdep(r.events, r.hb, r.e), Vec::new())
     }
 
     /// Optimal-DPOR with observers (`odpor-ob`, with [`Reduction::optimal`]): the races
     /// of real events are found once an execution ends, over the observer-aware
-    /// happens-before ([`crate::observers`]) — whether two writes of a location race
+    /// happens-before ([`crate::dependency::observers`]) — whether two writes of a location race
     /// depends on what reads it later — rather than after each event. Probes of
     /// blocked processes are still analysed as they happen.
     fn observers(&self) -> bool {
@@ -390,14 +394,14 @@ pub struct Dpor<R> {
     enabled: Vec<usize>,
     /// Steps held by the wakeup trees of the current path (optimal reductions).
     wakeup_steps: usize,
-    /// Per global, whether an `await` guard may read it ([`crate::observers::guarded`]),
+    /// Per global, whether an `await` guard may read it ([`crate::dependency::observers::guarded`]),
     /// for a reduction with [`Reduction::observers`].
     guarded: Vec<bool>,
     /// Whether the end of an execution reads the memory: not for a reduction with
     /// observers under `--violations-only` (see [`State::dead_globals`]).
     end_reads: bool,
     /// `true` for every global, for a reduction with observers: what the end of a
-    /// wakeup sequence reads ([`crate::observers::end_reads`]).
+    /// wakeup sequence reads ([`crate::dependency::observers::end_reads`]).
     every_global: Vec<bool>,
     /// Per block, the globals its `await` guard reads (`BlockSets::guard_reads`), for
     /// [`leaves_a_raced_waiter`].
@@ -487,7 +491,7 @@ impl<R: Reduction> Dpor<R> {
         let mut analysed: Vec<usize> = Vec::new();
         let mut independent: Vec<usize> = Vec::new();
         loop {
-            let races: Vec<usize> = race::races(run.ex.events(), &self.hb)
+            let races: Vec<usize> = races::races(run.ex.events(), &self.hb)
                 .into_iter()
                 .filter(|e| !analysed.contains(e))
                 .collect();
@@ -565,7 +569,7 @@ impl<R: Reduction> Dpor<R> {
                     // if none is, `e` enabled `n` and the race is not reversible.
                     // (Races of an `await` that cannot pass here were left out above
                     // only where no probe needs them: see `await_race`.)
-                    let mut v = race::notdep(run.ex.events(), &self.hb, e);
+                    let mut v = races::notdep(run.ex.events(), &self.hb, e);
                     v.push(n);
                     let whole = (!real).then(|| run.ex.event_transition(n));
                     let guided = self.reduction.guided();
@@ -631,7 +635,7 @@ impl<R: Reduction> Dpor<R> {
         let mut independent = |seq: &[&Entry], i: usize, k: usize| {
             if observers {
                 // A wakeup sequence goes on: its end reads every global.
-                return crate::observers::unobserved(seq, i, k, guarded, everything);
+                return crate::dependency::observers::unobserved(seq, i, k, guarded, everything);
             }
             match (&seq[i].event, &seq[k].event, initial) {
                 (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
@@ -738,7 +742,7 @@ impl<R: Reduction> Dpor<R> {
     fn recheck_beside(&mut self, run: &mut Exploration<'_, '_>) {
         for (e, n) in self.beside.clone() {
             let events = run.ex.events();
-            let entries: Vec<Entry> = race::notdep(events, &self.hb, e)
+            let entries: Vec<Entry> = races::notdep(events, &self.hb, e)
                 .into_iter()
                 .chain([n])
                 .map(|i| entry(&run.ex, i, false))
@@ -750,19 +754,20 @@ impl<R: Reduction> Dpor<R> {
 
     /// ODPOR^ob (ISSTA 2019, Alg. 1, line 14, and Fig. 1) for a reduction with
     /// [`Reduction::observers`]: the races of the execution that ends here (complete,
-    /// or blocked), over the observer-aware happens-before of [`crate::observers`],
+    /// or blocked), over the observer-aware happens-before of [`crate::dependency::observers`],
     /// each reversal inserted as [`Dpor::insert_wakeup`] inserts those of the
     /// incremental analysis (which such a reduction does not run on real events).
     /// `complete`: no process can run (otherwise it is blocked in a sleep set, and
-    /// its end reads what its continuations may: see [`crate::observers::end_reads`]).
+    /// its end reads what its continuations may: see [`crate::dependency::observers::end_reads`]).
     fn observed_races(&mut self, run: &mut Exploration<'_, '_>, complete: bool) {
         if !self.reduction.observers() {
             return;
         }
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
         let vo = run.config.violations_only;
-        let end = crate::observers::end_reads(run.ex.program(), &run.ex.state, vo, complete);
-        let mut order = crate::observers::order(events, procs, &self.guarded, &end);
+        let end =
+            crate::dependency::observers::end_reads(run.ex.program(), &run.ex.state, vo, complete);
+        let mut order = crate::dependency::observers::order(events, procs, &self.guarded, &end);
         // Only a complete execution is a class of its own: a blocked one stands for
         // its continuations, explored (or covered) elsewhere.
         let owed = if complete {
@@ -862,7 +867,7 @@ impl<R: Reduction> Dpor<R> {
     /// that may leave one is not settled but run ([`settled_successors`]). Where `x`
     /// observes a write/write race, Sec. 4.1's check runs it on its copies: the
     /// reversal's copy must run it as the original order's copy does
-    /// ([`crate::modulo_observers`]).
+    /// ([`crate::algorithms::odpor_cs_ob::modulo_observers`]).
     fn settle_observed(
         &mut self,
         run: &mut Exploration<'_, '_>,
@@ -873,7 +878,7 @@ impl<R: Reduction> Dpor<R> {
         let end = settled_end_reads(&run.ex, x, run.config.violations_only, ends);
         let footprint = run.ex.unrun_overwriting(x).footprint.clone();
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
-        let mut order = crate::observers::order(events, procs, &self.guarded, &end);
+        let mut order = crate::dependency::observers::order(events, procs, &self.guarded, &end);
         run.stats.pruning.covered_unrun += 1;
         self.observed_races_up_to(run, &order, &end, Last::Settled, &[]);
         self.pass_disabling_writes_over(run, &order);
@@ -949,7 +954,9 @@ impl<R: Reduction> Dpor<R> {
         // The accesses of the execution's events (no locals: what the redundancy
         // check reads of a step), built once per execution as far as a race needs.
         let mut steps: Vec<Entry> = Vec::new();
-        for mut reversal in crate::observers::reversals(events, hb, &self.guarded, end, later) {
+        for mut reversal in
+            crate::dependency::observers::reversals(events, hb, &self.guarded, end, later)
+        {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis
@@ -1066,13 +1073,13 @@ impl<R: Reduction> Dpor<R> {
 
     /// Fig. 1, line 9: whether the sequence `v` is redundant at the node `done.len() -
     /// 1`, whose prefix's steps are `steps` (at least up to that node), given `done`
-    /// ([`Dpor::done`]) of the prefixes up to it ([`crate::observers::redundant`]).
+    /// ([`Dpor::done`]) of the prefixes up to it ([`crate::dependency::observers::redundant`]).
     fn redundant(&self, done: &[(usize, Vec<Fingerprint>)], steps: &[Entry], v: &[&Entry]) -> bool {
         let at = done.len() - 1;
         done.iter()
             .position(|(_, p)| !p.is_empty())
             .is_some_and(|from| {
-                crate::observers::redundant(
+                crate::dependency::observers::redundant(
                     &steps[from..at],
                     from,
                     v,
@@ -1095,7 +1102,7 @@ impl<R: Reduction> Dpor<R> {
         &mut self,
         run: &mut Exploration<'_, '_>,
         hb: &HappensBefore,
-        reversal: &crate::observers::Reversal,
+        reversal: &crate::dependency::observers::Reversal,
     ) {
         if !self.reduction.snapshots() {
             return;
@@ -1193,7 +1200,7 @@ fn await_race(
     if ex.program().blocks[block as usize].guard.is_none() {
         return AwaitRace::Reversible;
     }
-    let v = race::notdep(events, hb, e);
+    let v = races::notdep(events, hb, e);
     let Some(mem) = virtual_memory(ex, hb, e, &v) else {
         let prefix = prefix.filter(|_| !climbs);
         let replayed = prefix.and_then(|state| replayed_memory(ex, state, n, &v, replayed));
@@ -1416,7 +1423,7 @@ fn add_initial(
     v: &[usize],
     last: Option<&Footprint>,
 ) {
-    let initials = race::initials(run.ex.events(), hb, v, last);
+    let initials = races::initials(run.ex.events(), hb, v, last);
     if initials.iter().any(|q| prefix.backtrack.contains(q)) {
         return;
     }
@@ -1618,7 +1625,7 @@ fn guard_reads_written(ex: &Executor<'_>, r: usize, step: &Footprint) -> bool {
 }
 
 /// What the end of an execution blocked right after process `x`'s next step reads,
-/// the step not run ([`Dpor::settle_observed`]): [`crate::observers::end_reads`] of
+/// the step not run ([`Dpor::settle_observed`]): [`crate::dependency::observers::end_reads`] of
 /// `s[E]`, without `x`'s process where that step ends it on every path (`ends`, from
 /// [`settled_successors`]: such a step spawns nothing). (With `x`'s
 /// process live, an assertion settled as the last step of its process read what it
@@ -1630,7 +1637,7 @@ fn settled_end_reads(ex: &Executor<'_>, x: usize, violations_only: bool, ends: b
     if violations_only && ends {
         state.may_read_but(program, x)
     } else {
-        crate::observers::end_reads(program, state, violations_only, false)
+        crate::dependency::observers::end_reads(program, state, violations_only, false)
     }
 }
 
@@ -1725,7 +1732,7 @@ fn entry_event(ex: &Executor<'_>, i: usize) -> Option<(BlockId, Vec<Value>)> {
 }
 
 /// Whether `block` starts with an `await`: a process there may be disabled (see
-/// [`crate::wakeup_tree::WeakInitial`]).
+/// [`crate::dpor::wakeup_tree::WeakInitial`]).
 fn waits(program: &Program, block: BlockId) -> bool {
     program.blocks[block as usize].guard.is_some()
 }
@@ -1784,7 +1791,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             .collect();
         if self.reduction.observers() {
             let globals = run.program().globals.len();
-            self.guarded = crate::observers::guarded(globals, &self.guards);
+            self.guarded = crate::dependency::observers::guarded(globals, &self.guards);
             self.every_global = vec![true; globals];
         }
         self.end_reads = !(run.config.violations_only && self.observes_the_end());
@@ -2188,7 +2195,7 @@ impl<R: Reduction> Dpor<R> {
             if disabled_before && writers == 0 {
                 continue;
             }
-            let notdep = race::notdep(events, hb, e0);
+            let notdep = races::notdep(events, hb, e0);
             let conflicting = || {
                 notdep
                     .iter()
@@ -2374,11 +2381,11 @@ impl<R: Reduction> Dpor<R> {
 
     /// CDPOR line 12 (and the sleeping steps kept by state equality, line 17): a
     /// sequence proved to reach a state already covered ends, at node `d`, with the
-    /// step of a process `x` ([`crate::sleep::Ending::Blocks`]). As in the paper, `x`
+    /// step of a process `x` ([`crate::dpor::sleep::Ending::Blocks`]). As in the paper, `x`
     /// is asleep here: it is not run. What running it would add is its races with the
     /// execution so far — which the covered state's exploration need not show (the
     /// differential test found a final state lost without them; see
-    /// [`crate::sleep`]) — so they are analysed without running it: an event with its
+    /// [`crate::dpor::sleep`]) — so they are analysed without running it: an event with its
     /// transition footprint (all it may touch from its local state) and no effect,
     /// then a probe for each other process at an `await` (enabled or waiting) whose
     /// guard reads what it may write (it may disable them, or keep them waiting;
@@ -2515,10 +2522,10 @@ impl<R: Reduction> Dpor<R> {
             let hb = std::mem::take(&mut self.hb);
             let n = run.ex.events().len() - 1;
             let whole = run.ex.event_transition(n);
-            let plain = race::races(run.ex.events(), &hb);
+            let plain = races::races(run.ex.events(), &hb);
             for &e in &plain {
                 run.stats.pruning.races += 1;
-                let v = race::notdep(run.ex.events(), &hb, e);
+                let v = races::notdep(run.ex.events(), &hb, e);
                 self.ask_for_future(run, &hb, e, v, (n, &whole));
             }
             if let Some(end) = &end {
@@ -2562,27 +2569,33 @@ impl<R: Reduction> Dpor<R> {
         if !may_leave_a_write_unobserved(events, end) {
             return;
         }
-        let order = crate::observers::order(events, &run.ex.state.procs, &self.guarded, end);
+        let order =
+            crate::dependency::observers::order(events, &run.ex.state.procs, &self.guarded, end);
         let seq: Vec<&Event> = events.iter().collect();
-        let hidden: Vec<usize> = race::races(events, &order)
+        let hidden: Vec<usize> = races::races(events, &order)
             .into_iter()
             .filter(|e| !plain.contains(e))
-            .filter(|&e| !crate::observers::unobserved(&seq, e, n, &self.guarded, end))
+            .filter(|&e| !crate::dependency::observers::unobserved(&seq, e, n, &self.guarded, end))
             .collect();
         for e in hidden {
             run.stats.pruning.races += 1;
-            let v = race::notdep(run.ex.events(), &order, e);
+            let v = races::notdep(run.ex.events(), &order, e);
             self.ask_for_future(run, &order, e, v, (n, whole));
         }
     }
 
     /// Per global, whether its order of writes may be observed after a block: by a
-    /// live process or the end ([`crate::observers::end_reads`]) with observers,
+    /// live process or the end ([`crate::dependency::observers::end_reads`]) with observers,
     /// always without.
     fn observed_at_block(&self, run: &Exploration<'_, '_>) -> Vec<bool> {
         let (program, state) = (run.ex.program(), &run.ex.state);
         if self.reduction.observers() {
-            crate::observers::end_reads(program, state, run.config.violations_only, false)
+            crate::dependency::observers::end_reads(
+                program,
+                state,
+                run.config.violations_only,
+                false,
+            )
         } else {
             vec![true; program.globals.len()]
         }

@@ -35,7 +35,7 @@ impl HappensBefore {
 
     /// [`Self::push`] where the caller says which earlier events `i` the newest one
     /// directly happens after (`after(i, event)`), having decided the conflicts that
-    /// `independent` lists itself (the observers' order, [`crate::observers::order`]).
+    /// `independent` lists itself (the observers' order, [`crate::dependency::observers::order`]).
     pub fn push_ordered(
         &mut self,
         events: &[Event],
