@@ -114,7 +114,7 @@ fn counts(source: &str, n: i64, algorithm: &mut dyn Algorithm) -> (u64, u64, u64
 /// was left: `Dpor::choose_after_blocked`; 72 while it went on with a process whose
 /// step alone is redundant there; 66 from then until stop 35, when the redundancy
 /// check kept ordered a pair overwritten in the prefix by a value read later:
-/// `explorer::dependency::observers::redundant`; 72 again until the futures of a settled step's
+/// `explorer::dpor::observed_reversals::redundant`; 72 again until the futures of a settled step's
 /// partners were analysed, stop 38: `Dpor::future_races`, 84 now).
 #[test]
 fn fr_a_cdpor_completes_one_execution_per_final_state() {

@@ -113,7 +113,7 @@ fn the_papers_running_example_with_x_reset() {
 /// N - 1 down to 1, the writers but wk in order and wk last — the reversal of wk's race
 /// with the last write, `notdep.ŵN.ŵk`, in which the writes between are overwritten
 /// unread, so no earlier writer done at a node is ordered before them
-/// (`explorer::dependency::observers::redundant`, over `→ob`). The one that leaves out wk branches
+/// (`explorer::dpor::observed_reversals::redundant`, over `→ob`). The one that leaves out wk branches
 /// at depth k - 1 and adds N - k + 1 states: 1 + N + (2 + 3 + ... + N) = N + N(N + 1)/2
 /// states: 5, 9, 14 for N = 2, 3, 4 (2^(N-1) executions, 5, 11, 23 states, while the
 /// check was over plain happens-before).
@@ -441,7 +441,7 @@ fn an_overwrite_to_come_makes_the_raced_value_dead() {
 /// it went on with a process whose step alone is redundant there, 69 again from stop
 /// 35 to stop 39, while the redundancy check kept ordered a pair overwritten in the
 /// prefix by a value read later, 63 since `Dpor::owed_elsewhere` replaced that rule;
-/// `explorer::dependency::observers::redundant`). Without the option: N, one per final state
+/// `explorer::dpor::observed_reversals::redundant`). Without the option: N, one per final state
 /// (`dead_values::fr_a_cdpor_completes_one_execution_per_final_state`).
 #[test]
 fn fr_a_completes_one_execution_where_only_violations_matter() {

@@ -20,8 +20,9 @@
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::constraints::LineNine;
 use crate::dependency::footprint::Footprint;
+use crate::dpor::parts::Independence;
 use crate::dpor::sleep::{SleepSet, Step};
-use crate::dpor::{virtual_memory, Around, Equivalent, Race, Reduction};
+use crate::dpor::{virtual_memory, Around, Equivalent, Parts, Race, Reduction};
 use crate::executor::Event;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
@@ -160,8 +161,12 @@ impl Reduction for Constrained {
         "cdpor"
     }
 
-    fn snapshots(&self) -> bool {
-        true
+    fn parts(&self) -> Parts {
+        Parts {
+            states: self.context.states(),
+            independence: Independence::Constrained,
+            ..Parts::SOURCE_DPOR
+        }
     }
 
     /// Line 9: reverse the race unless its two events commute whatever the state
@@ -237,10 +242,6 @@ impl Reduction for Constrained {
         events: &[Event],
     ) -> bool {
         self.context.cut(program, state, enabled, sleep, events)
-    }
-
-    fn guided(&self) -> bool {
-        true
     }
 
     /// Line 9's relation, also for sleep sets: a sleeping step that commutes with `n`

@@ -8,18 +8,19 @@
 use crate::dependency::footprint::Footprint;
 use crate::dependency::future::Futures;
 use crate::dependency::races;
+use crate::dpor::parts::States;
 use crate::dpor::sleep::SleepSet;
 use crate::dpor::sleep::Step;
-use crate::dpor::{run_in, Around, Equivalent, Race, Reduction};
+use crate::dpor::{run_in, Around, Equivalent, Parts, Race, Reduction};
 use crate::executor::Event;
 use crate::state::State;
 use frontend::ir::Program;
 
 pub struct ContextSensitive {
-    /// Keep sleeping steps that commute with the new event in its context (see
-    /// [`Reduction::keep_asleep`] below); off, the algorithm is the paper's Alg. 1
-    /// to the letter (`ic-check --literal`).
-    pub commute: bool,
+    /// [`States::Checked`]: sleeping steps that commute with the new event in its
+    /// context stay asleep (see [`Reduction::keep_asleep`] below);
+    /// [`States::Literal`]: the paper's Alg. 1 to the letter (`ic-check --literal`).
+    states: States,
     /// What processes may still do, for anticipating cuts (built on first use).
     futures: Option<Futures>,
     /// Buffers for the two orders [`Reduction::keep_asleep`] runs.
@@ -30,7 +31,7 @@ impl ContextSensitive {
     /// With the commutation of sleeping steps: Table 1's 2^N on the producer–consumer.
     pub fn new() -> Self {
         ContextSensitive {
-            commute: true,
+            states: States::Checked,
             futures: None,
             scratch: Default::default(),
         }
@@ -39,10 +40,17 @@ impl ContextSensitive {
     /// The paper's Alg. 1 to the letter: its worked examples' counts (Ex. 1, Fig. 2).
     pub fn literal() -> Self {
         ContextSensitive {
-            commute: false,
+            states: States::Literal,
             futures: None,
             scratch: Default::default(),
         }
+    }
+}
+
+impl ContextSensitive {
+    /// How its state checks go: [`States::Checked`], or [`States::Literal`].
+    pub fn states(&self) -> States {
+        self.states
     }
 }
 
@@ -57,8 +65,11 @@ impl Reduction for ContextSensitive {
         "csdpor"
     }
 
-    fn snapshots(&self) -> bool {
-        true
+    fn parts(&self) -> Parts {
+        Parts {
+            states: self.states(),
+            ..Parts::SOURCE_DPOR
+        }
     }
 
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
@@ -77,7 +88,7 @@ impl Reduction for ContextSensitive {
     /// reports 2^N = 8, 32, 128 (no order of its arbitrary choices does better than 56
     /// for N = 5 in our trials); with this rule it explores exactly 2^N.
     fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
-        if !self.commute {
+        if self.states == States::Literal {
             return None;
         }
         // Computing states to compare them is not exploring them: not counted as states.
@@ -112,11 +123,6 @@ impl Reduction for ContextSensitive {
                 .futures
                 .get_or_insert_with(|| Futures::new(program))
                 .stuck_asleep(state, enabled, sleep, events)
-    }
-
-    /// Sec. 5.3, optimisation 2: the arbitrary choices prefer heads of short sleep sequences.
-    fn guided(&self) -> bool {
-        true
     }
 }
 

@@ -28,8 +28,9 @@
 use crate::algorithms::cdpor::Constrained;
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
+use crate::dpor::parts::{Frontier, Independence, Races, States};
 use crate::dpor::sleep::Step;
-use crate::dpor::{Around, Equivalent, Race, Reduction};
+use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, Program};
@@ -70,9 +71,18 @@ impl Reduction for OptimalConstrained {
         "ocdpor"
     }
 
-    /// For the initial state, which the ranges of `R` start from, and the state checks.
-    fn snapshots(&self) -> bool {
-        true
+    fn parts(&self) -> Parts {
+        let states = if self.states {
+            self.cdpor.parts().states
+        } else {
+            States::Unchecked
+        };
+        Parts {
+            frontier: Frontier::WakeupTrees,
+            states,
+            independence: Independence::Constrained,
+            races: Races::AsTheyRun,
+        }
     }
 
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
@@ -102,29 +112,5 @@ impl Reduction for OptimalConstrained {
         y: (BlockId, &[Value]),
     ) -> bool {
         self.cdpor.independent(program, initial, max_depth, x, y)
-    }
-
-    /// Guided by the don't-do sequences, as odpor-cs.
-    fn guided(&self) -> bool {
-        self.states
-    }
-
-    fn optimal(&self) -> bool {
-        true
-    }
-
-    /// `R` lifts conflicts of footprints.
-    fn lifts(&self) -> bool {
-        true
-    }
-
-    /// Its don't-do sequences block executions (see `WakeupTree::insert`).
-    fn blocks_by_state(&self) -> bool {
-        self.states
-    }
-
-    /// As odpor-cs (its note 7): with the state checks, as cdpor settles its steps.
-    fn settles_dont_do(&self) -> bool {
-        self.states
     }
 }

@@ -4,7 +4,8 @@
 //! execution per Mazurkiewicz trace and none that ends blocked in a sleep set —
 //! Source-DPOR's `sdpor` may explore many of those.
 
-use crate::dpor::Reduction;
+use crate::dpor::parts::Frontier;
+use crate::dpor::{Parts, Reduction};
 
 #[derive(Default)]
 pub struct OptimalDpor;
@@ -14,7 +15,10 @@ impl Reduction for OptimalDpor {
         "odpor"
     }
 
-    fn optimal(&self) -> bool {
-        true
+    fn parts(&self) -> Parts {
+        Parts {
+            frontier: Frontier::WakeupTrees,
+            ..Parts::SOURCE_DPOR
+        }
     }
 }

@@ -134,8 +134,9 @@
 use crate::algorithms::csdpor::{reversal_if_reaching, ContextSensitive};
 use crate::dependency::footprint::Footprint;
 use crate::dependency::races;
+use crate::dpor::parts::Frontier;
 use crate::dpor::sleep::Step;
-use crate::dpor::{Around, Equivalent, Race, Reduction};
+use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
 
 pub struct OptimalContextSensitive {
     /// csdpor, for its commutation of sleeping steps (note 6; none when it is
@@ -154,6 +155,14 @@ impl Reduction for OptimalContextSensitive {
         "odpor-cs"
     }
 
+    fn parts(&self) -> Parts {
+        Parts {
+            frontier: Frontier::WakeupTrees,
+            states: self.context.states(),
+            ..Parts::SOURCE_DPOR
+        }
+    }
+
     /// Alg. 1, lines 36–39 and 42: `dont = v.suc(e, E)_{≤e'}` with the state
     /// `s[pre⁺(E, e')]` it must reach (see the module's note 2).
     fn sleep_after_race(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
@@ -166,30 +175,6 @@ impl Reduction for OptimalContextSensitive {
     fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
         let [ance, initials, _] = races::ance_split(r.events, r.hb, r.e);
         (ance, initials)
-    }
-
-    /// Line 21 guided by the don't-do sequences (the module's note 4).
-    fn guided(&self) -> bool {
-        true
-    }
-
-    fn optimal(&self) -> bool {
-        true
-    }
-
-    /// Its don't-do sequences block executions (see `WakeupTree::insert`).
-    fn blocks_by_state(&self) -> bool {
-        true
-    }
-
-    /// Not to the letter (`--literal` runs them, as Alg. 1 does): see note 7.
-    fn settles_dont_do(&self) -> bool {
-        self.context.commute
-    }
-
-    /// For the commutation check of sleeping steps (the module's note 6).
-    fn snapshots(&self) -> bool {
-        true
     }
 
     /// csdpor's commutation of sleeping steps (the module's note 6).

@@ -57,7 +57,7 @@
 //! Not as the paper: its wakeup sequences of observed races keep `odpor-ob`'s
 //! `notdep*` whole (Sec. 3.2's shorter one explored more states on DBP and
 //! lastwrite in our trials), a wakeup sequence extends the leaf that covers it (as
-//! odpor-cs's and odpor-ob's, [`crate::dependency::observers::redundant`] says why), a step run
+//! odpor-cs's and odpor-ob's, [`crate::dpor::observed_reversals::redundant`] says why), a step run
 //! and blocked at a node is not in its `done` set for the redundancy check (nothing
 //! below it was explored: `regressions::odpor_cs_ob_a_blocked_step_is_not_done`),
 //! and a node whose wakeup tree is spent after a branch was blocked goes on with a
@@ -100,8 +100,9 @@ mod modulo_observers;
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::algorithms::odpor_cs::OptimalContextSensitive;
 use crate::dependency::footprint::Footprint;
+use crate::dpor::parts::Races;
 use crate::dpor::sleep::Step;
-use crate::dpor::{Around, Equivalent, Race, Reduction};
+use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
 
 pub struct OptimalContextSensitiveObservers {
     /// `odpor-cs`, for its don't-do sequences and its commutation of sleeping steps.
@@ -123,9 +124,11 @@ impl Reduction for OptimalContextSensitiveObservers {
         "odpor-cs-ob"
     }
 
-    /// The check of a reversed race needs the states of the path.
-    fn snapshots(&self) -> bool {
-        true
+    fn parts(&self) -> Parts {
+        Parts {
+            races: Races::AtTheEnd,
+            ..self.cs.parts()
+        }
     }
 
     /// Alg. 2, lines 75–78: `odpor-cs`'s don't-do sequence, for a race presented as
@@ -143,35 +146,6 @@ impl Reduction for OptimalContextSensitiveObservers {
     ) -> Option<Equivalent> {
         let [original, w] = modulo_observers::sequences(r.events, r.hb, r.e, e2, observers);
         modulo_observers::replay(r, &original, &w).map(Equivalent::Proved)
-    }
-
-    /// Line 53 guided by the don't-do sequences (`odpor-cs`'s note 4).
-    fn guided(&self) -> bool {
-        true
-    }
-
-    fn optimal(&self) -> bool {
-        true
-    }
-
-    /// Its don't-do sequences block executions (see `WakeupTree::insert`).
-    fn blocks_by_state(&self) -> bool {
-        true
-    }
-
-    /// Its blocks lost final states without it (see the module's doc).
-    fn chases_partners(&self) -> bool {
-        true
-    }
-
-    fn observers(&self) -> bool {
-        true
-    }
-
-    /// As `odpor-cs` (its note 7), over `→ob` (`Dpor::settle_observed`); `--literal`
-    /// runs them, as Alg. 2 does.
-    fn settles_dont_do(&self) -> bool {
-        self.cs.settles_dont_do()
     }
 
     /// `odpor-cs`'s commutation of sleeping steps (its note 6).

@@ -15,13 +15,13 @@
 //!   complete): whether a write/write race is observed depends on the events after
 //!   it, so the races of real events are found over the whole execution, with the
 //!   observer-aware happens-before `→ob` ([`crate::dependency::observers::order`]), and each
-//!   reversal `v` (Fig. 1, lines 2–8, [`crate::dependency::observers::reversals`]) goes into
+//!   reversal `v` (Fig. 1, lines 2–8, [`crate::dpor::observed_reversals::reversals`]) goes into
 //!   `wut(pre(E, e))`. An execution that ends blocked in a sleep set is analysed the
 //!   same way, its end observing everything (the paper has none; observing more only
 //!   inserts more). A race whose later event is an `await` that cannot run first is
 //!   left out or climbed as in `odpor` (the reversible races `e ≲ e'` of Sec. 2.1).
 //! - **Redundancy** (Fig. 1, line 9, `redundant(E', done)`,
-//!   [`crate::dependency::observers::redundant`]) is judged over `→ob`, as in the paper, but a
+//!   [`crate::dpor::observed_reversals::redundant`]) is judged over `→ob`, as in the paper, but a
 //!   wakeup sequence is never swallowed by a leaf of the tree (it extends it:
 //!   [`crate::dpor::wakeup_tree::WakeupTree::insert`]). A reversal covered only as a class
 //!   (two writes overwritten unread, ordered the other way in the covering subtree)
@@ -72,7 +72,8 @@
 //! against `naive` on generated programs, the *set* of reads-from classes reached
 //! included, and that it never explores more complete executions than `odpor`.
 
-use crate::dpor::Reduction;
+use crate::dpor::parts::{Frontier, Races};
+use crate::dpor::{Parts, Reduction};
 
 #[derive(Default)]
 pub struct OptimalObservers;
@@ -82,11 +83,11 @@ impl Reduction for OptimalObservers {
         "odpor-ob"
     }
 
-    fn optimal(&self) -> bool {
-        true
-    }
-
-    fn observers(&self) -> bool {
-        true
+    fn parts(&self) -> Parts {
+        Parts {
+            frontier: Frontier::WakeupTrees,
+            races: Races::AtTheEnd,
+            ..Parts::SOURCE_DPOR
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! exactly the skeleton of [`crate::dpor`] — the black code of Alg. 1 in the CSDPOR
 //! paper. With sleep sets it explores one complete execution per Mazurkiewicz trace.
 
-use crate::dpor::Reduction;
+use crate::dpor::{Parts, Reduction};
 
 #[derive(Default)]
 pub struct SourceDpor;
@@ -10,5 +10,9 @@ pub struct SourceDpor;
 impl Reduction for SourceDpor {
     fn name(&self) -> &'static str {
         "sdpor"
+    }
+
+    fn parts(&self) -> Parts {
+        Parts::SOURCE_DPOR
     }
 }

@@ -360,7 +360,7 @@ impl SleepSet {
     ///   [`Kept::Equivalent`] (CDPOR line 17: they commute in `s[E]`), with the
     ///   footprint it gives (the step's after `n`), kept by state equality rather than
     ///   independence, they end as proved sequences do ([`Ending::Blocks`]);
-    /// - with `chase` (a reduction that reads them, `Reduction::chases_partners`), `p`
+    /// - with `chase` (a reduction that reads them, `Parts::chases_partners`), `p`
     ///   joins the partners of each entry whose step it ran, lifted or kept past.
     pub fn after(
         &self,

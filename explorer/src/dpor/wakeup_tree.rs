@@ -139,7 +139,7 @@ fn weak_initial_in_order(
 /// stays enabled through every continuation, so JACM's argument holds for it whatever
 /// the write (refusing it, odpor ended an execution blocked where p's failing
 /// `assert(x == 5)` slept beside q: `regressions::odpor_blocks_none_where_every_execution_fails`).
-/// In ocdpor (`Reduction::lifts`), for the reversal of every race, not only a
+/// In ocdpor (`Parts::lifts`), for the reversal of every race, not only a
 /// probe's: a process stays asleep there past events it commutes with only by `R`,
 /// and the leaf of the tree that its own subtree's race was absorbed by led back to
 /// the sequence it was taken to cover. ocdpor `--literal` explored 7 of the 8 traces
@@ -317,7 +317,7 @@ impl WakeupTree {
     /// very exploration whose race asked for `v` (odpor-cs `--literal` lost a final
     /// state so: `regressions::odpor_cs_a_leaf_does_not_cover_a_wakeup_sequence`).
     /// And for a search with observers (odpor-ob, odpor-cs-ob), whose redundancy
-    /// check trusts `→ob` ([`crate::dependency::observers::redundant`]): the leaf's exploration
+    /// check trusts `→ob` ([`crate::dpor::observed_reversals::redundant`]): the leaf's exploration
     /// may order two overwritten writes the other way from the execution whose race
     /// asked for `v`, and then reach the other neighbour of their class, never `v`'s
     /// (odpor-ob lost an assertion so, with the paper's leaves:

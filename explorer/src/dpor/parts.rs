@@ -1,0 +1,143 @@
+//! The parts a DPOR algorithm is composed of. Each algorithm declares its parts once
+//! ([`Reduction::parts`](super::Reduction::parts)); the skeleton reads them, and the
+//! code of each part lives in its own module of [`crate::dpor`]. What is left to the
+//! algorithm is what its paper adds to the parts: the hooks of
+//! [`Reduction`](super::Reduction).
+//!
+//! | algorithm | frontier | races | states | independence |
+//! | --- | --- | --- | --- | --- |
+//! | sdpor | backtrack sets | as they run | unchecked | footprints |
+//! | odpor | wakeup trees | as they run | unchecked | footprints |
+//! | odpor-ob | wakeup trees | at the end | unchecked | footprints |
+//! | csdpor | backtrack sets | as they run | checked | footprints |
+//! | cdpor | backtrack sets | as they run | checked | constrained |
+//! | odpor-cs | wakeup trees | as they run | checked | footprints |
+//! | odpor-cs-ob | wakeup trees | at the end | checked | footprints |
+//! | ocdpor | wakeup trees | as they run | checked | constrained |
+//!
+//! (`--literal` makes "checked" [`States::Literal`], and ocdpor's states
+//! [`States::Unchecked`].)
+
+/// What an algorithm is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parts {
+    pub frontier: Frontier,
+    pub races: Races,
+    pub states: States,
+    pub independence: Independence,
+}
+
+/// How a reversed race is remembered at `pre(E, e)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frontier {
+    /// Source-DPOR (POPL'14; CSDPOR and CDPOR Alg. 1, line 10): one initial of the
+    /// reversal joins `backtrack(E')` ([`super::race_analysis`]); executions may end
+    /// blocked in a sleep set.
+    BacktrackSets,
+    /// Optimal-DPOR (JACM'17, Alg. 2): the whole reversal joins `wut(E')`, unless a
+    /// process asleep or done there covers it ([`super::wakeup`]).
+    WakeupTrees,
+}
+
+/// When the races of an event are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Races {
+    /// As each event runs, over happens-before of footprints (Alg. 1, line 6;
+    /// [`super::race_analysis`]).
+    AsTheyRun,
+    /// Where an execution ends, over the observer-aware happens-before `→ob`
+    /// (ISSTA'19, Alg. 1, line 14, Fig. 1; [`super::observed`]): whether two writes
+    /// race depends on what reads them later. Probes of blocked processes are still
+    /// analysed as they happen.
+    AtTheEnd,
+}
+
+/// Whether reversed races are checked for state equality (CSDPOR's context
+/// sensitivity; ODPOR_cs's don't-do sequences).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum States {
+    /// No state is compared.
+    Unchecked,
+    /// As the papers' algorithms do (`--literal`): a step that reaches a covered
+    /// state runs for its races and blocks.
+    Literal,
+    /// Beyond the papers: a sleeping step that commutes in context with the next
+    /// event stays asleep, and a step proved to reach a covered state has its races
+    /// analysed without running it ([`super::covered`]).
+    Checked,
+}
+
+/// What makes two events dependent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Independence {
+    /// A conflict of their footprints ([`crate::dependency`]).
+    Footprints,
+    /// A conflict of footprints that cdpor's constraints do not prove to commute
+    /// whatever the state (the relation `R` of CDPOR's line 9,
+    /// [`crate::dependency::constraints`]): races proved so are not reversed, and
+    /// sleeping processes stay asleep past the events they commute with.
+    Constrained,
+}
+
+impl Parts {
+    /// Source-DPOR: the parts every other algorithm changes some of.
+    pub const SOURCE_DPOR: Parts = Parts {
+        frontier: Frontier::BacktrackSets,
+        races: Races::AsTheyRun,
+        states: States::Unchecked,
+        independence: Independence::Footprints,
+    };
+
+    /// Whether the skeleton keeps `s[E']` for every prefix `E'`: state checks compare
+    /// and replay from them, and the constraints are evaluated in them.
+    pub fn snapshots(self) -> bool {
+        self.states != States::Unchecked || self.independence == Independence::Constrained
+    }
+
+    /// Whether the three arbitrary choices of Alg. 1 (lines 3, 5, 10) are guided by
+    /// sleep sequences (CSDPOR Sec. 5.3, opt. 2): only state checks put sequences of
+    /// more than one step to sleep.
+    pub fn guided(self) -> bool {
+        self.states != States::Unchecked
+    }
+
+    /// Whether wakeup trees are kept (an optimal search).
+    pub fn optimal(self) -> bool {
+        self.frontier == Frontier::WakeupTrees
+    }
+
+    /// Whether races are found where executions end, over `→ob`.
+    pub fn observers(self) -> bool {
+        self.races == Races::AtTheEnd
+    }
+
+    /// An optimal search that blocks an execution where it reaches a covered state:
+    /// a wakeup sequence extends a leaf of the tree that covers it rather than being
+    /// left out (see [`WakeupTree::insert`](super::wakeup_tree::WakeupTree::insert)).
+    pub fn blocks_by_state(self) -> bool {
+        self.optimal() && self.states != States::Unchecked
+    }
+
+    /// An optimal search with state checks and observers (odpor-cs-ob): a block at a
+    /// covered state also analyses the futures of the block's partners and of the
+    /// processes chained to them ([`super::future_races`]).
+    pub fn chases_partners(self) -> bool {
+        self.blocks_by_state() && self.observers()
+    }
+
+    /// An optimal search with state checks beyond the papers: the races of a step
+    /// confirmed in `dnd(E)` are analysed without running it
+    /// ([`super::covered`]), where ODPOR_cs runs it and blocks (Alg. 1, lines 25–26).
+    pub fn settles_dont_do(self) -> bool {
+        self.optimal() && self.states == States::Checked
+    }
+
+    /// Whether conflicts of footprints may be lifted by cdpor's `R`: a process asleep
+    /// then stays asleep past events it conflicts with, and one waiting at an `await`
+    /// covers a wakeup sequence beside it only if the race's first event, which runs
+    /// after the sequence, cannot disable it (see
+    /// [`sleeper_covers`](super::wakeup_tree::sleeper_covers)).
+    pub fn lifts(self) -> bool {
+        self.independence == Independence::Constrained
+    }
+}

@@ -1,0 +1,224 @@
+//! Alg. 1, lines 6–14 of the CSDPOR and CDPOR papers: the races `e ⋖ n` of each new
+//! event and what each adds at `pre(E, e)`: an initial to the backtrack set
+//! (Source-DPOR, line 10, [`add_initial`]) or the whole sequence to the wakeup tree
+//! (Optimal-DPOR), after the reduction's line 9, then the reduction's sequence to the
+//! sleep set (lines 11–14). Also the wakeup-tree steps ([`entry`]) events become.
+
+use super::awaits::{await_race, AwaitRace};
+use super::reduction::{race_at, race_view, Equivalent, Reduction};
+use super::wakeup::Insertion;
+use super::{choose, Dpor, Node};
+use crate::dependency::footprint::Footprint;
+use crate::dependency::happens_before::HappensBefore;
+use crate::dependency::races;
+use crate::dpor::sleep::SleepSet;
+use crate::dpor::wakeup_tree::Entry;
+use crate::executor::Executor;
+use crate::exploration::Exploration;
+use frontend::ir::BlockId;
+use frontend::value::Value;
+
+impl<R: Reduction> Dpor<R> {
+    /// Alg. 1, lines 6–14: the races of the newest event `n`, and what they add to the
+    /// backtrack and sleep sets of earlier nodes. For a probe (`real == false`) only
+    /// the backtrack sets: there is no state after it to compare.
+    pub(super) fn analyse_races(&mut self, run: &mut Exploration<'_, '_>, real: bool) {
+        // Sec. 3.3: an independence proved for a race is recorded in happens-before,
+        // which may expose races that it hid (e → e' → n with e' now unordered with
+        // n): analysed in turn, until no new independence is found.
+        let mut analysed: Vec<usize> = Vec::new();
+        let mut independent: Vec<usize> = Vec::new();
+        loop {
+            let races: Vec<usize> = races::races(run.ex.events(), &self.hb)
+                .into_iter()
+                .filter(|e| !analysed.contains(e))
+                .collect();
+            if races.is_empty() {
+                return;
+            }
+            analysed.extend(&races);
+            let proved = self.analyse(run, real, &races);
+            if proved.is_empty() {
+                return;
+            }
+            independent.extend(proved);
+            self.hb.pop();
+            self.hb
+                .push(run.ex.events(), &run.ex.state.procs, &independent);
+        }
+    }
+
+    /// Alg. 1, lines 7–14 for the given races `e ⋖ n` of the newest event; returns
+    /// those proved independent (not reversed, CDPOR line 9).
+    pub(super) fn analyse(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        real: bool,
+        races: &[usize],
+    ) -> Vec<usize> {
+        let mut independent = Vec::new();
+        let n = run.ex.events().len() - 1;
+        let reached = std::cell::OnceCell::new();
+        let climbs = !self.parts.optimal();
+        for &e in races {
+            run.stats.pruning.races += 1;
+            let prefix = self.snapshots.get(e);
+            let replayed = &mut run.stats.pruning.replayed_events;
+            let await_race = await_race(&run.ex, &self.hb, (e, n), climbs, prefix, replayed);
+            if await_race == AwaitRace::InVain {
+                run.stats.pruning.irreversible_races += 1;
+                continue;
+            }
+            let mut wakeup: Option<Vec<Entry>> = None;
+            {
+                let (before, _) = self.nodes.split_at_mut(n);
+                let prefix = &mut before[e];
+                let at = (e, n, None);
+                let mut race = race_view(
+                    run,
+                    &self.hb,
+                    &self.snapshots,
+                    prefix,
+                    at,
+                    (&reached, self.end_reads),
+                );
+                let reverse = self.reduction.must_reverse(&mut race);
+                let in_wut = reverse && self.parts.optimal();
+                let sequence = in_wut.then(|| self.reduction.wakeup_sequence(&race));
+                if !reverse {
+                    independent.push(e);
+                } else if let Some((before_n, after_n)) = sequence {
+                    // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
+                    // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`); a
+                    // probe's step with its block's footprint (it reads other values
+                    // there).
+                    let whole_n = !real;
+                    wakeup = Some(
+                        before_n
+                            .into_iter()
+                            .chain([n])
+                            .chain(after_n)
+                            .map(|i| entry(&run.ex, i, whole_n && i == n))
+                            .collect(),
+                    );
+                } else {
+                    // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
+                    // add an initial of v. Only initials enabled at E' can be explored:
+                    // if none is, `e` enabled `n` and the race is not reversible.
+                    // (Races of an `await` that cannot pass here were left out above
+                    // only where no probe needs them: see `await_race`.)
+                    let mut v = races::notdep(run.ex.events(), &self.hb, e);
+                    v.push(n);
+                    let whole = (!real).then(|| run.ex.event_transition(n));
+                    let guided = self.parts.guided();
+                    add_initial(run, &self.hb, prefix, guided, &v, whole.as_ref());
+                }
+            }
+            // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
+            // with a wakeup sequence that is not redundant.
+            // `e` runs after the reversal (see `sleeper_covers`): a probe's, or any
+            // where `R` may keep a process asleep.
+            let lifts = self.parts.lifts();
+            let insertion = wakeup.map(|entries| {
+                let race_write = (!real || lifts).then(|| entry(&run.ex, e, false));
+                self.insert_wakeup(run, e, entries, race_write.as_ref())
+            });
+            if real && insertion == Some(Insertion::Beside) {
+                self.beside.push((e, n));
+            }
+            let redundant = insertion.is_some_and(|i| i != Insertion::Joined);
+            if !real || redundant {
+                continue;
+            }
+            let view = (
+                &self.hb,
+                &self.snapshots[..],
+                &self.nodes[e],
+                self.end_reads,
+            );
+            let reduction = &mut self.reduction;
+            let dont = race_at(run, view, (e, n), &reached, |r| {
+                reduction.sleep_after_race(r)
+            });
+            add_dont_do(&mut self.nodes[e].sleep, dont);
+        }
+        independent
+    }
+}
+
+/// Source-DPOR (Alg. 1, line 10): unless an initial of `v` (event indices of the
+/// current execution; `last`: the footprint its last event has when it runs, for a
+/// probe) is in `backtrack(E')` already, one that is enabled at `E'` joins it. If
+/// none is enabled, `v` cannot run there and nothing is added.
+pub(super) fn add_initial(
+    run: &mut Exploration<'_, '_>,
+    hb: &HappensBefore,
+    prefix: &mut Node,
+    guided: bool,
+    v: &[usize],
+    last: Option<&Footprint>,
+) {
+    let initials = races::initials(run.ex.events(), hb, v, last);
+    if initials.iter().any(|q| prefix.backtrack.contains(q)) {
+        return;
+    }
+    let candidates: Vec<usize> = initials
+        .into_iter()
+        .filter(|q| prefix.enabled.contains(q))
+        .collect();
+    if let Some(q) = choose(guided, &run.ex.state, &prefix.sleep, &candidates) {
+        prefix.backtrack.push(q);
+        run.stats.pruning.backtrack_added += 1;
+    }
+}
+
+/// Adds what [`Reduction::sleep_after_race`] returned to `sleep(E')`.
+pub(super) fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
+    match dont {
+        Some(Equivalent::Proved(steps)) => sleep.insert_equivalent(steps, &[]),
+        Some(Equivalent::IfReaching(steps, state)) => sleep.insert_if_reaching(steps, state),
+        None => {}
+    }
+}
+
+/// Event `i` of the current execution as a wakeup-tree entry; `whole`: with its
+/// block's transition footprint (a probe, or an `await` that cannot run where the
+/// sequence puts it), not what it touched.
+pub(super) fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
+    Entry {
+        event: entry_event(ex, i),
+        ..entry_accesses(ex, i, whole)
+    }
+}
+
+/// The step of event `i` as [`entry`] makes it, without its block and locals: what
+/// the accesses of a sequence are judged on (observers, footprints).
+pub(super) fn entry_accesses(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
+    let event = &ex.events()[i];
+    let procs = &ex.state.procs;
+    // Where a whole block stands for the event, it did not run there.
+    Entry {
+        process: procs[event.proc].pid_key,
+        footprint: if whole {
+            ex.event_transition(i)
+        } else {
+            event.footprint.clone()
+        },
+        spawns: (event.spawned.0..event.spawned.1)
+            .map(|k| procs[k].pid_key)
+            .collect(),
+        event: None,
+        written: if whole {
+            Vec::new()
+        } else {
+            event.written.clone()
+        },
+    }
+}
+
+/// The block and locals of event `i`'s step, for [`entry`]; none for a failed event
+/// (or a probe), which commutes by no constraint.
+pub(super) fn entry_event(ex: &Executor<'_>, i: usize) -> Option<(BlockId, Vec<Value>)> {
+    let event = &ex.events()[i];
+    (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec()))
+}

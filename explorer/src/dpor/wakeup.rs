@@ -1,0 +1,309 @@
+//! Optimal-DPOR's wakeup trees in the skeleton (JACM'17, Alg. 2): a sequence joins
+//! `wut(E')` unless a process asleep or done there covers it, a node follows its
+//! leftmost branch, and an empty tree chooses one fresh step (line 3).
+
+use super::race_analysis::{add_initial, entry};
+use super::reduction::Reduction;
+use super::Dpor;
+use crate::dependency::footprint::Footprint;
+use crate::dependency::happens_before::HappensBefore;
+use crate::dependency::races;
+use crate::dpor::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
+use crate::executor::Executor;
+use crate::exploration::Exploration;
+use crate::fingerprint::Fingerprint;
+use frontend::ir::{BlockId, Program};
+
+impl<R: Reduction> Dpor<R> {
+    /// Optimal-DPOR (JACM Alg. 2, lines 7–8): the sequence `entries` joins
+    /// `wut(pre(E, e))` unless it is redundant there (ODPOR_cs Alg. 1, line 40): a
+    /// process asleep there is a weak initial of it (its trace is covered there).
+    /// Only processes explored from `E'` (`done(E')`) and steps passed down to it
+    /// count: not odpor-cs's don't-do sequences, whose executions stop after their
+    /// last step (see `block_after_equivalent`). `race_write`: for a probe's reversal
+    /// (and any reversal where [`Parts::lifts`]), the race's first event, which
+    /// runs after it (see [`sleeper_covers`]). Whether it joined.
+    pub(super) fn insert_wakeup(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        e: usize,
+        entries: Vec<Entry>,
+        race_write: Option<&Entry>,
+    ) -> Insertion {
+        let reduction = &mut self.reduction;
+        let (program, max_depth) = (run.ex.program(), run.config.max_depth);
+        let initial = self.snapshots.first();
+        let observers = self.parts.observers();
+        // Whether a state may cut an exploration below: then a leaf covers `v` only
+        // where `→ob` does not prune below it either (see `WakeupTree::insert`), and a
+        // sleeper beside `v` does not cover it (see `sleeper_covers`).
+        let cut = self.parts.blocks_by_state();
+        let extend_leaves = cut || observers;
+        let (guarded, everything) = (&self.guarded, &self.every_global);
+        let mut independent = |seq: &[&Entry], i: usize, k: usize| {
+            if observers {
+                // A wakeup sequence goes on: its end reads every global.
+                return crate::dependency::observers::unobserved(seq, i, k, guarded, everything);
+            }
+            match (&seq[i].event, &seq[k].event, initial) {
+                (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
+                    reduction.independent(program, initial, max_depth, (*bx, lx), (*by, ly))
+                }
+                _ => false,
+            }
+        };
+        // A sleeping step is its process's next event in `s[E']` (kept when
+        // the reduction keeps snapshots).
+        let at_prefix = self.snapshots.get(e);
+        let prefix = &mut self.nodes[e];
+        let mut commutes = false;
+        let mut beside = false;
+        let covered = prefix.sleep.asleep_steps().any(|step| {
+            let event = at_prefix
+                .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
+                .and_then(|q| Some((q.next?, q.locals.clone())));
+            // Only an `await` can be disabled by the race's write (see `sleeper_covers`).
+            let after = race_write.filter(|_| {
+                next_block(&run.ex, e, step.process).is_none_or(|block| waits(program, block))
+            });
+            let sleeping = Entry {
+                process: step.process,
+                footprint: step.footprint.clone(),
+                spawns: Vec::new(),
+                event,
+                written: Vec::new(),
+            };
+            match sleeper_covers(&entries, after, &sleeping, cut, &mut independent) {
+                Cover::Yes => true,
+                Cover::Beside => {
+                    beside = true;
+                    true
+                }
+                Cover::No => false,
+                Cover::Commutes => {
+                    commutes = true;
+                    false
+                }
+            }
+        });
+        // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
+        // branch starts with it (odpor-cs and ocdpor analyse them without running it:
+        // `Dpor::settle_blocked`). A new branch that starts with a step already run
+        // (or settled) and blocked at E' would only repeat that — the same events, whose races were
+        // analysed then — so it is redundant too, and so is its don't-do sequence (it
+        // starts with that step). Not a step that is only kept at E' as a confirmed
+        // don't-do step (`Ending::Blocks`) because it commutes in context with the
+        // event before (odpor-cs's note 6): it never ran here, and its races with the
+        // events of E' are seen only when it does (taking it as run, odpor-cs lost a
+        // final state: `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`).
+        let repeats = entries.first().is_some_and(|first| {
+            prefix.blocked_steps.contains(&first.process)
+                && prefix.wut.branches_at_root(&entries, &mut independent)
+        });
+        // A repeat whose blocked first step commutes with the rest of the sequence
+        // (no conflict of footprints, not its process, not spawned by it) still asks
+        // for the rest's order, without that step, which can run later: in `--literal`
+        // (odpor-cs-ob), p run and blocked at q's first block hid r there, and the
+        // covering subtree, p first, never had r before q's first block
+        // (`regressions::odpor_cs_ob_literal_a_blocked_branch_hides_a_reader_first`).
+        // (Not a step only kept asleep into the node by commutation, which owes
+        // nothing: see `Dpor::choose_after_blocked`.)
+        if let [first, rest @ ..] = &entries[..] {
+            let apart = rest.iter().all(|x| {
+                x.process != first.process
+                    && !first.spawns.contains(&x.process)
+                    && !first.footprint.conflicts(&x.footprint)
+            });
+            let commuted = prefix.commuted.contains(&first.process);
+            if !covered && repeats && !commuted && !rest.is_empty() && apart {
+                return self.insert_wakeup(run, e, rest.to_vec(), race_write);
+            }
+        }
+        if covered && beside {
+            return Insertion::Beside;
+        }
+        if covered || repeats || entries.is_empty() {
+            return Insertion::Redundant;
+        }
+        self.wakeup_steps += prefix.wut.insert(entries, &mut independent, extend_leaves);
+        let pruning = &mut run.stats.pruning;
+        pruning.wakeup_inserted += 1;
+        pruning.wakeup_beside_commuting += u64::from(commutes);
+        pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
+        Insertion::Joined
+    }
+
+    /// JACM Alg. 2 reverses the races of an execution where it ends, with `v =
+    /// notdep(e, E).n` over the whole of it; ours are reversed as `n` runs, with the
+    /// events before `n` only. A process asleep at `pre(E, e)` beside that shorter `v`
+    /// (commuting with all of it, [`Cover::Beside`]) covers it, but may conflict with
+    /// an event after `n` that does not depend on `e`, which JACM's `v` holds: the
+    /// trace with that event before the sleeper is then covered by nothing. Two p's
+    /// `f0 = true; yield; f0 = false`, q's `f1 = true` and r's `f1 = false` before an
+    /// `await`: below p@2, the race of r's write with q asked for q first, refused
+    /// beside p@1 asleep there, and p@2's second step then came before p@1's only
+    /// after r's write (odpor explored 23 of 24 traces:
+    /// `regressions::odpor_judges_a_sleeper_beside_on_the_whole_execution`). So
+    /// each race refused so is judged again where the execution ends, with JACM's `v`;
+    /// its don't-do sequence (odpor-cs) is left out. In each execution through `n`:
+    /// which events follow `n` independently of `e` depends on the continuation.
+    pub(super) fn recheck_beside(&mut self, run: &mut Exploration<'_, '_>) {
+        for (e, n) in self.beside.clone() {
+            let events = run.ex.events();
+            let entries: Vec<Entry> = races::notdep(events, &self.hb, e)
+                .into_iter()
+                .chain([n])
+                .map(|i| entry(&run.ex, i, false))
+                .collect();
+            let race_write = self.parts.lifts().then(|| entry(&run.ex, e, false));
+            self.insert_wakeup(run, e, entries, race_write.as_ref());
+        }
+    }
+}
+
+/// What [`Dpor::insert_wakeup`] made of a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Insertion {
+    /// It joined the wakeup tree.
+    Joined,
+    /// Redundant there.
+    Redundant,
+    /// Covered only by a process asleep beside it ([`Cover::Beside`]), which a longer
+    /// reversal of the same race may not be ([`Dpor::recheck_beside`]).
+    Beside,
+}
+
+impl<R: Reduction> Dpor<R> {
+    /// Whether node `d`'s wakeup tree has a branch to follow: its leftmost steps whose
+    /// process cannot run here (disabled, or asleep) are dropped first. Optimal-DPOR
+    /// never meets one; with `await`s, a sequence judged runnable on a memory that
+    /// is not exact ([`virtual_memory`]) may end in a step that cannot run, and the
+    /// node then goes on as Source-DPOR would.
+    ///
+    /// What the tree holds below a dropped step is not dropped with it: the
+    /// sequences there were merged below it because it was a weak initial of them
+    /// (commuting with their first steps), not because they need it, and they join
+    /// the tree again without it, through the usual redundancy checks. Dropping them
+    /// lost a reads-from class of odpor-ob: p@4.p@1 went below q's `await`, which
+    /// could not run there (`regressions::odpor_ob_keeps_what_a_dropped_step_held`).
+    pub(super) fn runnable_branch(&mut self, run: &mut Exploration<'_, '_>, d: usize) -> bool {
+        loop {
+            let node = &self.nodes[d];
+            let Some(entry) = node.wut.first() else {
+                return false;
+            };
+            let p = run
+                .ex
+                .state
+                .procs
+                .iter()
+                .position(|q| q.pid_key == entry.process);
+            if p.is_some_and(|p| node.enabled.contains(&p) && !self.asleep(run, node, p)) {
+                return true;
+            }
+            let dropped = self.nodes[d].wut.take_first().unwrap_or_default();
+            self.wakeup_steps -= 1 + dropped.size();
+            run.stats.pruning.wakeup_dropped += 1;
+            for v in dropped.sequences() {
+                self.insert_wakeup(run, d, v, None);
+            }
+        }
+    }
+
+    /// Process `p`'s next step as a wakeup-tree entry.
+    pub(super) fn next_step(&self, run: &Exploration<'_, '_>, p: usize) -> Entry {
+        let proc = &run.ex.state.procs[p];
+        Entry {
+            process: proc.pid_key,
+            footprint: proc
+                .next
+                .map(|b| run.ex.transition(b, &proc.locals))
+                .unwrap_or_default(),
+            spawns: Vec::new(),
+            event: proc.next.map(|b| (b, proc.locals.clone())),
+            written: Vec::new(),
+        }
+    }
+
+    /// An optimal search puts first, right after `n`, each sleeping step it kept
+    /// asleep past `n` because the two commute in that state (`commuted`, odpor-cs's
+    /// note 6): the leftmost branch of the new node, alone (merged below another
+    /// branch, it went with that branch when a don't-do sequence blocked it), whose
+    /// races are analysed there — without running it (`Dpor::settle_blocked`), or,
+    /// with `--literal`, by running it and blocking. Those races, of `x` run after `n`
+    /// with the events before,
+    /// are what the subtree of `E.x` never shows: with p first, r kept q (a no-op
+    /// there) asleep, and no execution ran q after r — the race of p's `y = -1` with
+    /// q's read of y, which asks for r.q at the root, was never seen (odpor-cs,
+    /// odpor-cs-ob and ocdpor lost a final state:
+    /// `regressions::odpor_cs_runs_a_step_kept_by_commutation`). csdpor analyses them
+    /// the same way (`Dpor::settle_covered`).
+    pub(super) fn run_commuted(&mut self, run: &mut Exploration<'_, '_>, commuted: &[Fingerprint]) {
+        for &key in commuted {
+            let Some(x) = run.ex.state.procs.iter().position(|q| q.pid_key == key) else {
+                continue;
+            };
+            let step = self.next_step(run, x);
+            let node = &mut self.nodes[self.depth];
+            if node.wut.run_first(step) {
+                self.wakeup_steps += 1;
+                node.commuted.push(key);
+            }
+        }
+    }
+
+    /// Optimal-DPOR's choice for a node whose wakeup tree is empty (JACM Alg. 2,
+    /// line 3; ODPOR_cs Alg. 1, lines 21–22): `wut(E)` becomes the single step of `p`.
+    pub(super) fn choose_fresh(&mut self, run: &Exploration<'_, '_>, d: usize, p: usize) {
+        let entry = self.next_step(run, p);
+        self.nodes[d].wut = WakeupTree::chain(vec![entry]);
+        self.wakeup_steps += 1;
+    }
+
+    /// Asks to run the events `v` of the execution, then event `n` with its block's
+    /// whole footprint (`n = (n, whole)`: a probe, an `await` that cannot run where
+    /// `v` puts it, or an event standing for a process's future), at `pre(E, e)`:
+    /// `v.n` joins `wut(E')` in an optimal search, an initial of it joins
+    /// `backtrack(E')` otherwise.
+    pub(super) fn ask_before(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        hb: &HappensBefore,
+        e: usize,
+        mut v: Vec<usize>,
+        (n, whole): (usize, &Footprint),
+    ) -> Option<Insertion> {
+        if self.parts.optimal() {
+            let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
+                .chain([entry(&run.ex, n, true)])
+                .collect();
+            let race_write = entry(&run.ex, e, false);
+            Some(self.insert_wakeup(run, e, entries, Some(&race_write)))
+        } else {
+            v.push(n);
+            let guided = self.parts.guided();
+            add_initial(run, hb, &mut self.nodes[e], guided, &v, Some(whole));
+            None
+        }
+    }
+}
+
+/// The block that `process` runs next after the first `e` events of the current
+/// execution: its first event from there on, or, when it has none, the block it
+/// waits at in the end (`None` when it has none: it ended).
+pub(super) fn next_block(ex: &Executor<'_>, e: usize, process: Fingerprint) -> Option<BlockId> {
+    let procs = &ex.state.procs;
+    let ran = ex.events()[e..]
+        .iter()
+        .find(|event| procs[event.proc].pid_key == process);
+    match ran {
+        Some(event) => Some(event.block),
+        None => procs.iter().find(|q| q.pid_key == process)?.next,
+    }
+}
+
+/// Whether `block` starts with an `await`: a process there may be disabled (see
+/// [`crate::dpor::wakeup_tree::WeakInitial`]).
+pub(super) fn waits(program: &Program, block: BlockId) -> bool {
+    program.blocks[block as usize].guard.is_some()
+}
