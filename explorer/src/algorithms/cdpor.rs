@@ -18,7 +18,6 @@
 //! it a property of the two events.
 
 use crate::algorithms::csdpor::ContextSensitive;
-use crate::dependency::constraints::LineNine;
 use crate::dependency::footprint::Footprint;
 use crate::dpor::parts::Independence;
 use crate::dpor::sleep::{SleepSet, Step};
@@ -27,7 +26,6 @@ use crate::executor::Event;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
-use frontend::value::Value;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -35,19 +33,16 @@ pub struct Constrained {
     ics: Arc<ResolvedIcs>,
     /// CSDPOR's additions, used where no constraint decides.
     context: ContextSensitive,
-    /// Line 9's relation: events that commute whatever the state.
-    line9: LineNine,
     /// The `e` of the race line 9 just proved independent (`e R n`).
     proved: Option<usize>,
-    /// Line 9 also with globals private to the pair (see [`LineNine::race`]): not in
-    /// an optimal search.
+    /// Line 9 also with globals private to the pair (see [`line_nine`]): not in an
+    /// optimal search.
     private: bool,
 }
 
 impl Constrained {
     pub fn new(ics: Arc<ResolvedIcs>, context: ContextSensitive) -> Self {
         Constrained {
-            line9: LineNine::new(ics.clone()),
             ics,
             context,
             proved: None,
@@ -164,7 +159,7 @@ impl Reduction for Constrained {
     fn parts(&self) -> Parts {
         Parts {
             states: self.context.states(),
-            independence: Independence::Constrained,
+            independence: Independence::Constrained(self.ics.clone()),
             ..Parts::SOURCE_DPOR
         }
     }
@@ -172,7 +167,7 @@ impl Reduction for Constrained {
     /// Line 9: reverse the race unless its two events commute whatever the state
     /// (`e R n`, see [`crate::dependency::constraints`]). Failed events and probes never do.
     fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        let independent = self.line9.race(r, self.private);
+        let independent = line_nine(r, self.private);
         self.proved = independent.then_some(r.e);
         !independent
     }
@@ -243,17 +238,45 @@ impl Reduction for Constrained {
     ) -> bool {
         self.context.cut(program, state, enabled, sleep, events)
     }
+}
 
-    /// Line 9's relation, also for sleep sets: a sleeping step that commutes with `n`
-    /// as an event sleeps on (Source-DPOR with the finer dependency).
-    fn independent(
-        &mut self,
-        program: &Program,
-        initial: &State,
-        max_depth: Option<usize>,
-        x: (BlockId, &[Value]),
-        y: (BlockId, &[Value]),
-    ) -> bool {
-        self.line9.commute(program, initial, max_depth, x, y)
+/// CDPOR Alg. 1, line 9, for the race `r`: whether its two events commute whatever
+/// the state (`R`, [`crate::dependency::constraints`]), counted in the statistics.
+/// Failed events never do.
+///
+/// `private`: also with globals private to the pair (see the module's doc of
+/// [`crate::dependency::constraints`]). An optimal search must not: its weak initials
+/// and sleep sets, which see no race, could not use them, and the races' relation
+/// would be finer than theirs (its explorations would end blocked).
+fn line_nine(r: &mut Race<'_, '_>, private: bool) -> bool {
+    let (e, n) = (&r.events[r.e], &r.events[r.n()]);
+    if e.failed || n.failed {
+        return false;
     }
+    r.stats.pruning.ic_checks_line9 += 1;
+    let n_index = r.n();
+    let x = (e.block, r.ex.entry_locals(r.e));
+    let y = (n.block, r.ex.entry_locals(n_index));
+    let Some(relation) = r.dependency.relation_r() else {
+        return false;
+    };
+    let independent = if private {
+        let between = &r.events[r.e + 1..n_index];
+        let written_between = |g: GlobalId| {
+            between
+                .iter()
+                .any(|m| m.footprint.writes.iter().any(|l| l.global == g))
+        };
+        relation.relation(r.program).commute_where_they_meet(
+            r.program,
+            &r.snapshots[r.e].mem,
+            x,
+            y,
+            &written_between,
+        )
+    } else {
+        relation.commute(r.program, x, y)
+    };
+    r.stats.pruning.races_pruned_by_ics += u64::from(independent);
+    independent
 }

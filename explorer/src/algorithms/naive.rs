@@ -2,11 +2,10 @@
 //! algorithm is checked against. It also counts Mazurkiewicz traces: complete
 //! executions grouped by their happens-before relation.
 
-use crate::dependency::constraints::LineNine;
+use crate::dependency::constraints::RelationR;
 use crate::dependency::happens_before::HappensBefore;
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
-use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -15,9 +14,10 @@ use std::sync::Arc;
 pub struct Naive {
     hb: HappensBefore,
     traces: FxHashSet<Fingerprint>,
-    /// cdpor's relation `R` (see [`crate::dependency::constraints`]), when the traces are those
-    /// of the finer dependency (see [`Naive::with_constraints`]).
-    line9: Option<LineNine>,
+    /// The constraints whose relation `R` (see [`crate::dependency::constraints`])
+    /// refines the dependency the traces are counted by (see
+    /// [`Naive::with_constraints`]).
+    ics: Option<Arc<ResolvedIcs>>,
     /// Some pair of events that commute by `R` spawned a process (see
     /// [`Naive::identities_may_move`]).
     spawning_commutes: bool,
@@ -31,7 +31,7 @@ impl Naive {
     /// ocdpor's optimality test. The exploration itself is unchanged.
     pub fn with_constraints(ics: Arc<ResolvedIcs>) -> Self {
         Naive {
-            line9: Some(LineNine::new(ics)),
+            ics: Some(ics),
             ..Naive::default()
         }
     }
@@ -49,14 +49,15 @@ impl Naive {
 
     /// The earlier events of the newest one's execution that conflict with it but
     /// commute with it by `R` (none without constraints), as `ocdpor` records them.
-    fn independent_of_newest(&mut self, run: &Exploration<'_, '_>, initial: &State) -> Vec<usize> {
-        let Some(line9) = self.line9.as_mut() else {
-            return Vec::new();
-        };
+    fn independent_of_newest(
+        &mut self,
+        run: &Exploration<'_, '_>,
+        r: &mut RelationR,
+    ) -> Vec<usize> {
         let events = run.ex.events();
         let d = events.len() - 1;
         let n = &events[d];
-        let (program, max_depth) = (run.ex.program(), run.config.max_depth);
+        let program = run.ex.program();
         let spawns = |i: usize| events[i].spawned.0 < events[i].spawned.1;
         let commuting: Vec<usize> = (0..d)
             .filter(|&i| {
@@ -65,10 +66,8 @@ impl Naive {
                     && !n.failed
                     && e.proc != n.proc
                     && e.conflicts(n)
-                    && line9.commute(
+                    && r.commute(
                         program,
-                        initial,
-                        max_depth,
                         (e.block, run.ex.entry_locals(i)),
                         (n.block, run.ex.entry_locals(d)),
                     )
@@ -92,7 +91,8 @@ impl Algorithm for Naive {
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
-        let initial = self.line9.is_some().then(|| run.ex.state.clone());
+        let mut r =
+            (self.ics.clone()).map(|ics| RelationR::new(ics, &run.ex.state, run.config.max_depth));
         let mut stack: Vec<Node> = Vec::new();
         let mut spare: Vec<Vec<usize>> = Vec::new();
         let mut enabled = spare.pop().unwrap_or_default();
@@ -122,8 +122,8 @@ impl Algorithm for Naive {
             };
             node.next += 1;
             if run.step(proc).is_ok() {
-                let independent = match &initial {
-                    Some(initial) => self.independent_of_newest(run, initial),
+                let independent = match &mut r {
+                    Some(r) => self.independent_of_newest(run, r),
                     None => Vec::new(),
                 };
                 self.hb

@@ -28,13 +28,10 @@
 use crate::algorithms::cdpor::Constrained;
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
-use crate::dpor::parts::{Frontier, Independence, Races, States};
+use crate::dpor::parts::{Frontier, States};
 use crate::dpor::sleep::Step;
 use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
-use crate::state::State;
 use frontend::ics::ResolvedIcs;
-use frontend::ir::{BlockId, Program};
-use frontend::value::Value;
 use std::sync::Arc;
 
 pub struct OptimalConstrained {
@@ -80,8 +77,7 @@ impl Reduction for OptimalConstrained {
         Parts {
             frontier: Frontier::WakeupTrees,
             states,
-            independence: Independence::Constrained,
-            races: Races::AsTheyRun,
+            ..self.cdpor.parts()
         }
     }
 
@@ -101,16 +97,5 @@ impl Reduction for OptimalConstrained {
     /// `n` in `s[E]` stays, as a confirmed don't-do step (odpor-cs's note 6).
     fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
         self.states.then(|| self.cdpor.keep_asleep(a, x)).flatten()
-    }
-
-    fn independent(
-        &mut self,
-        program: &Program,
-        initial: &State,
-        max_depth: Option<usize>,
-        x: (BlockId, &[Value]),
-        y: (BlockId, &[Value]),
-    ) -> bool {
-        self.cdpor.independent(program, initial, max_depth, x, y)
     }
 }

@@ -84,74 +84,46 @@ use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// `R`, built on first use: it needs the search's initial state and depth bound.
-pub struct LineNine {
+/// `R` for one search, built on first use: it needs the search's initial state and
+/// depth bound.
+pub struct RelationR {
     ics: Arc<ResolvedIcs>,
+    initial: State,
+    max_events: Option<usize>,
     relation: Option<Independence>,
 }
 
-impl LineNine {
-    pub fn new(ics: Arc<ResolvedIcs>) -> Self {
-        LineNine {
+impl RelationR {
+    /// `R` of the constraints `ics` for a search from `initial` whose executions have
+    /// at most `max_events` events.
+    pub fn new(ics: Arc<ResolvedIcs>, initial: &State, max_events: Option<usize>) -> Self {
+        RelationR {
             ics,
+            initial: initial.clone(),
+            max_events,
             relation: None,
         }
     }
 
-    /// `x R y` (see [`Independence::commute`]); `initial` is the search's initial
-    /// state, `max_events` its bound on an execution's events.
-    pub fn commute(
-        &mut self,
-        program: &Program,
-        initial: &State,
-        max_events: Option<usize>,
-        x: (BlockId, &[Value]),
-        y: (BlockId, &[Value]),
-    ) -> bool {
-        let ics = &self.ics;
+    /// The relation, built now if it was not.
+    pub fn relation(&mut self, program: &Program) -> &mut Independence {
+        let (ics, initial, max_events) = (&self.ics, &self.initial, self.max_events);
+        self.relation
+            .get_or_insert_with(|| Independence::new(program, ics.clone(), initial, max_events))
+    }
+
+    /// `x R y` (see [`Independence::commute`]), evaluated over the search's initial
+    /// memory.
+    pub fn commute(&mut self, program: &Program, x: Event<'_>, y: Event<'_>) -> bool {
+        let (ics, initial, max_events) = (&self.ics, &self.initial, self.max_events);
         self.relation
             .get_or_insert_with(|| Independence::new(program, ics.clone(), initial, max_events))
             .commute(program, &initial.mem, x, y)
     }
 
-    /// CDPOR Alg. 1, line 9, for the race `r`: whether its two events commute
-    /// whatever the state, counted in the statistics. Failed events never do.
-    ///
-    /// `private`: also with globals private to the pair (see the module's doc). An
-    /// optimal search must not: its weak initials and sleep sets, which see no race,
-    /// could not use them, and the races' relation would be finer than theirs (its
-    /// explorations would end blocked).
-    pub fn race(&mut self, r: &mut crate::dpor::Race<'_, '_>, private: bool) -> bool {
-        let (e, n) = (&r.events[r.e], &r.events[r.n()]);
-        if e.failed || n.failed {
-            return false;
-        }
-        r.stats.pruning.ic_checks_line9 += 1;
-        let ics = &self.ics;
-        let relation = self.relation.get_or_insert_with(|| {
-            Independence::new(r.program, ics.clone(), &r.snapshots[0], r.max_depth)
-        });
-        let x = (e.block, r.ex.entry_locals(r.e));
-        let y = (n.block, r.ex.entry_locals(r.n()));
-        let independent = if private {
-            let between = &r.events[r.e + 1..r.n()];
-            let written_between = |g: GlobalId| {
-                between
-                    .iter()
-                    .any(|m| m.footprint.writes.iter().any(|l| l.global == g))
-            };
-            relation.commute_where_they_meet(
-                r.program,
-                &r.snapshots[r.e].mem,
-                x,
-                y,
-                &written_between,
-            )
-        } else {
-            relation.commute(r.program, &r.snapshots[0].mem, x, y)
-        };
-        r.stats.pruning.races_pruned_by_ics += u64::from(independent);
-        independent
+    /// The search's initial state.
+    pub fn initial(&self) -> &State {
+        &self.initial
     }
 }
 

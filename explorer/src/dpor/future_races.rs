@@ -80,7 +80,7 @@ impl<R: Reduction> Dpor<R> {
         // A write of a global some guard reads is always observed (`→ob`).
         let chase = chase.filter(|_| self.parts.chases_partners());
         let observed: Option<Vec<bool>> = chase.map(|(_, observed)| {
-            let guarded = |g: usize| self.guarded.get(g).copied().unwrap_or(false);
+            let guarded = |g: usize| self.dependency.guarded().get(g).copied().unwrap_or(false);
             (0..observed.len())
                 .map(|g| observed[g] || guarded(g))
                 .collect()

@@ -29,6 +29,7 @@ pub mod wakeup_tree;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::future::Futures;
 use crate::dependency::happens_before::HappensBefore;
+use crate::dependency::Dependency;
 use crate::dpor::sleep::{Kept, SleepSet, Step};
 use crate::dpor::wakeup_tree::WakeupTree;
 use crate::exploration::{Algorithm, Exploration};
@@ -95,15 +96,11 @@ pub struct Dpor<R> {
     enabled: Vec<usize>,
     /// Steps held by the wakeup trees of the current path (optimal reductions).
     wakeup_steps: usize,
-    /// Per global, whether an `await` guard may read it ([`crate::dependency::observers::guarded`]),
-    /// for a reduction with [`Parts::observers`].
-    guarded: Vec<bool>,
+    /// What makes events dependent in this search.
+    dependency: Dependency,
     /// Whether the end of an execution reads the memory: not for a reduction with
     /// observers under `--violations-only` (see [`State::dead_globals`]).
     end_reads: bool,
-    /// `true` for every global, for a reduction with observers: what the end of a
-    /// wakeup sequence reads ([`crate::dependency::observers::end_reads`]).
-    every_global: Vec<bool>,
     /// Per block, the globals its `await` guard reads (`BlockSets::guard_reads`), for
     /// [`leaves_a_raced_waiter`].
     guards: Vec<Vec<GlobalId>>,
@@ -126,9 +123,8 @@ impl<R: Reduction> Dpor<R> {
             snapshots: Vec::new(),
             enabled: Vec::new(),
             wakeup_steps: 0,
-            guarded: Vec::new(),
+            dependency: Dependency::default(),
             end_reads: true,
-            every_global: Vec::new(),
             guards: Vec::new(),
             beside: Vec::new(),
             futures: None,
@@ -231,11 +227,13 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             .into_iter()
             .map(|sets| sets.guard_reads.into_iter().collect())
             .collect();
-        if self.parts.observers() {
-            let globals = run.program().globals.len();
-            self.guarded = crate::dependency::observers::guarded(globals, &self.guards);
-            self.every_global = vec![true; globals];
-        }
+        self.dependency = Dependency::new(
+            run.program(),
+            &self.guards,
+            &self.parts,
+            &run.ex.state,
+            run.config.max_depth,
+        );
         self.end_reads = !(run.config.violations_only && self.observes_the_end());
         run.ex.enabled(&mut self.enabled);
         self.wakeup_steps = 0;
@@ -408,7 +406,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             // Lines 15–17: the sleep set of E.p.
             let chase = self.parts.chases_partners();
             let reduction = &mut self.reduction;
-            let (initial, max_depth) = (self.snapshots.first(), run.config.max_depth);
+            let dependency = &mut self.dependency;
             let n_block = run.ex.events()[d].block;
             let mut around = self.snapshots.get(d).map(|before| Around {
                 program: run.ex.program(),
@@ -432,10 +430,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                         .iter()
                         .find(|q| q.pid_key == x.process)
                         .and_then(|m| Some((m.next?, m.locals.as_slice())))
-                        .zip(initial)
-                        .is_some_and(|(x, initial)| {
+                        .is_some_and(|x| {
                             let n = (n_block, a.ex.entry_locals(d));
-                            reduction.independent(a.program, initial, max_depth, x, n)
+                            dependency.commute(a.program, x, n)
                         });
                 let kept = if independent {
                     Some(Kept::Independent)

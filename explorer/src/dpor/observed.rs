@@ -37,7 +37,7 @@ impl<R: Reduction> Dpor<R> {
         let vo = run.config.violations_only;
         let end =
             crate::dependency::observers::end_reads(run.ex.program(), &run.ex.state, vo, complete);
-        let mut order = crate::dependency::observers::order(events, procs, &self.guarded, &end);
+        let mut order = self.dependency.order(events, procs, &end);
         // Only a complete execution is a class of its own: a blocked one stands for
         // its continuations, explored (or covered) elsewhere.
         let owed = if complete {
@@ -208,9 +208,13 @@ impl<R: Reduction> Dpor<R> {
         // The accesses of the execution's events (no locals: what the redundancy
         // check reads of a step), built once per execution as far as a race needs.
         let mut steps: Vec<Entry> = Vec::new();
-        for mut reversal in
-            crate::dpor::observed_reversals::reversals(events, hb, &self.guarded, end, later)
-        {
+        for mut reversal in crate::dpor::observed_reversals::reversals(
+            events,
+            hb,
+            self.dependency.guarded(),
+            end,
+            later,
+        ) {
             run.stats.pruning.races += 1;
             // Only a reversible race is reversed (`e ≲ e'`, ISSTA Sec. 2.1): an
             // `await` that cannot run first is handled as the incremental analysis
@@ -362,8 +366,7 @@ impl<R: Reduction> Dpor<R> {
                     from,
                     v,
                     done,
-                    &self.guarded,
-                    &self.every_global,
+                    &self.dependency,
                 )
             })
     }
@@ -386,12 +389,13 @@ impl<R: Reduction> Dpor<R> {
             return;
         }
         let (e, later) = (reversal.e, reversal.later);
-        let view = (hb, &self.snapshots[..], &self.nodes[e], self.end_reads);
-        let reduction = &mut self.reduction;
+        let (snapshots, node, end_reads) = (&self.snapshots[..], &self.nodes[e], self.end_reads);
+        let (reduction, dependency) = (&mut self.reduction, &mut self.dependency);
         // Lines 69–74, through the last observer, first.
         let modulo_observers = reversal.observers.last().and_then(|&o| {
             let observed = (later, &reversal.observers[..]);
             let reached = std::cell::OnceCell::new();
+            let view = (hb, &mut *dependency, snapshots, node, end_reads);
             race_at(run, view, (e, o), &reached, |r| {
                 reduction.sleep_after_observed_race(r, observed)
             })
@@ -401,6 +405,7 @@ impl<R: Reduction> Dpor<R> {
             modulo_observers
         } else {
             let reached = std::cell::OnceCell::new();
+            let view = (hb, dependency, snapshots, node, end_reads);
             race_at(run, view, (e, later), &reached, |r| {
                 reduction.sleep_after_race(r)
             })
@@ -443,7 +448,7 @@ impl<R: Reduction> Dpor<R> {
         let end = settled_end_reads(&run.ex, x, run.config.violations_only, ends);
         let footprint = run.ex.unrun_overwriting(x).footprint.clone();
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
-        let mut order = crate::dependency::observers::order(events, procs, &self.guarded, &end);
+        let mut order = self.dependency.order(events, procs, &end);
         run.stats.pruning.covered_unrun += 1;
         self.observed_races_up_to(run, &order, &end, Last::Settled, &[]);
         self.pass_disabling_writes_over(run, &order);
@@ -517,13 +522,12 @@ impl<R: Reduction> Dpor<R> {
         if !may_leave_a_write_unobserved(events, end) {
             return;
         }
-        let order =
-            crate::dependency::observers::order(events, &run.ex.state.procs, &self.guarded, end);
+        let order = self.dependency.order(events, &run.ex.state.procs, end);
         let seq: Vec<&Event> = events.iter().collect();
         let hidden: Vec<usize> = races::races(events, &order)
             .into_iter()
             .filter(|e| !plain.contains(e))
-            .filter(|&e| !crate::dependency::observers::unobserved(&seq, e, n, &self.guarded, end))
+            .filter(|&e| !self.dependency.unobserved_at_end(&seq, e, n, end))
             .collect();
         for e in hidden {
             run.stats.pruning.races += 1;

@@ -6,8 +6,9 @@
 
 use crate::dependency::footprint::intersects;
 use crate::dependency::happens_before::HappensBefore;
-use crate::dependency::observers::{observers, unobserved, write_write_only, Observers};
+use crate::dependency::observers::{observers, write_write_only, Observers};
 use crate::dependency::races;
+use crate::dependency::Dependency;
 use crate::dpor::wakeup_tree::{first_unordered, Entry};
 use crate::executor::Event;
 use crate::fingerprint::Fingerprint;
@@ -60,8 +61,7 @@ pub fn redundant(
     from: usize,
     v: &[&Entry],
     done: &[(usize, Vec<Fingerprint>)],
-    guarded: &[bool],
-    every_global: &[bool],
+    dependency: &Dependency,
 ) -> bool {
     // `w'.v` for each `w` is a suffix of the longest one.
     let whole: Vec<&Entry> = prefix.iter().chain(v.iter().copied()).collect();
@@ -70,8 +70,7 @@ pub fn redundant(
             return false;
         }
         let seq = &whole[w - from..];
-        let mut independent =
-            |seq: &[&Entry], i: usize, k: usize| unobserved(seq, i, k, guarded, every_global);
+        let mut independent = |seq: &[&Entry], i: usize, k: usize| dependency.unobserved(seq, i, k);
         processes
             .iter()
             .any(|&q| first_unordered(seq, q, &mut independent).is_some())
@@ -284,7 +283,13 @@ mod tests {
         let redundant = |v: &[Entry], done: u128, guarded: bool| {
             let done = [(0, vec![done])];
             let v: Vec<&Entry> = v.iter().collect();
-            redundant(&[], 0, &v, &done, &[guarded, false], &[true, true])
+            redundant(
+                &[],
+                0,
+                &v,
+                &done,
+                &Dependency::observing(vec![guarded, false]),
+            )
         };
         // In v = ŵ1.ŵ2.ŵ0 the end observes w0's write, so w1 → w0: not redundant.
         assert!(!redundant(&[w1.clone(), w2.clone(), w0.clone()], 0, false));

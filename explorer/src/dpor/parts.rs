@@ -18,8 +18,11 @@
 //! (`--literal` makes "checked" [`States::Literal`], and ocdpor's states
 //! [`States::Unchecked`].)
 
+use frontend::ics::ResolvedIcs;
+use std::sync::Arc;
+
 /// What an algorithm is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Parts {
     pub frontier: Frontier,
     pub races: Races,
@@ -68,7 +71,7 @@ pub enum States {
 }
 
 /// What makes two events dependent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Independence {
     /// A conflict of their footprints ([`crate::dependency`]).
     Footprints,
@@ -76,7 +79,7 @@ pub enum Independence {
     /// whatever the state (the relation `R` of CDPOR's line 9,
     /// [`crate::dependency::constraints`]): races proved so are not reversed, and
     /// sleeping processes stay asleep past the events they commute with.
-    Constrained,
+    Constrained(Arc<ResolvedIcs>),
 }
 
 impl Parts {
@@ -90,45 +93,46 @@ impl Parts {
 
     /// Whether the skeleton keeps `s[E']` for every prefix `E'`: state checks compare
     /// and replay from them, and the constraints are evaluated in them.
-    pub fn snapshots(self) -> bool {
-        self.states != States::Unchecked || self.independence == Independence::Constrained
+    pub fn snapshots(&self) -> bool {
+        self.states != States::Unchecked
+            || matches!(self.independence, Independence::Constrained(_))
     }
 
     /// Whether the three arbitrary choices of Alg. 1 (lines 3, 5, 10) are guided by
     /// sleep sequences (CSDPOR Sec. 5.3, opt. 2): only state checks put sequences of
     /// more than one step to sleep.
-    pub fn guided(self) -> bool {
+    pub fn guided(&self) -> bool {
         self.states != States::Unchecked
     }
 
     /// Whether wakeup trees are kept (an optimal search).
-    pub fn optimal(self) -> bool {
+    pub fn optimal(&self) -> bool {
         self.frontier == Frontier::WakeupTrees
     }
 
     /// Whether races are found where executions end, over `→ob`.
-    pub fn observers(self) -> bool {
+    pub fn observers(&self) -> bool {
         self.races == Races::AtTheEnd
     }
 
     /// An optimal search that blocks an execution where it reaches a covered state:
     /// a wakeup sequence extends a leaf of the tree that covers it rather than being
     /// left out (see [`WakeupTree::insert`](super::wakeup_tree::WakeupTree::insert)).
-    pub fn blocks_by_state(self) -> bool {
+    pub fn blocks_by_state(&self) -> bool {
         self.optimal() && self.states != States::Unchecked
     }
 
     /// An optimal search with state checks and observers (odpor-cs-ob): a block at a
     /// covered state also analyses the futures of the block's partners and of the
     /// processes chained to them ([`super::future_races`]).
-    pub fn chases_partners(self) -> bool {
+    pub fn chases_partners(&self) -> bool {
         self.blocks_by_state() && self.observers()
     }
 
     /// An optimal search with state checks beyond the papers: the races of a step
     /// confirmed in `dnd(E)` are analysed without running it
     /// ([`super::covered`]), where ODPOR_cs runs it and blocks (Alg. 1, lines 25–26).
-    pub fn settles_dont_do(self) -> bool {
+    pub fn settles_dont_do(&self) -> bool {
         self.optimal() && self.states == States::Checked
     }
 
@@ -137,7 +141,7 @@ impl Parts {
     /// covers a wakeup sequence beside it only if the race's first event, which runs
     /// after the sequence, cannot disable it (see
     /// [`sleeper_covers`](super::wakeup_tree::sleeper_covers)).
-    pub fn lifts(self) -> bool {
-        self.independence == Independence::Constrained
+    pub fn lifts(&self) -> bool {
+        matches!(self.independence, Independence::Constrained(_))
     }
 }

@@ -76,7 +76,7 @@ impl<R: Reduction> Dpor<R> {
                 let at = (e, n, None);
                 let mut race = race_view(
                     run,
-                    &self.hb,
+                    (&self.hb, &mut self.dependency),
                     &self.snapshots,
                     prefix,
                     at,
@@ -132,6 +132,7 @@ impl<R: Reduction> Dpor<R> {
             }
             let view = (
                 &self.hb,
+                &mut self.dependency,
                 &self.snapshots[..],
                 &self.nodes[e],
                 self.end_reads,

@@ -9,14 +9,14 @@ use super::Node;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
+use crate::dependency::Dependency;
 use crate::dpor::sleep::{SleepSet, Step};
 use crate::executor::{Event, Executor};
 use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
 use crate::report::Stats;
 use crate::state::State;
-use frontend::ir::{BlockId, Program};
-use frontend::value::Value;
+use frontend::ir::Program;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
@@ -38,6 +38,8 @@ pub struct Race<'a, 'p> {
     pub prefix_enabled: &'a [usize],
     /// The exploration's counters: alternative runs count their events as states.
     pub stats: &'a mut Stats,
+    /// What makes events dependent in this search.
+    pub dependency: &'a mut Dependency,
     /// The most events an execution may have (`--max-depth`).
     pub max_depth: Option<usize>,
     /// [`State::check_fingerprint`] of `state`, computed once for all the
@@ -168,22 +170,6 @@ pub trait Reduction {
     fn wakeup_sequence(&self, r: &Race<'_, '_>) -> (Vec<usize>, Vec<usize>) {
         (races::notdep(r.events, r.hb, r.e), Vec::new())
     }
-
-    /// Whether two events (block, locals at their start) of different processes whose
-    /// footprints conflict commute nevertheless, as a property of the events (cdpor's
-    /// line 9 relation): an optimal reduction uses it for weak initials and sleep sets,
-    /// as it uses the races' `must_reverse`. `initial` is the search's first state
-    /// (kept when [`Parts::snapshots`]).
-    fn independent(
-        &mut self,
-        _program: &Program,
-        _initial: &State,
-        _max_depth: Option<usize>,
-        _x: (BlockId, &[Value]),
-        _y: (BlockId, &[Value]),
-    ) -> bool {
-        false
-    }
 }
 
 /// The race of event `e` with event `n` (`at = (e, n, state)`) as a [`Race`]: the
@@ -191,7 +177,7 @@ pub trait Reduction {
 /// current one unless given: a snapshot, when `n` is not the newest event).
 pub(super) fn race_view<'a, 'p>(
     run: &'a mut Exploration<'p, '_>,
-    hb: &'a HappensBefore,
+    (hb, dependency): (&'a HappensBefore, &'a mut Dependency),
     snapshots: &'a [State],
     prefix: &'a Node,
     (e, n, state): (usize, usize, Option<&'a State>),
@@ -211,11 +197,23 @@ pub(super) fn race_view<'a, 'p>(
         sleep: &prefix.sleep,
         prefix_enabled: &prefix.enabled,
         stats,
+        dependency,
         max_depth: config.max_depth,
         reached,
         end_reads,
     }
 }
+
+/// What [`race_at`] shows of the search: happens-before, the dependency, the
+/// snapshots, the node before `e`, and whether the end of an execution reads the
+/// memory.
+pub(super) type View<'a> = (
+    &'a HappensBefore,
+    &'a mut Dependency,
+    &'a [State],
+    &'a Node,
+    bool,
+);
 
 /// What `ask` makes of the race of event `e` with event `n` of the current execution,
 /// presented as [`race_view`] presents it, with the snapshot after `n` (or the current
@@ -223,7 +221,7 @@ pub(super) fn race_view<'a, 'p>(
 /// (shared by the races of one `n`).
 pub(super) fn race_at<'p>(
     run: &mut Exploration<'p, '_>,
-    (hb, snapshots, prefix, end_reads): (&HappensBefore, &[State], &Node, bool),
+    (hb, dependency, snapshots, prefix, end_reads): View<'_>,
     (e, n): (usize, usize),
     reached: &std::cell::OnceCell<Fingerprint>,
     ask: impl FnOnce(&mut Race<'_, 'p>) -> Option<Equivalent>,
@@ -231,6 +229,13 @@ pub(super) fn race_at<'p>(
     let len = run.ex.events().len();
     let state = snapshots.get(n + 1).filter(|_| n + 1 < len);
     let at = (e, n, state);
-    let mut race = race_view(run, hb, snapshots, prefix, at, (reached, end_reads));
+    let mut race = race_view(
+        run,
+        (hb, dependency),
+        snapshots,
+        prefix,
+        at,
+        (reached, end_reads),
+    );
     ask(&mut race)
 }

@@ -30,28 +30,16 @@ impl<R: Reduction> Dpor<R> {
         entries: Vec<Entry>,
         race_write: Option<&Entry>,
     ) -> Insertion {
-        let reduction = &mut self.reduction;
-        let (program, max_depth) = (run.ex.program(), run.config.max_depth);
-        let initial = self.snapshots.first();
+        let program = run.ex.program();
         let observers = self.parts.observers();
         // Whether a state may cut an exploration below: then a leaf covers `v` only
         // where `→ob` does not prune below it either (see `WakeupTree::insert`), and a
         // sleeper beside `v` does not cover it (see `sleeper_covers`).
         let cut = self.parts.blocks_by_state();
         let extend_leaves = cut || observers;
-        let (guarded, everything) = (&self.guarded, &self.every_global);
-        let mut independent = |seq: &[&Entry], i: usize, k: usize| {
-            if observers {
-                // A wakeup sequence goes on: its end reads every global.
-                return crate::dependency::observers::unobserved(seq, i, k, guarded, everything);
-            }
-            match (&seq[i].event, &seq[k].event, initial) {
-                (Some((bx, lx)), Some((by, ly)), Some(initial)) => {
-                    reduction.independent(program, initial, max_depth, (*bx, lx), (*by, ly))
-                }
-                _ => false,
-            }
-        };
+        let dependency = &mut self.dependency;
+        let mut independent =
+            |seq: &[&Entry], i: usize, k: usize| dependency.lifted(program, seq, i, k);
         // A sleeping step is its process's next event in `s[E']` (kept when
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);
