@@ -86,8 +86,8 @@ pub struct Pruning {
     /// Guards of disabled processes analysed for races.
     pub probes: u64,
     /// Last steps of sequences proved to reach a covered state, whose races were
-    /// analysed without running them (CDPOR line 12; see `Dpor::settle_covered`), and
-    /// odpor-cs's and ocdpor's confirmed don't-do steps (`Dpor::settle_blocked`).
+    /// analysed without running them (CDPOR line 12; see `Dpor::analyse_covered_steps`), and
+    /// odpor-cs's and ocdpor's confirmed don't-do steps (`Dpor::block_unrun`).
     pub covered_unrun: u64,
     /// The longest execution.
     pub max_depth: u64,

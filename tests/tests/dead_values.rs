@@ -108,14 +108,11 @@ fn counts(source: &str, n: i64, algorithm: &mut dyn Algorithm) -> (u64, u64, u64
 /// `explorer::algorithms::odpor_cs_ob::modulo_observers`), and where a third writer is still to run, x is
 /// dead and the reversal a don't-do sequence. Blocked executions and states are
 /// measured; odpor-cs-ob's steps confirmed in don't-do sets are settled unrun
-/// (`Dpor::settle_observed`): none blocked (4, 18 and 78 blocked in 14, 44 and 162
+/// (`Dpor::analyse_unrun_observed`): none blocked (4, 18 and 78 blocked in 14, 44 and 162
 /// states while it ran them), in cdpor's states for N = 2, 3 and 4
-/// (84, cdpor's, while a node went on after a blocked branch until no fresh process
-/// was left: `Dpor::choose_after_blocked`; 72 while it went on with a process whose
-/// step alone is redundant there; 66 from then until stop 35, when the redundancy
-/// check kept ordered a pair overwritten in the prefix by a value read later:
-/// `explorer::dpor::observed_reversals::redundant`; 72 again until the futures of a settled step's
-/// partners were analysed, stop 38: `Dpor::future_races`, 84 now).
+/// (84, cdpor's, with the futures of a settled step's partners analysed,
+/// `Dpor::future_races`; 72 without them; 84 too where a node goes on after a blocked
+/// branch until no fresh process is left, `Dpor::choose_after_blocked`).
 #[test]
 fn fr_a_cdpor_completes_one_execution_per_final_state() {
     for (n, csdpor, cdpor, cs_ob) in [

@@ -91,7 +91,7 @@ const CSDPOR_SEC3: &str = "global int x = 0; global int y = -1;
 /// equality runs before blocking (see `sleep.rs`), so p.r.q, q.p and r.q.p are the 3
 /// blocked executions. By default csdpor explores the minimum, 2 complete traces, and
 /// 3 blocked: p, asleep at q by the sequence q.p (proved by the commutation check:
-/// s[q.p] = s[p.q]), is not run there (`Dpor::settle_covered`), and p.r, q.r and r.q
+/// s[q.p] = s[p.q]), is not run there (`Dpor::analyse_covered_steps`), and p.r, q.r and r.q
 /// end with every enabled step asleep.
 #[test]
 fn csdpor_section_3() {
@@ -409,7 +409,7 @@ fn ocdpor_producer_consumer() {
 /// 7), and buffer 63 -> 61, philosophers 31 -> 32, once a wakeup sequence extends
 /// the leaf that covered it; buffer 0 -> 4 blocked, 65 states, and fib 0 -> 6
 /// blocked, 30 states, once a step that may leave a process at an `await` (its own
-/// next block, or one it spawns) runs and blocks instead (`settled_successors` in
+/// next block, or one it spawns) runs and blocks instead (`unrun_successors` in
 /// `explorer::dpor`).
 #[test]
 fn ocdpor_on_every_example() {
@@ -450,7 +450,7 @@ fn ocdpor_on_every_example() {
 /// are reversed and the IC sleep additions (lines 11–12) block what follows. One
 /// complete trace, as in the paper; 3 blocked executions, 8 states: the last step of
 /// a sequence proved to reach a covered state is not run, its races are analysed
-/// without it (`Dpor::settle_covered`).
+/// without it (`Dpor::analyse_covered_steps`).
 ///
 /// With ic-check's default `--max-depth`, `x` and `z` have ranges (`x` steps by 1, `z`
 /// copies `x` and steps by 1), and `z` is private to q and r (only they write it, each
@@ -801,7 +801,7 @@ fn csdpor_runs_a_covered_step_that_may_leave_a_raced_waiter() {
 /// the leaf that covered it (`WakeupTree::insert`, `extend_leaves`); buffer 0 -> 4
 /// blocked, 61 -> 65 states, once a confirmed step that may leave a process at an
 /// `await` (its own next block, or one it spawns) runs and blocks instead of being
-/// settled (`settled_successors` in `explorer::dpor`).
+/// settled (`unrun_successors` in `explorer::dpor`).
 #[test]
 fn odpor_cs_on_every_example() {
     let expected = [

@@ -264,7 +264,7 @@ fn cs_ob_with(source: &str, defines: &[(&str, i64)], context: ContextSensitive) 
 /// assertion holds either way — and is kept asleep at r, where it comes right after r
 /// for its races: r.q, as the literal algorithm runs it, odpor-cs's note 6), but the
 /// 4 steps that block are confirmed in don't-do sets when they come, and settled
-/// unrun, as odpor-cs settles them (its note 7, over `→ob`: `Dpor::settle_observed`):
+/// unrun, as odpor-cs settles them (its note 7, over `→ob`: `Dpor::analyse_unrun_observed`):
 /// 2 complete executions, none blocked, 10 states.
 #[test]
 fn odpor_cs_ob_on_the_papers_running_example() {
@@ -282,7 +282,7 @@ fn odpor_cs_ob_on_the_papers_running_example() {
 /// run reaches the state it must (modulo the dead x) and is blocked there. Only the
 /// last write's order shows in the final state. Blocked executions and states are
 /// measured (1 and 9 blocked, in 10 and 26 states, while the steps confirmed in
-/// don't-do sets ran: `Dpor::settle_observed`; N = 4 took 14 states until the
+/// don't-do sets ran: `Dpor::analyse_unrun_observed`; N = 4 took 14 states until the
 /// settled writers' partners had their futures analysed, `Dpor::future_races`, and
 /// 17 until those futures' races were also found over `→ob`,
 /// `Dpor::future_observed_races`: a future write races there with every earlier
@@ -399,7 +399,7 @@ fn a_violation_is_found_where_the_end_observes_nothing() {
 /// p (3, each blocked) — 1 complete execution, 5 blocked, 14 states, where odpor-ob
 /// completes the paper's 5 and, with the end reading x, odpor-cs-ob 2. The last
 /// step of each blocked execution is confirmed in a don't-do set when it comes, and
-/// is settled unrun (`Dpor::settle_observed`): none blocked, 9 states.
+/// is settled unrun (`Dpor::analyse_unrun_observed`): none blocked, 9 states.
 #[test]
 fn an_observer_with_the_same_effect_makes_the_reversal_a_dont_do_sequence() {
     let src = "global int x = 0;
@@ -416,7 +416,7 @@ fn an_observer_with_the_same_effect_makes_the_reversal_a_dont_do_sequence() {
 /// where odpor-ob completes 18 (22 while its redundancy check was over plain
 /// happens-before); with the end reading nothing, 1. None blocked: the steps
 /// confirmed in don't-do sets are settled unrun (18 and 20 blocked executions in 44
-/// states while they ran: `Dpor::settle_observed`).
+/// states while they ran: `Dpor::analyse_unrun_observed`).
 #[test]
 fn an_overwrite_to_come_makes_the_raced_value_dead() {
     let src = "global int x = 0;
@@ -433,15 +433,12 @@ fn an_overwrite_to_come_makes_the_raced_value_dead() {
 /// has run (nothing reads it after), so every reversal of two observed writes is cut
 /// by Sec. 4.1's check: 1 complete execution, the paper's ODPOR_cs^ob count, none
 /// blocked (the steps confirmed in don't-do sets are settled unrun,
-/// `Dpor::settle_observed`: 81 blocked in 162 states while they ran), 69 states
-/// (the paper's 40, where its Alg. 2 as printed explores 63, ours until stop 35:
+/// `Dpor::analyse_unrun_observed`: 81 blocked in 162 states while they ran), 63 states
+/// (the paper's 40, where its Alg. 2 as printed explores 63:
 /// `benches/scripts/issta19_alg2.py`; a node of ours whose tree is spent after a
 /// blocked branch goes on with a fresh process, one per such branch, see
-/// `Dpor::choose_after_blocked`; 81 while it went on until none was left, 69 while
-/// it went on with a process whose step alone is redundant there, 69 again from stop
-/// 35 to stop 39, while the redundancy check kept ordered a pair overwritten in the
-/// prefix by a value read later, 63 since `Dpor::owed_elsewhere` replaced that rule;
-/// `explorer::dpor::observed_reversals::redundant`). Without the option: N, one per final state
+/// `Dpor::choose_after_blocked`: 81 if it went on until none was left, 69 if it
+/// went on with a process whose step alone is redundant there). Without the option: N, one per final state
 /// (`dead_values::fr_a_cdpor_completes_one_execution_per_final_state`).
 #[test]
 fn fr_a_completes_one_execution_where_only_violations_matter() {

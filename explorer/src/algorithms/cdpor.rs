@@ -21,7 +21,7 @@ use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
 use crate::dpor::parts::Independence;
 use crate::dpor::sleep::{SleepSet, Step};
-use crate::dpor::{virtual_memory, Around, Equivalent, Parts, Race, Reduction};
+use crate::dpor::{virtual_memory, Equivalent, NewEvent, Parts, Race, Reduction};
 use crate::executor::Event;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
@@ -208,7 +208,7 @@ impl Reduction for Constrained {
     /// `s[E]` and `U⇒(I_{n̄,m̄}, n, m, s[E])` for its next event `m` (the constraint
     /// proves `s[E.n.x] = s[E.x.n]`, and `E.x` is covered); its footprint from then
     /// on is its transition footprint (`n` does not change `x`'s locals). Otherwise CSDPOR's commutation check, when enabled.
-    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+    fn keep_asleep(&mut self, a: &mut NewEvent<'_, '_>, x: &Step) -> Option<Footprint> {
         let find = |k| a.before.procs.iter().position(|p| p.pid_key == k);
         let (n, m) = (find(a.p)?, find(x.process)?);
         a.stats.pruning.ic_checks_line17 += 1;

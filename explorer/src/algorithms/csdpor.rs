@@ -11,7 +11,7 @@ use crate::dependency::races;
 use crate::dpor::parts::States;
 use crate::dpor::sleep::SleepSet;
 use crate::dpor::sleep::Step;
-use crate::dpor::{run_in, Around, Equivalent, Parts, Race, Reduction};
+use crate::dpor::{run_in, Equivalent, NewEvent, Parts, Race, Reduction};
 use crate::executor::Event;
 use crate::state::State;
 use frontend::ir::Program;
@@ -87,7 +87,7 @@ impl Reduction for ContextSensitive {
     /// executions of the producer–consumer of Sec. 4 for N = 3, 5, 7, where Table 1
     /// reports 2^N = 8, 32, 128 (no order of its arbitrary choices does better than 56
     /// for N = 5 in our trials); with this rule it explores exactly 2^N.
-    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+    fn keep_asleep(&mut self, a: &mut NewEvent<'_, '_>, x: &Step) -> Option<Footprint> {
         if self.states == States::Literal {
             return None;
         }

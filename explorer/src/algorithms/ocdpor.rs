@@ -11,7 +11,7 @@
 //!    initials in the wakeup trees, and sleep sets (a sleeping step stays asleep after
 //!    an event it commutes with) — but not to take a sleeping process as a weak
 //!    initial beside a wakeup sequence, which footprints alone decide (see
-//!    [`crate::dpor::wakeup_tree::weak_initial`]: with `R`, ocdpor lost a final state).
+//!    `crate::dpor::wakeup_tree::weak_initial_in_order`: with `R`, ocdpor lost a final state).
 //!    Nothing rests on state equality: one complete execution per trace of the finer
 //!    relation, and none blocked (in programs without `await`).
 //! 2. **The state checks** (by default): cdpor's lines 11–14 for each reversed race
@@ -30,7 +30,7 @@ use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
 use crate::dpor::parts::{Frontier, States};
 use crate::dpor::sleep::Step;
-use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
+use crate::dpor::{Equivalent, NewEvent, Parts, Race, Reduction};
 use frontend::ics::ResolvedIcs;
 use std::sync::Arc;
 
@@ -95,7 +95,7 @@ impl Reduction for OptimalConstrained {
 
     /// cdpor's line 17 and csdpor's commutation: a sleeping step that commutes with
     /// `n` in `s[E]` stays, as a confirmed don't-do step (odpor-cs's note 6).
-    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+    fn keep_asleep(&mut self, a: &mut NewEvent<'_, '_>, x: &Step) -> Option<Footprint> {
         self.states.then(|| self.cdpor.keep_asleep(a, x)).flatten()
     }
 }

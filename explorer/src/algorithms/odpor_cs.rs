@@ -109,7 +109,7 @@
 //!    `--literal`) where csdpor takes 2^N, and DBP(5) in 95 (2^N = 32 with it).
 //! 7. **A confirmed don't-do step is not run** (not with `--literal`): where lines
 //!    25–26 run a step of `dnd(E)` for its races and block, its races are analysed
-//!    without running it (`Dpor::settle_blocked`), as csdpor settles a step proved
+//!    without running it (`Dpor::block_unrun`), as csdpor settles a step proved
 //!    to reach a covered state: an event with its transition footprint (all it may
 //!    touch) and no effect, its wakeup sequences with its block's whole footprint,
 //!    and a probe of each other process at an `await` (enabled or waiting) whose
@@ -119,12 +119,12 @@
 //!    run would add besides is the probe of a process the step leaves at an
 //!    `await` (its own, or one it spawns), unknown without running it: a step that
 //!    may leave one whose guard reads what another process of `E` wrote, or that
-//!    spawns, runs and blocks instead (`settled_successors`).
+//!    spawns, runs and blocks instead (`unrun_successors`).
 //!    No state is counted and no execution ends blocked for a confirmed step: on
 //!    the producer–consumer (N = 3) 43 states where the step runs cost 52 (9
 //!    blocked), on DBP(8) 56k where they cost 109k. A step settled so counts as run
 //!    at its node (note 3). odpor-cs-ob settles its steps too, with races found over
-//!    →ob (`Dpor::settle_observed`).
+//!    →ob (`Dpor::analyse_unrun_observed`).
 //!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every
@@ -136,7 +136,7 @@ use crate::dependency::footprint::Footprint;
 use crate::dependency::races;
 use crate::dpor::parts::Frontier;
 use crate::dpor::sleep::Step;
-use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
+use crate::dpor::{Equivalent, NewEvent, Parts, Race, Reduction};
 
 pub struct OptimalContextSensitive {
     /// csdpor, for its commutation of sleeping steps (note 6; none when it is
@@ -178,7 +178,7 @@ impl Reduction for OptimalContextSensitive {
     }
 
     /// csdpor's commutation of sleeping steps (the module's note 6).
-    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+    fn keep_asleep(&mut self, a: &mut NewEvent<'_, '_>, x: &Step) -> Option<Footprint> {
         self.context.keep_asleep(a, x)
     }
 }

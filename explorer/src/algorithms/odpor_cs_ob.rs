@@ -49,8 +49,8 @@
 //!   of `u` ([`crate::dpor::sleep::SleepSet::after`], shared with `odpor-cs`). Its second
 //!   case (`p` and a step of `u` write the same variables and a later step of `w`
 //!   overwrites them before anyone reads them) is not implemented: a prototype
-//!   (stop 32, taking a step that may write them for one that surely does, so
-//!   lifting more than the case allows) changed no count on FR(5, 7) and FR-a(4, 6,
+//!   (taking a step that may write them for one that surely does, so lifting more
+//!   than the case allows) changed no count on FR(5, 7) and FR-a(4, 6,
 //!   8) with `--violations-only`, nor on LW(10), abs(5), Lam, DBP(8), BB(8), Fib, QS
 //!   and MS with or without it.
 //!
@@ -64,18 +64,18 @@
 //! fresh process, one per such branch ([`crate::dpor::Dpor`]'s
 //! `choose_after_blocked`: the paper's algorithm lost final states without it). The
 //! last one costs the most: the paper explores FR-a(8) in 270 states, ours in 2,043
-//! (`--violations-only`; 2,757 from stop 35 to stop 39, while the redundancy check
-//! kept ordered a pair overwritten in the prefix by a value read later, replaced by
-//! `Dpor::owed_elsewhere`; 3,849 until a process whose step alone is
-//! redundant there was no longer chosen, stop 33), 1,281 without the rule (measured
-//! in stop 32; 13 regression programs then disagree with naive). Alg. 2 followed to
+//! (`--violations-only`; 2,757 where the redundancy check keeps ordered a pair
+//! overwritten in the prefix by a value read later instead of
+//! `Dpor::done_first_elsewhere`; 3,849 where a process whose step alone is redundant
+//! there is still chosen), 1,281 without the rule (13 regression programs then
+//! disagree with naive). Alg. 2 followed to
 //! the letter on FR-a(N) (`benches/scripts/issta19_alg2.py`) explores exactly 2,043
 //! and 1,281, with `I_fut` as Sec. 3.2 defines it and as its parenthesis reads: the
 //! paper's 270 is not its printed algorithm's on our FR-a.
 //!
 //! A step confirmed in a don't-do set (lines 25–26) is not run: its races are those
 //! of the execution that would end blocked right after it, analysed over `→ob` with
-//! the step unrun (`Dpor::settle_observed` says why that finds the races running it
+//! the step unrun (`Dpor::analyse_unrun_observed` says why that finds the races running it
 //! would, and which probes it leaves out, as `odpor-cs` does), as `odpor-cs`
 //! settles such a step (its note 7); `--literal` runs it and blocks, as Alg. 2
 //! does. These steps were all of the blocked executions on the benchmarks (FR-a(8):
@@ -95,14 +95,14 @@
 //! (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`: 9
 //! executions against 6).
 
-mod modulo_observers;
+pub mod modulo_observers;
 
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::algorithms::odpor_cs::OptimalContextSensitive;
 use crate::dependency::footprint::Footprint;
 use crate::dpor::parts::Races;
 use crate::dpor::sleep::Step;
-use crate::dpor::{Around, Equivalent, Parts, Race, Reduction};
+use crate::dpor::{Equivalent, NewEvent, Parts, Race, Reduction};
 
 pub struct OptimalContextSensitiveObservers {
     /// `odpor-cs`, for its don't-do sequences and its commutation of sleeping steps.
@@ -149,7 +149,7 @@ impl Reduction for OptimalContextSensitiveObservers {
     }
 
     /// `odpor-cs`'s commutation of sleeping steps (its note 6).
-    fn keep_asleep(&mut self, a: &mut Around<'_, '_>, x: &Step) -> Option<Footprint> {
+    fn keep_asleep(&mut self, a: &mut NewEvent<'_, '_>, x: &Step) -> Option<Footprint> {
         self.cs.keep_asleep(a, x)
     }
 }

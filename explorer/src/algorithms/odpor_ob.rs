@@ -37,7 +37,7 @@
 //!   complete execution explored in another branch shows to come first after it
 //!   judges none of that execution's later races redundant there: its subtree may
 //!   never have reached that class, nor the classes its races lead to (`Dpor`'s
-//!   `owed_elsewhere` says how weak initials that grow with the sequence let this
+//!   `done_first_elsewhere` says how weak initials that grow with the sequence let this
 //!   happen; odpor-ob missed reads-from classes so). The **weak
 //!   initials** of the wakeup-tree insertion ([`crate::dependency::observers::unobserved`]) use
 //!   `→ob` of the sequence itself, its end observing everything: a pair of writes is

@@ -48,7 +48,7 @@
 //! meet, in every linearization, and the argument above applies unchanged. The
 //! explorer stops each execution at `--max-depth` events, and [`Ranges`] bounds the
 //! scalar `int` globals that only ever change by constant steps or to constants
-//! within that many events from the initial state; [`Constraint::holds_within`]
+//! within that many events from the initial state; [`frontend::ics::Constraint::holds_within`]
 //! evaluates the constraint with intervals over those ranges. That is what the
 //! synthesis's 64-bit conditions need (`count <= 9223372036854775806` for
 //! `count = count + 1`): a counter stays far from `i64::MAX` in 10,000 events.

@@ -45,7 +45,7 @@
 //! the side of more dependencies, never fewer. A may-write that an event which ran
 //! did not make orders nothing (above): ordering it hid races. In p's `for i in
 //! 0..min(y, 1) { a[0] = 0; }` with y = 0, two such blocks were ordered by their
-//! may-writes of a[0] (the end observing it), which put one's write of y before the
+//! may-writes of `a[0]` (the end observing it), which put one's write of y before the
 //! other's read through them, and the race of that write and read was never
 //! reversed: odpor-ob missed 3 of 96 reads-from classes
 //! (`regressions::odpor_ob_misses_reads_from_classes_generated`).

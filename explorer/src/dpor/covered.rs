@@ -41,15 +41,15 @@ impl<R: Reduction> Dpor<R> {
     /// run adds besides is chiefly the probe of each process the step leaves at an
     /// `await` (its own, or one it spawns), not known without running it (the run
     /// would also probe again a waiting process whose whole block conflicts with the
-    /// step: a review campaign of stop 32 ran every step this test settles, too, and
-    /// the run added no backtrack point in 450,000 programs): a step
+    /// step: a review campaign ran every step this test analyses unrun, too, and the
+    /// run added no backtrack point in 450,000 programs): a step
     /// that may leave one whose probe may race with `E` ([`leaves_a_raced_waiter`])
     /// runs for its races and blocks ([`Dpor::run_covered`]). Settled, such a step
     /// left those probes out: a gap in theory that no campaign had shown. Run, it
     /// changes the exploration of generated programs (csdpor and cdpor take 6 and 2
     /// more states on `dpor::csdpor_runs_a_covered_step_that_may_leave_a_raced_waiter`,
     /// no final state lost either way); it costs 7 states of `buffer.ic`.
-    pub(super) fn settle_covered(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
+    pub(super) fn analyse_covered_steps(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
         let node = &self.nodes[d];
         if !node.sleep.has_proved_step() {
             return;
@@ -67,7 +67,7 @@ impl<R: Reduction> Dpor<R> {
             let settles = successors(&run.ex, x)
                 .is_some_and(|after| !leaves_a_raced_waiter(&run.ex, x, &after, &self.guards));
             let footprint = if settles {
-                self.settle(run, x)
+                self.analyse_unrun(run, x)
             } else {
                 self.run_covered(run, x)
             };
@@ -102,14 +102,14 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// The races of process `x`'s next step, analysed without running it
-    /// (see [`Dpor::settle_covered`]); its transition footprint. An optimal search
+    /// (see [`Dpor::analyse_covered_steps`]); its transition footprint. An optimal search
     /// also asks, for an `await` step, to run it before the writes that disabled it
     /// (it does not climb: see `await_race`), as it asks for a step that runs; and
     /// every search probes the processes waiting at an `await` whose guard reads what
     /// the step may write too (`probe_disabled` would after the step), not only the
     /// enabled ones it may disable (csdpor and cdpor probed only those before stop
     /// 32; no count of the papers' tables changed).
-    pub(super) fn settle(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
+    pub(super) fn analyse_unrun(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
         run.stats.pruning.covered_unrun += 1;
         let footprint = run.ex.unrun(x).footprint.clone();
         self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
@@ -163,7 +163,7 @@ impl<R: Reduction> Dpor<R> {
     ) {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
-        self.recheck_beside(run);
+        self.recheck_refused_beside(run);
         // With observers, the races of real events are found where an execution ends.
         self.observed_races(run, false);
         let observed = self.observed_at_block(run);
@@ -198,9 +198,9 @@ impl<R: Reduction> Dpor<R> {
 
     /// ODPOR_cs Alg. 1, lines 25–26 for a step `p` confirmed in `dnd(E)` at node `d`
     /// (it blocks whenever it runs there, `Ending::Blocks`): the paper runs it for its
-    /// races and blocks; they are analysed without running it ([`Dpor::settle`]), and
+    /// races and blocks; they are analysed without running it ([`Dpor::analyse_unrun`]), and
     /// the step is then recorded as [`Dpor::block_after_equivalent`] records one that
-    /// ran and blocked. Sound as running it was, by `settle_covered`'s argument: the
+    /// ran and blocked. Sound as running it was, by `analyse_covered_steps`'s argument: the
     /// execution would be blocked right after the step, so nothing depends on it; its
     /// races are found with a footprint that contains what it would touch (a superset
     /// of them, its wakeup sequences with its block's whole footprint, as a probe's);
@@ -208,9 +208,9 @@ impl<R: Reduction> Dpor<R> {
     /// no execution ends blocked: odpor-cs and ocdpor count what csdpor and cdpor
     /// count for the same step. With observers, whose races are found where an
     /// execution ends, over an order that the end decides, the races are those of
-    /// the execution blocked after the step ([`Dpor::settle_observed`]).
+    /// the execution blocked after the step ([`Dpor::analyse_unrun_observed`]).
     /// `ends`: the step ends its process on every path.
-    pub(super) fn settle_blocked(
+    pub(super) fn block_unrun(
         &mut self,
         run: &mut Exploration<'_, '_>,
         d: usize,
@@ -219,9 +219,9 @@ impl<R: Reduction> Dpor<R> {
         partners: &[Fingerprint],
     ) {
         let footprint = if self.parts.observers() {
-            self.settle_observed(run, p, ends, partners)
+            self.analyse_unrun_observed(run, p, ends, partners)
         } else {
-            self.settle(run, p)
+            self.analyse_unrun(run, p)
         };
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];
@@ -282,12 +282,11 @@ impl<R: Reduction> Dpor<R> {
     /// unobserved (an overwrite before any read); read/write conflicts stay. So the
     /// step's predecessors only shrink, and a weak initial of `w'.q` is one of
     /// `w'.q.u`. `done` only grows later. A race of an execution that shows a done
-    /// process to come first elsewhere escapes that cut ([`Dpor::owed_elsewhere`]);
+    /// process to come first elsewhere escapes that cut ([`Dpor::done_first_elsewhere`]);
     /// such a race asks for its sequence itself, inserted at this node, which is on
     /// the path: not choosing `q` now leaves nothing unasked. FR-a(8) `--violations-only`: 3,849 → 2,043
-    /// states; FR(9) 9,738 → 4,602 (2,757 and 6,324 from stop 35 to stop 39, while the
-    /// redundancy check kept ordered a pair overwritten in the prefix by a value read
-    /// later).
+    /// states; FR(9) 9,738 → 4,602 (2,757 and 6,324 where the redundancy check keeps
+    /// ordered a pair overwritten in the prefix by a value read later).
     ///
     /// Only after a branch that blocked: not after a step kept asleep into the node by
     /// commutation ([`Dpor::run_commuted`]), which runs first for its races and
@@ -343,14 +342,14 @@ pub(super) fn blocks_here(run: &Exploration<'_, '_>, node: &Node, i: usize) -> b
 /// Where process `x`'s next step may lead ([`frontend::may_touch::successors`]), when
 /// it spawns nothing and surely leaves no process at an `await` whose probe may race
 /// with `E` ([`leaves_a_raced_waiter`]; `None` otherwise). Only such a step confirmed
-/// in `dnd(E)` is settled unrun in an optimal search ([`Dpor::settle_blocked`]): run,
+/// in `dnd(E)` is settled unrun in an optimal search ([`Dpor::block_unrun`]): run,
 /// it would end an execution where each process blocked at an `await` is probed, and
 /// its probe asks to pass the writes of `E` that disabled it; unrun, the processes
 /// the step would leave at an `await` are not probed. A step that spawns runs too:
 /// settling takes its process as ended where the step ends it, which a spawn would
-/// not leave the end's reads as they are ([`settled_end_reads`]). csdpor's and
-/// cdpor's `settle_covered` run a covered step by [`leaves_a_raced_waiter`] alone.
-pub(super) fn settled_successors(
+/// not leave the end's reads as they are ([`end_reads_after_unrun`]). csdpor's and
+/// cdpor's `analyse_covered_steps` run a covered step by [`leaves_a_raced_waiter`] alone.
+pub(super) fn unrun_successors(
     ex: &Executor<'_>,
     x: usize,
     guards: &[Vec<GlobalId>],
@@ -371,7 +370,7 @@ pub(super) fn successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
 /// the step may race with that write, and ask to pass it ([`Dpor::probe_disabled`],
 /// [`Dpor::pass_disabling_writes`]; a probe writes nothing, and the events of `x`'s
 /// process, or of `x`'s creators, happen before it). Where none can, running the
-/// step adds no such probe to what settling it analyses ([`Dpor::settle`]); where one
+/// step adds no such probe to what settling it analyses ([`Dpor::analyse_unrun`]); where one
 /// can, settling would miss its races. Guards are read as whole globals (`guards`:
 /// per block, the globals its guard reads, [`Dpor::guards`]), which covers the
 /// elements a guard reads through locals.

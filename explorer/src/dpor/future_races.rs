@@ -39,7 +39,7 @@ impl<R: Reduction> Dpor<R> {
     /// small-scope test).
     ///
     /// odpor-cs-ob ([`Parts::chases_partners`]) analyses so the futures of the
-    /// block's partners too, and of the processes chained to them ([`chained`];
+    /// block's partners too, and of the processes chained to them ([`futures_to_race`];
     /// `chase`: the partners, and per global whether a write of it may be observed
     /// after the block): stateful DPOR's argument (Yang et al., 2008), narrowed to
     /// the races a block can hide. The covered sequence `u` reorders the steps of the
@@ -86,7 +86,7 @@ impl<R: Reduction> Dpor<R> {
                 .collect()
         });
         let chase = chase.zip(observed.as_deref()).map(|((p, _), o)| (p, o));
-        for (r, footprint) in chained(&run.ex, futures, x, chase) {
+        for (r, footprint) in futures_to_race(&run.ex, futures, x, chase) {
             run.ex.unrun_future(r, footprint);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             let hb = std::mem::take(&mut self.hb);
@@ -120,7 +120,7 @@ impl<R: Reduction> Dpor<R> {
 /// `g` and `f` there; if `g` is a partner's, `f` conflicts with it and is chained;
 /// if `g` is `x`'s, the chain from it to `f` runs through a partner, whose events
 /// and future are scanned.
-pub(super) fn chained(
+pub(super) fn futures_to_race(
     ex: &Executor<'_>,
     futures: &Futures,
     x: usize,

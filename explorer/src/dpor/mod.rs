@@ -1,29 +1,38 @@
-//! The Source-DPOR skeleton that `sdpor`, `csdpor` and `cdpor` share: the black
-//! code of Alg. 1 in the CSDPOR and CDPOR papers. What each algorithm adds lives
-//! behind [`Reduction`], in its own module, so that the differences are visible.
+//! The DPOR skeleton every reduced algorithm shares: the black code of Alg. 1 in
+//! the CSDPOR and CDPOR papers (Source-DPOR, POPL'14), and with wakeup trees that
+//! of Optimal-DPOR (JACM'17, Alg. 2). An algorithm is the skeleton with the parts it
+//! declares ([`Parts`]) and its paper's additions behind [`Reduction`], in its own
+//! module of [`crate::algorithms`], so that the differences are visible.
 //!
 //! The search is depth first and iterative (no recursion on execution length). Each
-//! node of the current path keeps `enabled`, `backtrack` and `sleep` of Alg. 1; the
-//! executor holds the one mutable state and steps back with its undo log.
+//! node of the current path keeps `enabled`, `backtrack` (or the wakeup tree `wut`)
+//! and `sleep` of Alg. 1; the executor holds the one mutable state and steps back
+//! with its undo log. This file holds the nodes and the loop; the rest, by concept:
 //!
-//! An optimal reduction ([`Parts::optimal`], `odpor`) keeps a wakeup tree per node
-//! instead of a backtrack set (Optimal-DPOR, JACM 2017, Alg. 2): a reversed race
-//! inserts its whole sequence `notdep(e, E).n` (see [`crate::dpor::wakeup_tree`]), the node
-//! follows its tree's branches leftmost first, and a child inherits the subtree of
-//! the branch it was reached by.
+//! | module | what |
+//! | --- | --- |
+//! | [`parts`] | what an algorithm is made of |
+//! | [`reduction`] | what it adds, and what it is shown of a race or a step |
+//! | [`race_analysis`] | Alg. 1, lines 6–14: races of a new event, backtrack sets |
+//! | [`wakeup`], [`wakeup_tree`] | Optimal-DPOR's wakeup trees |
+//! | [`sleep`] | sleep sets of sequences, don't-do sets |
+//! | [`awaits`], [`leaving_out`] | `await`s in races: probes, climbs, disabling writes |
+//! | [`observed`], [`observed_reversals`] | races found at the end over `→ob` (observers) |
+//! | [`covered`], [`future_races`] | steps that reach a covered state, and what follows them |
+//! | [`alternatives`] | states and memories of reordered executions |
 
-mod alternatives;
-mod awaits;
-mod covered;
-mod future_races;
+pub mod alternatives;
+pub mod awaits;
+pub mod covered;
+pub mod future_races;
 pub mod leaving_out;
-mod observed;
+pub mod observed;
 pub mod observed_reversals;
 pub mod parts;
-mod race_analysis;
-mod reduction;
+pub mod race_analysis;
+pub mod reduction;
 pub mod sleep;
-mod wakeup;
+pub mod wakeup;
 pub mod wakeup_tree;
 
 use crate::dependency::footprint::Footprint;
@@ -37,10 +46,10 @@ use crate::fingerprint::Fingerprint;
 use crate::state::State;
 use crate::tree::Blocked;
 pub use alternatives::{run_from, run_in, virtual_memory};
-use covered::settled_successors;
+use covered::unrun_successors;
 use frontend::ir::GlobalId;
 pub use parts::Parts;
-pub use reduction::{Around, Equivalent, Race, Reduction};
+pub use reduction::{Equivalent, NewEvent, Race, Reduction};
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
 /// (process indices): guided, the one heading the shortest sequence of `sleep`
@@ -106,8 +115,8 @@ pub struct Dpor<R> {
     guards: Vec<Vec<GlobalId>>,
     /// The races `(e, n)` of the current path whose reversal was refused so, judged
     /// again on the whole of each execution through `n`, where it ends
-    /// ([`Dpor::recheck_beside`]).
-    beside: Vec<(usize, usize)>,
+    /// ([`Dpor::recheck_refused_beside`]).
+    refused_beside: Vec<(usize, usize)>,
     /// What each block and everything after it may touch ([`Dpor::future_races`]).
     futures: Option<Futures>,
 }
@@ -126,7 +135,7 @@ impl<R: Reduction> Dpor<R> {
             dependency: Dependency::default(),
             end_reads: true,
             guards: Vec::new(),
-            beside: Vec::new(),
+            refused_beside: Vec::new(),
             futures: None,
         }
     }
@@ -202,7 +211,7 @@ impl<R: Reduction> Dpor<R> {
         self.hb.pop();
         run.back();
         // A race stays to judge again in every execution through its later event.
-        self.beside.retain(|&(_, n)| n < d);
+        self.refused_beside.retain(|&(_, n)| n < d);
         let node = &mut self.nodes[d];
         if let Some(p) = node.current.take() {
             let process = run.ex.state.procs[p].pid_key;
@@ -255,7 +264,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 if self.nodes[d].enabled.is_empty() {
                     self.measure_path(run);
                     run.complete_execution();
-                    self.recheck_beside(run);
+                    self.recheck_refused_beside(run);
                     self.observed_races(run, true);
                     if !self.close(run) {
                         break;
@@ -263,7 +272,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     continue;
                 }
                 if !optimal {
-                    self.settle_covered(run, d);
+                    self.analyse_covered_steps(run, d);
                     if run.stopped() {
                         continue;
                     }
@@ -275,7 +284,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 }
                 let node = &self.nodes[d];
                 // Alg. 1, lines 1–3: an enabled process not asleep starts backtrack(E).
-                // The probes of `settle_covered` may have put one there already (a
+                // The probes of `analyse_covered_steps` may have put one there already (a
                 // race with the covered step): that one is the choice.
                 let awake = self.awake(run, node);
                 let chosen = node
@@ -304,7 +313,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                             None => Blocked::Asleep,
                         });
                         run.stats.pruning.cuts += u64::from(cut);
-                        self.recheck_beside(run);
+                        self.recheck_refused_beside(run);
                         self.observed_races(run, false);
                         if !self.close(run) {
                             break;
@@ -358,15 +367,15 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let p_key = run.ex.state.procs[p].pid_key;
             let ends = self.nodes[d].sleep.ends(p_key);
             let settled = (optimal && ends.always && self.parts.settles_dont_do())
-                .then(|| settled_successors(&run.ex, p, &self.guards))
+                .then(|| unrun_successors(&run.ex, p, &self.guards))
                 .flatten();
             if let Some(after) = settled {
                 // ODPOR_cs Alg. 1, lines 25–26: a step confirmed in dnd(E) is run for
                 // its races and its branch removed; they are analysed without running
-                // it, as csdpor settles a covered step (`Dpor::settle_blocked`).
+                // it, as csdpor settles a covered step (`Dpor::block_unrun`).
                 self.wakeup_steps -= child_wut.size();
                 child_wut = WakeupTree::default();
-                self.settle_blocked(run, d, p, after.next.is_empty(), &ends.partners);
+                self.block_unrun(run, d, p, after.next.is_empty(), &ends.partners);
                 continue;
             }
             // A failed event stops its process; the search goes on with the others.
@@ -391,9 +400,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     .check_fingerprint(run.ex.program(), self.end_reads)
             };
             // A step proved to end in a covered state was settled without running
-            // (`settle_covered`, `settle_blocked`), except with `--literal`, which
+            // (`analyse_covered_steps`, `block_unrun`), except with `--literal`, which
             // blocks it here, in an optimal search where it spawns or may leave a
-            // raced waiter (`settled_successors`), and where it blocks only if it
+            // raced waiter (`unrun_successors`), and where it blocks only if it
             // reaches a given state.
             if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
                 // ODPOR_cs Alg. 1, lines 26 and 33: the subtree of wut(E) below p is
@@ -408,7 +417,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             let reduction = &mut self.reduction;
             let dependency = &mut self.dependency;
             let n_block = run.ex.events()[d].block;
-            let mut around = self.snapshots.get(d).map(|before| Around {
+            let mut around = self.snapshots.get(d).map(|before| NewEvent {
                 program: run.ex.program(),
                 ex: &run.ex,
                 before,

@@ -1,6 +1,6 @@
 //! Races found where an execution ends, over the observer-aware happens-before `→ob`
 //! (ISSTA'19, Alg. 1, line 14, and Fig. 1), for the reductions whose
-//! [`Parts::races`](super::reduction::Parts) are [`Races::AtTheEnd`](super::reduction::Races):
+//! [`Parts::races`](super::parts::Parts) are [`Races::AtTheEnd`](super::parts::Races):
 //! whether two writes race depends on what reads after them. The reversals and
 //! their redundancy are [`super::observed_reversals`]; this module drives them over
 //! each execution, its probes and its blocked steps.
@@ -41,20 +41,20 @@ impl<R: Reduction> Dpor<R> {
         // Only a complete execution is a class of its own: a blocked one stands for
         // its continuations, explored (or covered) elsewhere.
         let owed = if complete {
-            self.owed_elsewhere(run, &order)
+            self.done_first_elsewhere(run, &order)
         } else {
             Vec::new()
         };
-        self.observed_races_up_to(run, &order, &end, Last::Ran, &owed);
+        self.observed_races_up_to(run, &order, &end, LastEvent::Ran, &owed);
         // A real `await` asks to run before the writes that disabled it, over `→ob`:
         // its probes in the middle of the execution were judged by footprints, where a
         // pair of writes that a later one overwrites unread still orders them
         // (`regressions::odpor_ob_a_wait_in_the_middle_is_probed_by_footprints`). A
         // failed `await` too, as the incremental analysis asks for it
         // ([`Dpor::pass_disabling_writes`]): its guard held, and running it before the
-        // writes that disabled it may pass or fail otherwise. (Left out until stop 36
-        // for no stated reason; no program is known where it changes what is found,
-        // and every sequence asked for goes through the redundancy check.)
+        // writes that disabled it may pass or fail otherwise. (No program is known
+        // where leaving it out changes what is found; every sequence asked for goes
+        // through the redundancy check.)
         for n in 0..run.ex.events().len() {
             if waits(run.program(), run.ex.events()[n].block) {
                 self.pass_disabling_writes_at(run, &order, n);
@@ -78,7 +78,7 @@ impl<R: Reduction> Dpor<R> {
     /// asleep). The races of this execution from `d`'s event on then lead to the
     /// classes that `d`'s subtree, which may never have reached this one, would have
     /// asked for from its own representative of it; a reversal of such a race is
-    /// not judged redundant by `d` at `w` ([`trusted`]).
+    /// not judged redundant by `d` at `w` ([`done_for_reversal_at`]).
     ///
     /// Before this, two such judgements covered each other's classes: at `w = p@1
     /// p@4 p@2 q`, the subtree of p@4 cut the reversals that put q's check before the
@@ -92,11 +92,11 @@ impl<R: Reduction> Dpor<R> {
     /// and 3 of 74 in a 3-process program
     /// (`regressions::odpor_ob_a_class_reached_outside_the_done_subtree`). That this
     /// reaches every class is not proved: the differential test checks it.
-    pub(super) fn owed_elsewhere(
+    pub(super) fn done_first_elsewhere(
         &self,
         run: &Exploration<'_, '_>,
         hb: &HappensBefore,
-    ) -> Vec<Owed> {
+    ) -> Vec<DoneFirstElsewhere> {
         let events = run.ex.events();
         let procs = &run.ex.state.procs;
         let mut owed = Vec::new();
@@ -106,7 +106,7 @@ impl<R: Reduction> Dpor<R> {
                     (node..events.len()).find(|&k| procs[events[k].proc].pid_key == process);
                 if let Some(first) = first.filter(|&k| (node..k).all(|i| !hb.before(events, i, k)))
                 {
-                    owed.push(Owed {
+                    owed.push(DoneFirstElsewhere {
                         node,
                         process,
                         first,
@@ -119,8 +119,8 @@ impl<R: Reduction> Dpor<R> {
 }
 
 /// A process done at node `node` of the path whose first event after it, `first`,
-/// comes first there in the execution being analysed ([`Dpor::owed_elsewhere`]).
-pub(super) struct Owed {
+/// comes first there in the execution being analysed ([`Dpor::done_first_elsewhere`]).
+pub(super) struct DoneFirstElsewhere {
     node: usize,
     process: Fingerprint,
     first: usize,
@@ -128,13 +128,13 @@ pub(super) struct Owed {
 
 /// Fig. 1, line 9's `done` for a reversal at node `e` (`done` of the prefixes up to
 /// it): without the processes `owed` whose first event is at or before `e`, at the
-/// node where they were done ([`Dpor::owed_elsewhere`]). Only for the races from
+/// node where they were done ([`Dpor::done_first_elsewhere`]). Only for the races from
 /// that event on: leaving `d` out for every race of the execution missed no class
 /// either in the campaign that measured both (3,000 generated programs), and
 /// explored more (1.28 times the complete executions of before, against 1.25).
-pub(super) fn trusted<'a>(
+pub(super) fn done_for_reversal_at<'a>(
     done: &'a [(usize, Vec<Fingerprint>)],
-    owed: &[Owed],
+    owed: &[DoneFirstElsewhere],
     e: usize,
 ) -> Cow<'a, [(usize, Vec<Fingerprint>)]> {
     // `first` is at or after `node`: `done[o.node]` is in the slice.
@@ -157,7 +157,7 @@ impl<R: Reduction> Dpor<R> {
         order: &mut HappensBefore,
         end: &[bool],
         probed: &[usize],
-        owed: &[Owed],
+        owed: &[DoneFirstElsewhere],
     ) {
         // A process blocked at the end is probed, one at a time, so that the writes
         // that disabled it are reversed over →ob too: the incremental probes judge
@@ -173,7 +173,7 @@ impl<R: Reduction> Dpor<R> {
         for &r in probed {
             run.ex.probe(r);
             order.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.observed_races_up_to(run, order, end, Last::Probe, owed);
+            self.observed_races_up_to(run, order, end, LastEvent::Probe, owed);
             self.pass_disabling_writes_over(run, order);
             order.pop();
             run.ex.back();
@@ -181,26 +181,26 @@ impl<R: Reduction> Dpor<R> {
     }
 
     /// The races of [`Dpor::observed_races`]: those of the execution, or only those of
-    /// its last event when it is a probe of a blocked process (see [`Last`]); `owed`:
+    /// its last event when it is a probe of a blocked process (see [`LastEvent`]); `owed`:
     /// the done processes the execution shows to come first elsewhere
-    /// ([`Dpor::owed_elsewhere`]).
+    /// ([`Dpor::done_first_elsewhere`]).
     pub(super) fn observed_races_up_to(
         &mut self,
         run: &mut Exploration<'_, '_>,
         hb: &HappensBefore,
         end: &[bool],
-        last: Last,
-        owed: &[Owed],
+        last: LastEvent,
+        owed: &[DoneFirstElsewhere],
     ) {
         let events = run.ex.events();
         let len = events.len();
-        let later = if last == Last::Probe {
+        let later = if last == LastEvent::Probe {
             len - 1..len
         } else {
             0..len
         };
         // Whether a reversal ends with the last event unrun: its whole block.
-        let unrun = |later: usize| last != Last::Ran && later == len - 1;
+        let unrun = |later: usize| last != LastEvent::Ran && later == len - 1;
         // Fig. 1, line 9's `done` of every prefix, taken once, at the first race that
         // asks: the races below change wakeup trees and don't-do sets, not what was
         // explored.
@@ -220,9 +220,9 @@ impl<R: Reduction> Dpor<R> {
             // `await` that cannot run first is handled as the incremental analysis
             // handles it, over →ob.
             // Unlike odpor's, the climb stays: the races of real `await` events are
-            // analysed here, at the end, where `pass_disabling_writes` asks for them
-            // only since stop 35 (`Dpor::observed_races`; without the climb,
-            // odpor-ob explored 11 of dining(4)'s 14 traces before that).
+            // analysed here, at the end, beside what `pass_disabling_writes` asks for
+            // them (`Dpor::observed_races`); with neither, odpor-ob explored 11 of
+            // dining(4)'s 14 traces.
             let replayed = &mut run.stats.pruning.replayed_events;
             let how = await_race(
                 &run.ex,
@@ -285,7 +285,7 @@ impl<R: Reduction> Dpor<R> {
             // own executions below were blocked counts as done, as in odpor-cs (the
             // node where they were blocked went on with fresh processes).
             let done = done.get_or_insert_with(|| self.done(run, len));
-            let done = trusted(&done[..=reversal.e], owed, reversal.e);
+            let done = done_for_reversal_at(&done[..=reversal.e], owed, reversal.e);
             let redundant = self.redundant(&done, &steps, &v);
             if redundant {
                 run.stats.pruning.redundant_races += 1;
@@ -299,7 +299,7 @@ impl<R: Reduction> Dpor<R> {
                 .collect();
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            let race_write = (last == Last::Probe).then(|| entry(&run.ex, reversal.e, false));
+            let race_write = (last == LastEvent::Probe).then(|| entry(&run.ex, reversal.e, false));
             // No state follows an unrun event.
             let after_unrun = unrun(reversal.later);
             let joined = self.insert_wakeup(run, reversal.e, entries, race_write.as_ref());
@@ -313,13 +313,13 @@ impl<R: Reduction> Dpor<R> {
 /// The last event of an execution whose races [`Dpor::observed_races_up_to`]
 /// analyses at its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Last {
+pub(super) enum LastEvent {
     /// An event that ran.
     Ran,
     /// The probe of a blocked process: only its races are analysed (the others were,
     /// without it).
     Probe,
-    /// A step confirmed in `dnd(E)`, not run ([`Dpor::settle_observed`]).
+    /// A step confirmed in `dnd(E)`, not run ([`Dpor::analyse_unrun_observed`]).
     Settled,
 }
 
@@ -413,7 +413,7 @@ impl<R: Reduction> Dpor<R> {
         add_dont_do(&mut self.nodes[e].sleep, dont);
     }
 
-    /// odpor-cs-ob's [`Dpor::settle_blocked`]: the races of a step `x` confirmed in
+    /// odpor-cs-ob's [`Dpor::block_unrun`]: the races of a step `x` confirmed in
     /// `dnd(E)` at node `d`, over `→ob`, without running it (odpor-cs's note 7 with
     /// observers); its transition footprint. Running it, the execution `E.x` would end
     /// blocked and [`Dpor::observed_races`] would analyse its races, with its end
@@ -431,26 +431,26 @@ impl<R: Reduction> Dpor<R> {
     /// runs does (the climb of the race analysis alone missed a class:
     /// `regressions::odpor_ob_an_await_passes_the_writes_that_disabled_it`). The
     /// processes blocked in `s[E]` are probed, and those whose `await` reads what
-    /// `x` may write (it may disable them), as [`Dpor::settle`] probes them. The
+    /// `x` may write (it may disable them), as [`Dpor::analyse_unrun`] probes them. The
     /// processes that could wait after `x` only because of it (its own, at an
     /// `await` after it, or one it spawns) are not known without running it: a step
-    /// that may leave one is not settled but run ([`settled_successors`]). Where `x`
+    /// that may leave one is not settled but run ([`unrun_successors`]). Where `x`
     /// observes a write/write race, Sec. 4.1's check runs it on its copies: the
     /// reversal's copy must run it as the original order's copy does
     /// ([`crate::algorithms::odpor_cs_ob::modulo_observers`]).
-    pub(super) fn settle_observed(
+    pub(super) fn analyse_unrun_observed(
         &mut self,
         run: &mut Exploration<'_, '_>,
         x: usize,
         ends: bool,
         partners: &[Fingerprint],
     ) -> Footprint {
-        let end = settled_end_reads(&run.ex, x, run.config.violations_only, ends);
+        let end = end_reads_after_unrun(&run.ex, x, run.config.violations_only, ends);
         let footprint = run.ex.unrun_overwriting(x).footprint.clone();
         let (events, procs) = (run.ex.events(), &run.ex.state.procs);
         let mut order = self.dependency.order(events, procs, &end);
         run.stats.pruning.covered_unrun += 1;
-        self.observed_races_up_to(run, &order, &end, Last::Settled, &[]);
+        self.observed_races_up_to(run, &order, &end, LastEvent::Settled, &[]);
         self.pass_disabling_writes_over(run, &order);
         let probed: Vec<usize> = (0..run.ex.state.procs.len())
             .filter(|&r| {
@@ -468,14 +468,14 @@ impl<R: Reduction> Dpor<R> {
 }
 
 /// What the end of an execution blocked right after process `x`'s next step reads,
-/// the step not run ([`Dpor::settle_observed`]): [`crate::dependency::observers::end_reads`] of
+/// the step not run ([`Dpor::analyse_unrun_observed`]): [`crate::dependency::observers::end_reads`] of
 /// `s[E]`, without `x`'s process where that step ends it on every path (`ends`, from
-/// [`settled_successors`]: such a step spawns nothing). (With `x`'s
+/// [`unrun_successors`]: such a step spawns nothing). (With `x`'s
 /// process live, an assertion settled as the last step of its process read what it
 /// asserts on at the end: FR-a's reader made every reversal of two writes observed by
 /// the end, and the `--violations-only` search of `observers::an_overwrite_to_come_makes_the_raced_value_dead`
 /// completed 2 executions instead of 1.)
-pub(super) fn settled_end_reads(
+pub(super) fn end_reads_after_unrun(
     ex: &Executor<'_>,
     x: usize,
     violations_only: bool,

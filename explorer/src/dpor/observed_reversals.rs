@@ -51,11 +51,11 @@ use crate::fingerprint::Fingerprint;
 ///
 /// Two such judgements once covered each other's classes, each cut resting on the
 /// other subtree (`regressions::odpor_ob_circular_coverage_misses_reads_from_classes`,
-/// 6 of 821 classes missed). From stop 35 to stop 39 a pair whose overwrite in the
-/// prefix was read after it stayed ordered here; the repair that replaced it,
-/// for that program and others, is in the caller: a done process that an execution
-/// explored elsewhere shows to come first no longer judges that execution's later
-/// races redundant (`Dpor::owed_elsewhere`).
+/// 6 of 821 classes missed). Keeping ordered here a pair whose overwrite in the
+/// prefix is read after it repaired that program, not others; the repair is in the
+/// caller: a done process that an execution explored elsewhere shows to come first
+/// does not judge that execution's later races redundant
+/// (`Dpor::done_first_elsewhere`).
 pub fn redundant(
     prefix: &[Entry],
     from: usize,
@@ -99,9 +99,9 @@ pub struct Reversal {
     pub observers: Vec<usize>,
 }
 
-/// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`]) of
+/// ISSTA Fig. 1, `RaceDetection(E)` of ODPOR^ob, over `→ob` (`hb`, from [`order`](crate::dependency::observers::order)) of
 /// the whole execution `events`: every race `e ⋖ e'` (line 2) with the sequence `v`
-/// of lines 4–8 (line numbers as the paper's text gives them), `end` as in [`order`]. Whether the race is reversible, whether `v` is redundant at
+/// of lines 4–8 (line numbers as the paper's text gives them), `end` as in [`order`](crate::dependency::observers::order). Whether the race is reversible, whether `v` is redundant at
 /// `pre(E, e)` (line 9) and its insertion (line 10) are the caller's. Only the races
 /// whose later event `e'` is in `later` (all of them: `0..events.len()`).
 pub fn reversals(

@@ -1,8 +1,8 @@
 //! Alg. 1, lines 6–14 of the CSDPOR and CDPOR papers: the races `e ⋖ n` of each new
 //! event and what each adds at `pre(E, e)`: an initial to the backtrack set
-//! (Source-DPOR, line 10, [`add_initial`]) or the whole sequence to the wakeup tree
+//! (Source-DPOR, line 10, `add_initial`) or the whole sequence to the wakeup tree
 //! (Optimal-DPOR), after the reduction's line 9, then the reduction's sequence to the
-//! sleep set (lines 11–14). Also the wakeup-tree steps ([`entry`]) events become.
+//! sleep set (lines 11–14). Also the wakeup-tree steps (`entry`) events become.
 
 use super::awaits::{await_race, AwaitRace};
 use super::reduction::{race_at, race_view, Equivalent, Reduction};
@@ -124,7 +124,7 @@ impl<R: Reduction> Dpor<R> {
                 self.insert_wakeup(run, e, entries, race_write.as_ref())
             });
             if real && insertion == Some(Insertion::Beside) {
-                self.beside.push((e, n));
+                self.refused_beside.push((e, n));
             }
             let redundant = insertion.is_some_and(|i| i != Insertion::Joined);
             if !real || redundant {

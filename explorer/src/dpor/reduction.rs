@@ -1,7 +1,8 @@
 //! What an algorithm adds to the skeleton ([`Reduction`]), and what it is shown:
-//! a race `e ⋖ n` with the execution and states around it ([`Race`]), or the states
-//! around a step that may keep a sleeping process asleep ([`Around`]), and the
-//! sequences it may put to sleep ([`Equivalent`]).
+//! a race `e ⋖ n` with the execution and states around it ([`Race`]), or the event
+//! just run with the states before and after it, when a sleeping step may stay
+//! asleep past it ([`NewEvent`]), and the sequences it may put to sleep
+//! ([`Equivalent`]).
 
 use super::alternatives::run_from;
 use super::parts::Parts;
@@ -90,8 +91,9 @@ impl Race<'_, '_> {
     }
 }
 
-/// The states around a newly run event `n` of process `p`: `s[E]` and `s[E.p]`.
-pub struct Around<'a, 'p> {
+/// The event `n` just run by process `p`, with the states before and after it:
+/// `s[E]` and `s[E.p]`.
+pub struct NewEvent<'a, 'p> {
     pub program: &'p Program,
     pub ex: &'a Executor<'p>,
     pub before: &'a State,
@@ -147,7 +149,7 @@ pub trait Reduction {
     /// `n` because it is conditionally independent of `n` in `s[E]` (asked only of
     /// reductions that keep [`Parts::snapshots`]). The entry is kept with the
     /// returned footprint: what `x` touches when run after `n`.
-    fn keep_asleep(&mut self, _around: &mut Around<'_, '_>, _x: &Step) -> Option<Footprint> {
+    fn keep_asleep(&mut self, _new: &mut NewEvent<'_, '_>, _x: &Step) -> Option<Footprint> {
         None
     }
 

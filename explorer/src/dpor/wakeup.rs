@@ -76,7 +76,7 @@ impl<R: Reduction> Dpor<R> {
         });
         // ODPOR_cs Alg. 1, lines 25–26 run a step of dnd(E') for its races whenever a
         // branch starts with it (odpor-cs and ocdpor analyse them without running it:
-        // `Dpor::settle_blocked`). A new branch that starts with a step already run
+        // `Dpor::block_unrun`). A new branch that starts with a step already run
         // (or settled) and blocked at E' would only repeat that — the same events, whose races were
         // analysed then — so it is redundant too, and so is its don't-do sequence (it
         // starts with that step). Not a step that is only kept at E' as a confirmed
@@ -135,8 +135,8 @@ impl<R: Reduction> Dpor<R> {
     /// each race refused so is judged again where the execution ends, with JACM's `v`;
     /// its don't-do sequence (odpor-cs) is left out. In each execution through `n`:
     /// which events follow `n` independently of `e` depends on the continuation.
-    pub(super) fn recheck_beside(&mut self, run: &mut Exploration<'_, '_>) {
-        for (e, n) in self.beside.clone() {
+    pub(super) fn recheck_refused_beside(&mut self, run: &mut Exploration<'_, '_>) {
+        for (e, n) in self.refused_beside.clone() {
             let events = run.ex.events();
             let entries: Vec<Entry> = races::notdep(events, &self.hb, e)
                 .into_iter()
@@ -157,7 +157,7 @@ pub(super) enum Insertion {
     /// Redundant there.
     Redundant,
     /// Covered only by a process asleep beside it ([`Cover::Beside`]), which a longer
-    /// reversal of the same race may not be ([`Dpor::recheck_beside`]).
+    /// reversal of the same race may not be ([`Dpor::recheck_refused_beside`]).
     Beside,
 }
 
@@ -217,7 +217,7 @@ impl<R: Reduction> Dpor<R> {
     /// asleep past `n` because the two commute in that state (`commuted`, odpor-cs's
     /// note 6): the leftmost branch of the new node, alone (merged below another
     /// branch, it went with that branch when a don't-do sequence blocked it), whose
-    /// races are analysed there — without running it (`Dpor::settle_blocked`), or,
+    /// races are analysed there — without running it (`Dpor::block_unrun`), or,
     /// with `--literal`, by running it and blocking. Those races, of `x` run after `n`
     /// with the events before,
     /// are what the subtree of `E.x` never shows: with p first, r kept q (a no-op
@@ -225,7 +225,7 @@ impl<R: Reduction> Dpor<R> {
     /// q's read of y, which asks for r.q at the root, was never seen (odpor-cs,
     /// odpor-cs-ob and ocdpor lost a final state:
     /// `regressions::odpor_cs_runs_a_step_kept_by_commutation`). csdpor analyses them
-    /// the same way (`Dpor::settle_covered`).
+    /// the same way (`Dpor::analyse_covered_steps`).
     pub(super) fn run_commuted(&mut self, run: &mut Exploration<'_, '_>, commuted: &[Fingerprint]) {
         for &key in commuted {
             let Some(x) = run.ex.state.procs.iter().position(|q| q.pid_key == key) else {

@@ -195,7 +195,7 @@ pub enum Cover {
     /// necessarily a longer reversal of the same race (JACM's `notdep` over the whole
     /// execution, with the events after the race that do not depend on its first
     /// event), with which the sleeping process may conflict: see
-    /// [`crate::dpor`]'s `recheck_beside`.
+    /// [`crate::dpor`]'s `recheck_refused_beside`.
     Beside,
     /// Not a weak initial.
     No,
@@ -293,7 +293,7 @@ impl WakeupTree {
     /// becomes a new rightmost branch. Returns the number of steps added.
     ///
     /// A child beside `v` counts even when it waits at an `await`, or commutes with
-    /// `v` only by `R` (unlike a sleeping process: [`weak_initial`]): `v` goes below
+    /// `v` only by `R` (unlike a sleeping process: [`sleeper_covers`]): `v` goes below
     /// it, as JACM's insertion does. The
     /// traces that start with `v` where its process runs before any event that
     /// conflicts with its step are explored below it, equivalent to ones that start

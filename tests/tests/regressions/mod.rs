@@ -1828,7 +1828,7 @@ init {
     // then 9 and 2 blocked; 6 and 5 since the state checks leave out dead values (y,
     // once p, its only reader, has ended and r has a write of it to run); 6 and 0
     // since the steps confirmed in don't-do sets are settled unrun
-    // (`Dpor::settle_observed`), the 5 blocked executions having run one each.
+    // (`Dpor::analyse_unrun_observed`), the 5 blocked executions having run one each.
     assert_eq!((report.stats.traces, report.stats.blocked), (6, 0));
     assert_agree(src);
 }
@@ -1850,7 +1850,7 @@ init {
 /// process reads z, so wherever r's or a p's next block writes it, the value z holds
 /// is dead, and more reversed races reach the state they must (naive's 2 final states,
 /// z = 0 in both). The 6 blocked executions ran a step confirmed in a don't-do set;
-/// settled unrun since (`Dpor::settle_observed`): 4 complete, none blocked, 17 states.
+/// settled unrun since (`Dpor::analyse_unrun_observed`): 4 complete, none blocked, 17 states.
 #[test]
 fn odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes() {
     let src = "global int x = 0;
@@ -2102,7 +2102,7 @@ init { spawn p(); spawn q(); spawn r(); }
 /// execution ends, with `notdep` over all of it: in p@2 r q p@2 p@1 p@1, that is p@2's
 /// second step, p@1's two, then q, which p@1 is not beside. Each race so refused is
 /// now judged again with that `v` wherever an execution through it ends
-/// (`Dpor::recheck_beside`).
+/// (`Dpor::recheck_refused_beside`).
 #[test]
 fn odpor_judges_a_sleeper_beside_on_the_whole_execution() {
     let src = "global bool[2] f;
@@ -2474,7 +2474,7 @@ init { spawn q(); spawn q(); spawn p(); }
 /// 48 Mazurkiewicz traces, 37 reads-from classes; odpor-ob 47 executions, 0 blocked
 /// (48 while its redundancy check was over plain happens-before, 44 before stop 35's
 /// rule on overwrites in the prefix, `observers::redundant`, 46 with it, 47 since
-/// stop 39's `Dpor::owed_elsewhere` replaced it).
+/// stop 39's `Dpor::done_first_elsewhere` replaced it).
 #[test]
 fn odpor_ob_keeps_what_a_dropped_step_held() {
     let src = "global int x = 0;
@@ -2914,8 +2914,8 @@ fn odpor_cs_ob_a_blocked_step_is_not_done() {
     // odpor-cs-ob itself (measured): naive's 3 final states in 7 complete executions
     // and 2 blocked (4 complete, 8 blocked, 2 final states before; 7 and 8 while the
     // steps confirmed in don't-do sets ran and blocked, before
-    // `Dpor::settle_observed`; 7 and 0 while it settled them all: q's spawns r, so
-    // it runs, `settled_successors`).
+    // `Dpor::analyse_unrun_observed`; 7 and 0 while it settled them all: q's spawns r, so
+    // it runs, `unrun_successors`).
     let program = tests::load(SRC_BLOCKED_STEP, &[]);
     let report = odpor_cs_ob(&program);
     assert_eq!((report.stats.traces, report.stats.blocked), (7, 2));
@@ -3234,7 +3234,7 @@ init { spawn p(); spawn p(); spawn p(); }
 #[test]
 fn odpor_ob_misses_reads_from_classes_generated() {
     // Measured: 96 classes in 938 complete executions since stop 39's
-    // `Dpor::owed_elsewhere` (392 with stop 35's rule on overwrites in the prefix,
+    // `Dpor::done_first_elsewhere` (392 with stop 35's rule on overwrites in the prefix,
     // which it replaced, 386 before that rule; 528 and 93 classes before).
     odpor_ob_reaches_every_class(
         "global int x = 0;
@@ -3301,7 +3301,7 @@ init {
 ///
 /// Since stop 39 that rule is gone, replaced by a repair of the general cause
 /// (`odpor_ob_misses_the_last_writer_of_a_check_after_circular_coverage` below,
-/// `Dpor::owed_elsewhere`): the 821 classes in 3,029 complete executions.
+/// `Dpor::done_first_elsewhere`): the 821 classes in 3,029 complete executions.
 #[test]
 fn odpor_ob_circular_coverage_misses_reads_from_classes() {
     let src = "global int y = 0;
@@ -3340,7 +3340,7 @@ init { spawn p(); spawn p(); spawn q(); spawn p(); }
 /// explored, that execution has p@4 first over its `→ob` (p@1's check overwrites
 /// p@4's b unread): the class was p@4's subtree's, which never reached it. Now such
 /// an execution's races after p@4's event are not judged redundant by p@4 there
-/// (`Dpor::owed_elsewhere`). Measured: the 2,043 classes in 4,684 complete
+/// (`Dpor::done_first_elsewhere`). Measured: the 2,043 classes in 4,684 complete
 /// executions (4,308 before).
 #[test]
 fn odpor_ob_misses_the_last_writer_of_a_check_after_circular_coverage() {
@@ -3360,7 +3360,7 @@ init { spawn p(); spawn p(); spawn q(); spawn p(); }
 /// deleting statements: odpor-ob missed 3 of naive's 74 reads-from classes, in 77
 /// complete executions (odpor: 140), with no final state lost. The same cause as
 /// above: a class that came first for a done process, reached in another branch,
-/// whose neighbours were cut as that process's (`Dpor::owed_elsewhere`). Measured:
+/// whose neighbours were cut as that process's (`Dpor::done_first_elsewhere`). Measured:
 /// the 74 classes in 87 complete executions.
 #[test]
 fn odpor_ob_a_class_reached_outside_the_done_subtree() {
@@ -3417,7 +3417,7 @@ init { spawn p(); spawn q(); spawn r(); }
 /// rule then counted that reader too. Measured: 38,705 classes in 91,275 complete
 /// executions (every algorithm agrees with naive on it: `one_file` of the
 /// differential test, 11 s in a release build); in 104,904 since stop 39, where
-/// `Dpor::owed_elsewhere` replaced that rule.
+/// `Dpor::done_first_elsewhere` replaced that rule.
 #[test]
 fn odpor_ob_an_overwrite_read_after_the_sequence() {
     let src = "global int y = 0;

@@ -135,7 +135,7 @@ struct Run {
 }
 
 /// The last observer as the copy of `original` ran it, where `E` holds it unrun
-/// (odpor-cs-ob's settled steps, `Dpor::settle_observed`): what the copy of `w`
+/// (odpor-cs-ob's settled steps, `Dpor::analyse_unrun_observed`): what the copy of `w`
 /// must run it as.
 struct Unrun {
     event: Event,
