@@ -47,17 +47,18 @@
 //!   more than `odpor-ob`": an execution it blocks where a don't-do sequence reaches
 //!   its state is analysed for races with its end observing every location, which
 //!   may reverse write/write races a complete execution would have overwritten
-//!   (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`).
+//!   (`tests/regressions/odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes.ic`).
 //! - (j) `sdpor`, `odpor` and `odpor-ob` reach the same SET of reads-from classes as
 //!   `naive` ([`explorer::reads_from`]): which write every event read each location
 //!   from. Each is complete for a dependency whose classes lie within reads-from
 //!   classes, so missing one is missing a way the program can behave, even where no
 //!   final state shows it: odpor-ob reached every final state of programs where it
 //!   missed classes, and lost an assertion on one of the same shape
-//!   (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+//!   (`tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic`).
 //!
-//! Used by the differential test on generated programs and by its regressions
-//! (`tests/tests/differential.rs`).
+//! Used by the differential test on generated programs (`tests/tests/differential.rs`)
+//! and by the regression runner on the programs of `tests/regressions/`
+//! (`tests/tests/regressions.rs`).
 
 use explorer::cdpor::Constrained;
 use explorer::csdpor::ContextSensitive;
@@ -225,7 +226,7 @@ pub fn ics(program: &frontend::ir::Program, source: &str) -> Arc<frontend::ics::
 /// [`ics`] for a regression test that counts the traces of the finer dependency: its
 /// program's few pairs synthesise in milliseconds, but on a loaded machine the
 /// campaign's budget ran out and a constraint went missing, doubling the count
-/// (`regressions::ocdpor_leaves_out_a_write_r_moved_before_its_guard`: 4 traces for
+/// (`tests/regressions/ocdpor_leaves_out_a_write_r_moved_before_its_guard.ic`: 4 traces for
 /// 2, with a differential campaign on the other core).
 pub fn ics_unhurried(
     program: &frontend::ir::Program,

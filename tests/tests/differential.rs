@@ -22,11 +22,10 @@
 //!
 //! A failure prints the seed, the shrunk program, every disagreeing algorithm and mode,
 //! and the final states or violations it misses or adds. Failing cases are persisted in
-//! `tests/tests/regressions/differential.txt` and replayed first; shrunk programs are
-//! kept as plain tests in `regressions/`.
+//! `tests/regressions/differential.txt` and replayed first; shrunk programs are kept
+//! as regressions, one file each in `tests/regressions/` (its README says how).
 
 mod mutants;
-mod regressions;
 mod small_scope;
 
 use explorer::naive::Naive;
@@ -328,7 +327,7 @@ mod strategy {
             // race depends on what reads x after them (abs's and lastwrite's
             // writers); with the third write, a window where a guard on x holds and
             // closes and opens again
-            // (`regressions::sdpor_climbs_past_a_short_circuit_guard`).
+            // (`tests/regressions/sdpor_climbs_past_a_short_circuit_guard.ic`).
             2 => (global(), 0i64..=2, 0i64..=2, proptest::option::weighted(0.3, 0i64..=2), any::<bool>()).prop_map(|(g, a, b, c, check)| {
                 let mut s = vec![
                     Stmt::Assign(g, IntExpr::Const(a)),
@@ -347,7 +346,7 @@ mod strategy {
             // read into a local and branched on in a later block of the same process,
             // maybe with a spawn between (whose process may overwrite what was read).
             // After a reversal, such a process's later events are other transitions
-            // (`regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+            // (`tests/regressions/odpor_cs_ob_observers_after_a_reversed_race_are_other_events.ic`).
             // The comparison is often true (or false) of several values: the read has
             // the same effect after either of two writes (Sec. 4.1's check).
             2 => (global(), any::<bool>(), test_cmp(), 0i64..=2, global(), global()).prop_map(|(g, spawn, op, v, h, k)| {
@@ -363,7 +362,7 @@ mod strategy {
             // values, maybe spawning a process that overwrites what it read, after
             // a write of its own (`int t = x; x = 1;` before it makes the chain
             // reader → observer → overwriter of
-            // `regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+            // `tests/regressions/odpor_cs_ob_observers_after_a_reversed_race_are_other_events.ic`).
             2 => (global(), 0i64..=3, any::<bool>(), any::<bool>(), global()).prop_map(|(g, c, spawn, write, h)| {
                 let mut s = Vec::new();
                 if write {
@@ -378,7 +377,7 @@ mod strategy {
             // `x = 2; yield; y = x + z;`: a write its own process reads back in a later
             // block, beside writers of x that may overwrite it unread — the two orders
             // of overwritten writes are one class of `→ob` but not the same neighbours
-            // (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+            // (`tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic`).
             2 => (global(), 0i64..=2, global(), global()).prop_map(|(g, a, h, k)| {
                 vec![
                     Stmt::Assign(g, IntExpr::Const(a)),
@@ -475,7 +474,7 @@ mod strategy {
             });
         // A proc that only waits: on one global, or on two at once (`await (x == 1 &&
         // y != 0)`, a join; its guard short-circuits, so what it reads depends on the
-        // state: `regressions::sdpor_climbs_past_a_short_circuit_guard`).
+        // state: `tests/regressions/sdpor_climbs_past_a_short_circuit_guard.ic`).
         let cond = || global_cond(vec![Cmp::Eq, Cmp::Ne, Cmp::Gt], 0..=2);
         let await_only = prop_oneof![
             2 => cond(),
@@ -618,7 +617,7 @@ fn proptest_config() -> ProptestConfig {
         max_shrink_time: 180_000,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/regressions/differential.txt"
+            "/regressions/differential.txt"
         )))),
         ..ProptestConfig::default()
     }
