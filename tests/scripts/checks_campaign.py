@@ -7,7 +7,7 @@ odpor-ob's redundancy check trusted a done subtree for classes it had never reac
 through the differential test's `one_file` (every algorithm against naive: final
 states, violations, deadlocks, and the *set* of reads-from classes of sdpor, odpor
 and odpor-ob, check (j)). On the code before that repair it found 4 of 3,000
-programs at seed 2 (`regressions::odpor_ob_a_class_reached_outside_the_done_subtree`
+programs at seed 2 (`tests/regressions/odpor_ob_a_class_reached_outside_the_done_subtree.ic`
 is one, shrunk), and none after, nor of 3,000 at seed 3.
 
     cargo test --release -p tests --test differential --no-run

@@ -6,7 +6,7 @@ after the steps the covered sequence moved before it"), which the small-scope
 grammar (one statement per block, two globals) cannot write. Each program's final
 states and violations under every reduced algorithm are compared with naive's, as
 sets, through `ic-check --json`. It found 1 of 1,500 programs (seed 2) on the code
-before that fix (`regressions::odpor_cs_ob_partners_of_a_targeted_program`) and
+before that fix (`tests/regressions/odpor_cs_ob_partners_of_a_targeted_program.ic`) and
 none after.
 
     cargo build --release -p ic-check

@@ -1,5 +1,6 @@
 //! Shared helpers of the integration tests: load a program, run an algorithm.
 
+pub mod differential;
 pub mod generator;
 
 use explorer::{Algorithm, Config, Report};

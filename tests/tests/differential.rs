@@ -1,60 +1,6 @@
-//! Differential soundness: on small random programs over the whole language, every
-//! reduced algorithm in every mode must agree with `naive` (LANGUAGE.md, "What each
-//! tool promises"). `naive` is the reference semantics; a disagreement is a soundness
-//! bug of the reduced algorithm (or of the constraints cdpor was given).
-//!
-//! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, odpor-cs-ob, ocdpor, csdpor
-//! and cdpor, each with `--deps dynamic` and `--deps static`, odpor-cs, odpor-cs-ob,
-//! ocdpor, csdpor and cdpor also with `--literal`, odpor-ob and odpor-cs-ob also with
-//! `--violations-only`: thirty runs per program. cdpor's constraints are synthesised
-//! once per program (z3, [`ics`]) and shared by its four modes and ocdpor's four.
-//!
-//! Per program, with `all_violations`:
-//! - (a) the same SET of final states as `naive` (identity-free fingerprints, as
-//!   `final states` counts them; a disagreement shows each missing or extra state),
-//!   but for the `--violations-only` modes, whose final states need not be all;
-//! - (b) the same set of violations (kind, message, block, source span): assertion
-//!   failures, runtime errors and deadlocks (a deadlock's message with process
-//!   identities left out: which of two equal processes is stuck is not state);
-//! - (c) `sdpor` explores exactly one complete execution per Mazurkiewicz trace:
-//!   `sdpor.traces == naive.mazurkiewicz`, in both `--deps` modes (both give every
-//!   event its transition footprint, with which naive counts);
-//! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`,
-//!   against sdpor with the same dependencies;
-//! - (e) the validator (`ic-synth --validate`) finds no counterexample to cdpor's
-//!   synthesised constraints, on sampled states;
-//! - (f) `odpor` is optimal: exactly one complete execution per Mazurkiewicz trace
-//!   and no execution blocked in a sleep set, in both `--deps` modes, `await`s
-//!   included; `ocdpor --literal` (no state checks) is optimal for its
-//!   finer dependency: as many complete executions as naive counts traces of it
-//!   ([`Naive::with_constraints`]: footprint conflicts minus cdpor's `R`), and none
-//!   blocked in programs without `await` (with them, a reversal judged runnable on a
-//!   memory that `R` leaves inexact may end at an `await` that cannot run, and the
-//!   search after it blocked: `dpor::virtual_memory`), unless a wakeup sequence was
-//!   inserted beside a sleeping process that commutes with it only by `R`
-//!   (`wakeup_beside_commuting`: `wakeup_tree::sleeper_covers`); at most as many, and maybe some blocked,
-//!   where two events that commute by `R` spawn processes
-//!   (`Naive::identities_may_move`: the constraints compare spawns identities aside,
-//!   naive's traces and the sleep sets name processes by identity);
-//! - (g) `odpor-cs` explores no more complete executions than `odpor` with the same
-//!   dependencies (ISSTA'19 Sec. 3.3: "ODPOR_cs never explores more traces than
-//!   ODPOR"): its state checks only cut executions, and its shorter wakeup sequences
-//!   must not cost any; `ocdpor`, with its state checks, no more than the traces of
-//!   its finer dependency.
-//! - (h) `odpor-ob` explores no more complete executions than `odpor` (with the same
-//!   dependencies): observers only make more executions equivalent.
-//! - (i) `odpor-cs-ob` explores no more complete executions than `odpor`. Not "no
-//!   more than `odpor-ob`": an execution it blocks where a don't-do sequence reaches
-//!   its state is analysed for races with its end observing every location, which
-//!   may reverse write/write races a complete execution would have overwritten
-//!   (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`).
-//! - (j) `sdpor`, `odpor` and `odpor-ob` reach the same SET of reads-from classes as
-//!   `naive` ([`explorer::reads_from`]): which write every event read each location
-//!   from. Each is complete for a dependency whose classes lie within reads-from
-//!   classes, so missing one is missing a way the program can behave, even where no
-//!   final state shows it: odpor-ob reached every final state of programs where it
-//!   missed classes, and lost an assertion on one of the same shape
-//!   (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+//! Differential soundness on generated programs: on small random programs over the
+//! whole language, every reduced algorithm in every mode must agree with `naive`
+//! ([`tests::differential`] says how they are compared, and in which modes).
 //!
 //! Programs come from [`tests::generator`] (an AST-like value that proptest shrinks,
 //! printed to source); every one must load. The generator is steered towards the
@@ -76,531 +22,22 @@
 //!
 //! A failure prints the seed, the shrunk program, every disagreeing algorithm and mode,
 //! and the final states or violations it misses or adds. Failing cases are persisted in
-//! `tests/tests/regressions/differential.txt` and replayed first; shrunk programs are
-//! kept as plain tests in `regressions/`.
+//! `tests/regressions/differential.txt` and replayed first; shrunk programs are kept
+//! as regressions, one file each in `tests/regressions/` (its README says how).
 
 mod mutants;
-mod regressions;
 mod small_scope;
 
 use explorer::algorithms::naive::Naive;
-use explorer::registry::{self, AlgorithmSpec};
-use explorer::{Algorithm, Config, Deps, Report, Stop, Tree, TreeConfig, ViolationKind};
+use explorer::{Config, Report, Stop, Tree, TreeConfig, ViolationKind};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, RngSeed};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
+use tests::differential::*;
 use tests::generator::*;
-
-/// One reduced algorithm in one mode, as `ic-check` would run it.
-#[derive(Clone, Copy, Debug)]
-pub struct Mode {
-    pub algo: &'static AlgorithmSpec,
-    pub deps: Deps,
-    /// `--literal` (where [`AlgorithmSpec::has_literal`]).
-    pub literal: bool,
-    /// `--violations-only` (where [`AlgorithmSpec::has_violations_only`]): compared
-    /// with naive on violations and deadlocks only.
-    pub violations_only: bool,
-}
-
-impl Mode {
-    /// The `ic-check` options of this mode: `cdpor --deps static --literal`.
-    pub fn name(&self) -> String {
-        let mut name = self.algo.name.to_string();
-        if self.deps == Deps::Static {
-            name.push_str(" --deps static");
-        }
-        if self.literal {
-            name.push_str(" --literal");
-        }
-        if self.violations_only {
-            name.push_str(" --violations-only");
-        }
-        name
-    }
-
-    /// The algorithm; `ics` are cdpor's constraints.
-    pub fn make(&self, ics: Option<&Arc<frontend::ics::ResolvedIcs>>) -> Box<dyn Algorithm> {
-        let constraints = || ics.cloned().ok_or(self.algo.name);
-        match self.algo.build(self.literal, constraints) {
-            Ok(algorithm) => algorithm,
-            Err(name) => panic!("{name} needs constraints"),
-        }
-    }
-}
-
-/// Every mode compared with `naive`: each reduced algorithm of the registry, in its
-/// order (sdpor first, the baseline of (c) and (d); odpor before odpor-ob, odpor-cs
-/// and odpor-cs-ob, the baseline of (g), (h) and (i)), with each option that changes
-/// it, in each dependency mode.
-pub fn modes() -> Vec<Mode> {
-    let mut all = Vec::new();
-    for deps in [Deps::Dynamic, Deps::Static] {
-        for &algo in registry::ALGORITHMS
-            .iter()
-            .filter(|&&a| a != &registry::NAIVE)
-        {
-            let mode = |literal, violations_only| Mode {
-                algo,
-                deps,
-                literal,
-                violations_only,
-            };
-            all.push(mode(false, false));
-            if algo.has_literal {
-                all.push(mode(true, false));
-            }
-            if algo.has_violations_only {
-                all.push(mode(false, true));
-            }
-        }
-    }
-    all
-}
-
-/// The time budget of one pair of blocks when synthesising for a generated program. A
-/// pair that runs out gets no constraint (it is dependent): sound, only less pruning.
-pub const PAIR_TIMEOUT: Duration = Duration::from_millis(100);
-
-/// The time budget of the synthesis of one generated program: the pairs left when it
-/// is spent get no constraint (sound, as for a pair's timeout). Half the programs
-/// synthesise within 35 ms; a few percent take seconds (arrays indexed by globals
-/// compose into hundreds of cases, and composition is not bounded by the pair's
-/// timeout), which made synthesis 97% of the test's time. A pair started within the
-/// budget runs to its own timeout (plus its composition).
-pub const SYNTHESIS_BUDGET: Duration = Duration::from_millis(300);
-
-/// States the validator samples per constrained pair of each generated program.
-const VALIDATION_SAMPLES: usize = 100;
-
-/// Constraints synthesised for a generated program, pair by pair on this thread
-/// (pairs of small blocks are cheaper than starting threads, and the test harness
-/// already runs tests on every core), within [`SYNTHESIS_BUDGET`].
-pub fn ics(program: &frontend::ir::Program, source: &str) -> Arc<frontend::ics::ResolvedIcs> {
-    ics_within(program, source, SYNTHESIS_BUDGET, PAIR_TIMEOUT)
-}
-
-/// [`ics`] for a regression test that counts the traces of the finer dependency: its
-/// program's few pairs synthesise in milliseconds, but on a loaded machine the
-/// campaign's budget ran out and a constraint went missing, doubling the count
-/// (`regressions::ocdpor_leaves_out_a_write_r_moved_before_its_guard`: 4 traces for
-/// 2, with a differential campaign on the other core).
-pub fn ics_unhurried(
-    program: &frontend::ir::Program,
-    source: &str,
-) -> Arc<frontend::ics::ResolvedIcs> {
-    ics_within(
-        program,
-        source,
-        Duration::from_secs(60),
-        Duration::from_secs(10),
-    )
-}
-
-fn ics_within(
-    program: &frontend::ir::Program,
-    source: &str,
-    budget: Duration,
-    pair_timeout: Duration,
-) -> Arc<frontend::ics::ResolvedIcs> {
-    let started = std::time::Instant::now();
-    let exec = frontend::transition::Exec::new(program, Some(source));
-    let n = program.blocks.len() as frontend::ir::BlockId;
-    let mut pairs = Vec::new();
-    for a in 0..n {
-        for b in a..n {
-            let left = budget.saturating_sub(started.elapsed());
-            pairs.push(if left.is_zero() {
-                ic_synth::PairResult {
-                    a,
-                    b,
-                    exact: false,
-                    constraints: Vec::new(),
-                    reason: Some("not synthesised: the differential test's budget is spent".into()),
-                    solver_calls: 0,
-                    timed_out: true,
-                }
-            } else {
-                ic_synth::synthesize_pair(&exec, a, b, pair_timeout.min(left))
-            });
-        }
-    }
-    let synthesis = ic_synth::Synthesis {
-        sets: frontend::write_sets::write_sets(program),
-        pairs,
-        smt_ms: started.elapsed().as_millis() as u64,
-    };
-    let ics = ic_synth::to_ics(program, source, "generated.ic", &synthesis);
-    Arc::new(
-        ics.resolve(program)
-            .expect("synthesised constraints fit their program"),
-    )
-}
-
-/// Every exploration of the test: all violations; a step limit of 1,000 instructions
-/// per block, so that a block spinning on a global (`while (x == 0) { }`) fails fast —
-/// generated loops are bounded and far below it, so it changes nothing else; and a
-/// generous safety timeout (a timeout is reported as a disagreement).
-pub fn config() -> Config {
-    Config {
-        all_violations: true,
-        limits: frontend::interp::Limits {
-            max_steps: 1_000,
-            ..Default::default()
-        },
-        timeout: Some(Duration::from_secs(60)),
-        max_depth: Some(MAX_DEPTH),
-        ..Config::default()
-    }
-}
-
-/// `--max-depth` of every run: above the longest execution of a generated program,
-/// and small, so that the ranges cdpor bounds counters with (`frontend::ranges`) are
-/// tight enough for globals that start near `i64::MAX` to test them.
-pub const MAX_DEPTH: usize = 100;
-
-/// A violation as compared: kind, message, block, and the failing statement's span
-/// (`naive` reports each distinct (kind, message, block, span) once).
-type ViolationKey = (ViolationKind, String, String, Option<(usize, usize)>);
-
-/// A deadlock's message names the stuck processes with their identities
-/// (`q@1.1 at q, q@2.1 at q`); states are equal up to identities (LANGUAGE.md), so two
-/// equal processes swapped are the same deadlock: `q at q, q at q`.
-fn without_identities(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut chars = message.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '@' {
-            while chars.next_if(|c| c.is_ascii_digit() || *c == '.').is_some() {}
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn violation_set(report: &Report) -> BTreeSet<ViolationKey> {
-    report
-        .violations
-        .iter()
-        .map(|v| {
-            let message = if v.kind == ViolationKind::Deadlock {
-                without_identities(&v.message)
-            } else {
-                v.message.clone()
-            };
-            (
-                v.kind,
-                message,
-                v.block.clone(),
-                v.span.map(|s| (s.start, s.end)),
-            )
-        })
-        .collect()
-}
-
-/// (a) The final states of `other` against naive's, as sets; on a difference, each
-/// missing or extra state shown (by replaying the schedules of both explorations).
-fn compare_final_states(
-    program: &frontend::ir::Program,
-    naive: &Report,
-    other: &Report,
-    rerun: &mut dyn FnMut() -> Report,
-) -> Option<String> {
-    if naive.finals == other.finals {
-        // The same set; listed (`ic-check --finals`), it reads the same, and each
-        // state's count of executions adds up to the traces.
-        let shown =
-            |r: &Report| -> BTreeSet<String> { r.outcomes.iter().map(|o| o.show()).collect() };
-        let total = |r: &Report| -> u64 { r.outcomes.iter().map(|o| o.executions).sum() };
-        if !naive.outcomes_capped() && !other.outcomes_capped() {
-            if shown(naive) != shown(other) {
-                return Some(format!(
-                    "the same final states are listed differently: {:?} (naive: {:?})",
-                    shown(other),
-                    shown(naive)
-                ));
-            }
-            if total(other) != other.stats.traces {
-                return Some(format!(
-                    "the listed final states count {} executions of {} traces",
-                    total(other),
-                    other.stats.traces
-                ));
-            }
-        }
-        return None;
-    }
-    let limits = config().limits;
-    let (_, naive_shown) = tests::explore_shown(program, &mut Naive::default(), config());
-    let other_shown = tests::final_states(program, limits, &rerun().schedules);
-    let theirs: BTreeSet<_> = other.finals.iter().collect();
-    let ours: BTreeSet<_> = naive.finals.iter().collect();
-    let mut s = format!(
-        "final states: {} (naive: {})",
-        other.stats.final_states, naive.stats.final_states
-    );
-    for f in ours.difference(&theirs) {
-        let shown = naive_shown.get(f).map_or("(not replayed)", |s| s.as_str());
-        let _ = write!(s, "\n      missing: {shown}");
-    }
-    for f in theirs.difference(&ours) {
-        let shown = other_shown.get(f).map_or("(not replayed)", |s| s.as_str());
-        let _ = write!(s, "\n      not naive's: {shown}");
-    }
-    Some(s)
-}
-
-/// The results of every mode on one program.
-pub struct Outcome {
-    pub naive: Report,
-    pub reduced: Vec<(String, Report)>,
-}
-
-/// Runs `naive` and every mode on `source`; `Err` describes every disagreement, with
-/// the program and the numbers.
-pub fn differential(source: &str) -> Result<Outcome, String> {
-    differential_with(source, &modes())
-}
-
-/// [`differential`] for the given modes.
-pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String> {
-    let program = frontend::load(source, &[]).map_err(|d| {
-        format!(
-            "a generated program does not load:\n{source}\n{}",
-            frontend::diagnostic::render("generated.ic", source, &d, false)
-        )
-    })?;
-    let with_classes = Config {
-        record_reads_from: true,
-        ..config()
-    };
-    let naive = explorer::explore(&program, &mut Naive::default(), with_classes);
-    let mut errors: Vec<String> = Vec::new();
-    if matches!(naive.stop, Stop::Timeout | Stop::MaxTraces) {
-        errors.push(format!("naive did not complete ({:?})", naive.stop));
-    }
-    let naive_violations = violation_set(&naive);
-    let ics = modes
-        .iter()
-        .any(|m| m.algo.uses_constraints)
-        .then(|| ics(&program, source));
-    // (e) Every synthesised constraint against execution (issue 16's validator): a
-    // wrong constraint is caught at its source, before any exploration relies on it.
-    if let Some(ics) = &ics {
-        let options = ic_synth::validate::Options {
-            samples: VALIDATION_SAMPLES,
-            ..Default::default()
-        };
-        let v = ic_synth::validate::validate(&program, ics, &options);
-        if let Some(c) = v.counterexample {
-            errors.push(format!("ic-synth --validate: {c}"));
-        }
-    }
-    // (f) The reference of ocdpor's optimality: naive's traces of the finer dependency.
-    // `identities_may_move`: the count is then an upper bound (see there).
-    let (constrained_mazurkiewicz, identities_may_move) = ics
-        .as_ref()
-        .filter(|_| modes.iter().any(|m| m.algo == &registry::OCDPOR))
-        .map_or((None, false), |ics| {
-            let mut naive = Naive::with_constraints(ics.clone());
-            let count = explorer::explore(&program, &mut naive, config())
-                .stats
-                .mazurkiewicz;
-            (count, naive.identities_may_move())
-        });
-    let mut outcome = Outcome {
-        naive,
-        reduced: Vec::new(),
-    };
-    let mut sdpor_traces = None;
-    let mut odpor_traces = None;
-    let awaits = program.blocks.iter().any(|b| b.guard.is_some());
-    for mode in modes {
-        // (j) The searches complete for a dependency finer than reads-from reach every
-        // reads-from class naive reaches (the others may skip a class whose state is
-        // reached otherwise).
-        let every_class = [&registry::SDPOR, &registry::ODPOR, &registry::ODPOR_OB]
-            .contains(&mode.algo)
-            && !mode.violations_only;
-        let config = Config {
-            deps: mode.deps,
-            record_reads_from: every_class,
-            violations_only: mode.violations_only,
-            ..config()
-        };
-        let report = explorer::explore(&program, &mut *mode.make(ics.as_ref()), config.clone());
-        let naive = &outcome.naive;
-        let name = mode.name();
-        if report.stop != naive.stop {
-            errors.push(format!(
-                "{name}: stopped with {:?} (naive: {:?})",
-                report.stop, naive.stop
-            ));
-        }
-        let mut rerun = || {
-            let config = Config {
-                record_schedules: true,
-                ..config.clone()
-            };
-            explorer::explore(&program, &mut *mode.make(ics.as_ref()), config)
-        };
-        let finals = report
-            .finals_exhaustive
-            .then(|| compare_final_states(&program, naive, &report, &mut rerun))
-            .flatten();
-        if let Some(e) = finals {
-            errors.push(format!("{name}: {e}"));
-        }
-        if every_class && report.reads_from != naive.reads_from {
-            let missed = naive
-                .reads_from
-                .iter()
-                .filter(|c| report.reads_from.binary_search(c).is_err())
-                .count();
-            errors.push(format!(
-                "{name}: misses {missed} of naive's {} reads-from classes",
-                naive.reads_from.len()
-            ));
-        }
-        let found = violation_set(&report);
-        let missing: Vec<_> = naive_violations.difference(&found).collect();
-        let extra: Vec<_> = found.difference(&naive_violations).collect();
-        if !missing.is_empty() {
-            errors.push(format!("{name}: misses violations {missing:?}"));
-        }
-        if !extra.is_empty() {
-            errors.push(format!(
-                "{name}: reports violations naive does not {extra:?}"
-            ));
-        }
-        if mode.algo == &registry::SDPOR {
-            sdpor_traces = Some(report.stats.traces);
-            if Some(report.stats.traces) != naive.stats.mazurkiewicz {
-                errors.push(format!(
-                    "sdpor: {} traces, but naive counts {:?} Mazurkiewicz traces",
-                    report.stats.traces, naive.stats.mazurkiewicz
-                ));
-            }
-        } else if mode.algo == &registry::ODPOR_OB {
-            // (h) Observers only make more executions equivalent: no more than odpor.
-            if let Some(o) = odpor_traces.filter(|&o| report.stats.traces > o) {
-                errors.push(format!(
-                    "{name}: {} traces, more than odpor's {o}",
-                    report.stats.traces
-                ));
-            }
-        } else if mode.algo == &registry::ODPOR_CS_OB {
-            // (i) No more than odpor.
-            if let Some(o) = odpor_traces.filter(|&o| report.stats.traces > o) {
-                errors.push(format!(
-                    "{name}: {} traces, more than odpor's {o}",
-                    report.stats.traces
-                ));
-            }
-        } else if mode.algo == &registry::ODPOR {
-            odpor_traces = Some(report.stats.traces);
-            // (f) Optimality: one execution per Mazurkiewicz trace, none blocked.
-            if Some(report.stats.traces) != naive.stats.mazurkiewicz || report.stats.blocked != 0 {
-                errors.push(format!(
-                    "{name}: {} traces and {} blocked, but naive counts {:?} Mazurkiewicz traces",
-                    report.stats.traces, report.stats.blocked, naive.stats.mazurkiewicz
-                ));
-            }
-        } else if mode.algo == &registry::OCDPOR && !mode.literal {
-            // (g) With its state checks, ocdpor explores no more than without them.
-            if let Some(m) = constrained_mazurkiewicz.filter(|&m| report.stats.traces > m) {
-                errors.push(format!(
-                    "{name}: {} traces, more than the {m} traces of the dependency without R",
-                    report.stats.traces
-                ));
-            }
-        } else if mode.algo == &registry::OCDPOR {
-            // (f) ocdpor --literal is optimal for its finer dependency: one complete
-            // execution per trace of it, none blocked (without `await`s).
-            let optimal = if identities_may_move {
-                constrained_mazurkiewicz.is_some_and(|m| report.stats.traces <= m)
-            } else {
-                Some(report.stats.traces) == constrained_mazurkiewicz
-            };
-            let unblocked = awaits
-                || identities_may_move
-                || report.stats.pruning.wakeup_beside_commuting > 0
-                || report.stats.blocked == 0;
-            if !optimal || !unblocked {
-                errors.push(format!(
-                    "{name}: {} traces and {} blocked, but naive counts {:?} traces of \
-                     the dependency without R",
-                    report.stats.traces, report.stats.blocked, constrained_mazurkiewicz
-                ));
-            }
-        } else if let Some(o) =
-            odpor_traces.filter(|&o| mode.algo == &registry::ODPOR_CS && report.stats.traces > o)
-        {
-            // (g) odpor-cs explores no more than odpor.
-            errors.push(format!(
-                "{name}: {} traces, more than odpor's {o}",
-                report.stats.traces
-            ));
-        } else if let Some(s) = sdpor_traces.filter(|&s| report.stats.traces > s) {
-            errors.push(format!(
-                "{name}: {} traces, more than sdpor's {s}",
-                report.stats.traces
-            ));
-        }
-        outcome.reduced.push((name, report));
-    }
-    if errors.is_empty() {
-        Ok(outcome)
-    } else {
-        Err(describe(source, &outcome, &errors))
-    }
-}
-
-fn describe(source: &str, outcome: &Outcome, errors: &[String]) -> String {
-    let mut s = String::from("reduced algorithms disagree with naive:\n");
-    for e in errors {
-        let _ = writeln!(s, "  - {e}");
-    }
-    let _ = writeln!(s, "program:\n{source}");
-    let _ = writeln!(
-        s,
-        "{:<30} {:>7} {:>7} {:>7} {:>7} {:>12}",
-        "algo", "traces", "blocked", "states", "finals", "mazurkiewicz"
-    );
-    let all = std::iter::once(("naive", &outcome.naive))
-        .chain(outcome.reduced.iter().map(|(n, r)| (n.as_str(), r)));
-    for (name, r) in all {
-        let st = &r.stats;
-        let _ = writeln!(
-            s,
-            "{name:<30} {:>7} {:>7} {:>7} {:>7} {:>12}",
-            st.traces,
-            st.blocked,
-            st.states,
-            st.final_states,
-            st.mazurkiewicz.map_or("-".into(), |m| m.to_string())
-        );
-    }
-    let _ = writeln!(s, "violations of naive:");
-    for v in &outcome.naive.violations {
-        let _ = writeln!(
-            s,
-            "  {:?} {:?} in {} after \"{}\"",
-            v.kind, v.message, v.block, v.schedule
-        );
-    }
-    s
-}
-
-/// Runs the comparison in every mode and panics with its description on a
-/// disagreement.
-pub fn assert_agree(source: &str) -> Outcome {
-    differential(source).unwrap_or_else(|e| panic!("{e}"))
-}
 
 // ---------------------------------------------------------------------------
 // Strategies (here rather than in `tests::generator`: proptest is a dev-dependency).
@@ -890,7 +327,7 @@ mod strategy {
             // race depends on what reads x after them (abs's and lastwrite's
             // writers); with the third write, a window where a guard on x holds and
             // closes and opens again
-            // (`regressions::sdpor_climbs_past_a_short_circuit_guard`).
+            // (`tests/regressions/sdpor_climbs_past_a_short_circuit_guard.ic`).
             2 => (global(), 0i64..=2, 0i64..=2, proptest::option::weighted(0.3, 0i64..=2), any::<bool>()).prop_map(|(g, a, b, c, check)| {
                 let mut s = vec![
                     Stmt::Assign(g, IntExpr::Const(a)),
@@ -909,7 +346,7 @@ mod strategy {
             // read into a local and branched on in a later block of the same process,
             // maybe with a spawn between (whose process may overwrite what was read).
             // After a reversal, such a process's later events are other transitions
-            // (`regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+            // (`tests/regressions/odpor_cs_ob_observers_after_a_reversed_race_are_other_events.ic`).
             // The comparison is often true (or false) of several values: the read has
             // the same effect after either of two writes (Sec. 4.1's check).
             2 => (global(), any::<bool>(), test_cmp(), 0i64..=2, global(), global()).prop_map(|(g, spawn, op, v, h, k)| {
@@ -925,7 +362,7 @@ mod strategy {
             // values, maybe spawning a process that overwrites what it read, after
             // a write of its own (`int t = x; x = 1;` before it makes the chain
             // reader → observer → overwriter of
-            // `regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+            // `tests/regressions/odpor_cs_ob_observers_after_a_reversed_race_are_other_events.ic`).
             2 => (global(), 0i64..=3, any::<bool>(), any::<bool>(), global()).prop_map(|(g, c, spawn, write, h)| {
                 let mut s = Vec::new();
                 if write {
@@ -940,7 +377,7 @@ mod strategy {
             // `x = 2; yield; y = x + z;`: a write its own process reads back in a later
             // block, beside writers of x that may overwrite it unread — the two orders
             // of overwritten writes are one class of `→ob` but not the same neighbours
-            // (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+            // (`tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic`).
             2 => (global(), 0i64..=2, global(), global()).prop_map(|(g, a, h, k)| {
                 vec![
                     Stmt::Assign(g, IntExpr::Const(a)),
@@ -1037,7 +474,7 @@ mod strategy {
             });
         // A proc that only waits: on one global, or on two at once (`await (x == 1 &&
         // y != 0)`, a join; its guard short-circuits, so what it reads depends on the
-        // state: `regressions::sdpor_climbs_past_a_short_circuit_guard`).
+        // state: `tests/regressions/sdpor_climbs_past_a_short_circuit_guard.ic`).
         let cond = || global_cond(vec![Cmp::Eq, Cmp::Ne, Cmp::Gt], 0..=2);
         let await_only = prop_oneof![
             2 => cond(),
@@ -1180,7 +617,7 @@ fn proptest_config() -> ProptestConfig {
         max_shrink_time: 180_000,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/regressions/differential.txt"
+            "/regressions/differential.txt"
         )))),
         ..ProptestConfig::default()
     }

@@ -64,7 +64,7 @@
 //!    it is not added to `done(E)`: nothing below `E.p` was explored, so the races of
 //!    the executions it stands for were never seen, and it must not make a sequence
 //!    redundant at line 40 (counted as explored, it made odpor-cs miss a final state:
-//!    `regressions::odpor_cs_blocked_step_covers_no_race`). A new branch of `wut(E)`
+//!    `tests/regressions/odpor_cs_blocked_step_covers_no_race.ic`). A new branch of `wut(E)`
 //!    that would start with it is redundant, though (the paper inserts it and runs the
 //!    step again at line 26): the run would repeat the same events and their races,
 //!    analysed the first time. That also bounds the search: without it, the race of
@@ -79,7 +79,7 @@
 //!    wakeup tree is spent, as csdpor's Source-DPOR does (CSDPOR Sec. 6.2), where
 //!    the paper ends the node (lines 23–33; it chooses again only instead of its own
 //!    line-21 choice, lines 17–21). Ending it lost a final state of an existing
-//!    regression program (`regressions::state_dependent_block_extent_loses_a_final_state`):
+//!    regression program (`tests/regressions/state_dependent_block_extent_loses_a_final_state.ic`):
 //!    the executions below the blocked step would have shown races that put other
 //!    processes first at that node, and those executions do not all pass through the
 //!    state that covers the step (see `Dpor::block_after_equivalent`).
@@ -99,11 +99,11 @@
 //!    are the races of `x` *after* `n` with the events of `E`: so `x` comes right
 //!    after `n`, as the first branch of `E.n`, where they are analysed
 //!    (`Dpor::run_commuted`; without it odpor-cs lost a final state:
-//!    `regressions::odpor_cs_runs_a_step_kept_by_commutation`) — analysed without
+//!    `tests/regressions/odpor_cs_runs_a_step_kept_by_commutation.ic`) — analysed without
 //!    running it, by note 7, as csdpor does (`--literal` runs it and blocks). Until it has run or been settled there, a race that asks for `x` at
 //!    `E.n` (or below) is followed — unlike note 3's step, which ran and blocked at
 //!    that very node (taking it as run lost a final state too:
-//!    `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`). `--literal`
+//!    `tests/regressions/odpor_cs_a_step_kept_by_commutation_never_ran.ic`). `--literal`
 //!    leaves the rule out (the paper's worked examples). Without it, Alg. 1 explores
 //!    the producer–consumer in 10, 62, 408 executions for N = 3, 5, 7 (as csdpor
 //!    `--literal`) where csdpor takes 2^N, and DBP(5) in 95 (2^N = 32 with it).

@@ -38,7 +38,7 @@
 //!   ([`crate::dpor::Dpor`]`::future_races`): in the covering executions what
 //!   follows a partner happened after the step, here it may race with it. Without
 //!   them odpor-cs-ob lost final states of four small-scope programs
-//!   (`regressions::odpor_cs_ob_a_settled_step_hides_a_race_with_another_process`).
+//!   (`tests/regressions/odpor_cs_ob_a_settled_step_hides_a_race_with_another_process.ic`).
 //!   Their races are found over `→ob` too, where plain happens-before chains a write
 //!   of the blocked prefix to the future through a write nothing reads
 //!   ([`crate::dpor::Dpor`]`::future_observed_races`: the blocked prefix need not
@@ -59,7 +59,7 @@
 //! lastwrite in our trials), a wakeup sequence extends the leaf that covers it (as
 //! odpor-cs's and odpor-ob's, [`crate::dpor::observed_reversals::redundant`] says why), a step run
 //! and blocked at a node is not in its `done` set for the redundancy check (nothing
-//! below it was explored: `regressions::odpor_cs_ob_a_blocked_step_is_not_done`),
+//! below it was explored: `tests/regressions/odpor_cs_ob_a_blocked_step_is_not_done.ic`),
 //! and a node whose wakeup tree is spent after a branch was blocked goes on with a
 //! fresh process, one per such branch ([`crate::dpor::Dpor`]'s
 //! `choose_after_blocked`: the paper's algorithm lost final states without it). The
@@ -92,7 +92,7 @@
 //! executions than `odpor`. It may explore more than `odpor-ob`: a blocked execution's
 //! end observes every location, so its write/write races that a complete execution
 //! would overwrite are reversed too
-//! (`regressions::odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes`: 9
+//! (`tests/regressions/odpor_cs_ob_against_odpor_ob_where_a_blocked_end_observes.ic`: 9
 //! executions against 6).
 
 pub mod modulo_observers;

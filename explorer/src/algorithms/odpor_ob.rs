@@ -28,7 +28,7 @@
 //!   has a neighbour that only the covering subtree's races ask for, at a node where
 //!   the paper's leaf took it as covered and then went the other way: the paper's
 //!   algorithm lost an assertion so, with the end observing or not
-//!   (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`). Only
+//!   (`tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic`). Only
 //!   one form of weak initial counts for `done` (a process first in the sequence with
 //!   no predecessor; the paper's also takes a process without an event in the sequence
 //!   that commutes with all of it): less pruning, never a lost trace. With
@@ -57,11 +57,11 @@
 //!   ordered: so once an execution ends, the processes still blocked are probed
 //!   again, and each real `await` asks to run before the writes that disabled it,
 //!   over `→ob` (a waiting process that passed later missed a class without it:
-//!   `regressions::odpor_ob_a_wait_in_the_middle_is_probed_by_footprints`). And two writes of a global that some
+//!   `tests/regressions/odpor_ob_a_wait_in_the_middle_is_probed_by_footprints.ic`). And two writes of a global that some
 //!   guard may read are always dependent ([`crate::dependency::observers::guarded`]): a guard that
 //!   is false reads nothing, so a reordering of unobserved writes could disable the
 //!   very process that would have observed them, and the order where it passes would
-//!   be reached by no race (`regressions::odpor_ob_a_disabled_guard_observes_nothing`).
+//!   be reached by no race (`tests/regressions/odpor_ob_a_disabled_guard_observes_nothing.ic`).
 //!   Writes of the other globals change no guard, so every order of them enables the
 //!   same processes.
 //!

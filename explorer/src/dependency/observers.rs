@@ -48,7 +48,7 @@
 //! may-writes of `a[0]` (the end observing it), which put one's write of y before the
 //! other's read through them, and the race of that write and read was never
 //! reversed: odpor-ob missed 3 of 96 reads-from classes
-//! (`regressions::odpor_ob_misses_reads_from_classes_generated`).
+//! (`tests/regressions/odpor_ob_misses_reads_from_classes_generated.ic`).
 
 use crate::dependency::footprint::{intersects, Footprint, WHOLE};
 use crate::dependency::happens_before::HappensBefore;

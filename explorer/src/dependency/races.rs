@@ -84,7 +84,7 @@ pub fn dep_before(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> 
 /// reads, but in the reversed sequence the block runs whole, after every event of
 /// `v` it conflicts with. Taking the probe's footprint instead made an initial of
 /// the probe's process, already in a backtrack set but asleep, hide the initial that
-/// had to be added (`regressions::probe_reversal_behind_a_write_it_reads`).
+/// had to be added (`tests/regressions/probe_reversal_behind_a_write_it_reads.ic`).
 pub fn initials(
     events: &[Event],
     hb: &HappensBefore,

@@ -40,17 +40,17 @@ pub(super) enum AwaitRace {
 /// step of `n`'s process, which brings the process to its guard earlier, where a
 /// probe races with an *earlier* event that falsified the guard — the only way the
 /// search climbs past several falsifying writes
-/// (`regressions::irreversible_await_race_still_climbs`,
-/// `regressions::probe_two_falsifying_writes`); and its initial may be an event of
+/// (`tests/regressions/irreversible_await_race_still_climbs.ic`,
+/// `tests/regressions/probe_two_falsifying_writes.ic`); and its initial may be an event of
 /// another process that wrote what the guard reads, after which the process waits
 /// at the guard in a state not yet probed
-/// (`regressions::sdpor_climbs_when_notdep_writes_what_the_guard_reads`). So the
+/// (`tests/regressions/sdpor_climbs_when_notdep_writes_what_the_guard_reads.ic`). So the
 /// race is skipped only when neither can happen: no event of another process in
 /// `notdep(e, E)` wrote what the guard reads, and every earlier step of the
 /// process, and the event that created it, is in `E'` (it already waited at this
 /// guard there, and was probed there; a process whose creator ran after `e` had
 /// not: sdpor missed 2 of 4 traces so,
-/// `regressions::sdpor_climbs_with_the_creator_of_an_await`), or no event of
+/// `tests/regressions/sdpor_climbs_with_the_creator_of_an_await.ic`), or no event of
 /// another process before `e` wrote what the guard reads (a probe would have
 /// nothing to race with). Checked by the differential campaign; not a theorem of
 /// the papers.
@@ -66,7 +66,7 @@ pub(super) enum AwaitRace {
 /// that does not climb and keeps the snapshot `prefix` of `s[E']` judges the guard by
 /// replaying `notdep` ([`memory_after`]). Taking such a race as reversible made ocdpor
 /// follow a sequence whose `await` could not run, and end it blocked
-/// (`regressions::ocdpor_replays_notdep_where_r_hides_the_memory_of_an_await_race`).
+/// (`tests/regressions/ocdpor_replays_notdep_where_r_hides_the_memory_of_an_await_race.ic`).
 pub(super) fn await_race(
     ex: &Executor<'_>,
     hb: &HappensBefore,
@@ -102,7 +102,7 @@ pub(super) fn await_race(
     // the process pass earlier. With the reads of `mem` alone, sdpor, csdpor and
     // cdpor missed the class (and the assertion) where `await (f[0] && f[1])` passes
     // between two writes of f[0] by one process, after f[1]'s writer
-    // (`regressions::sdpor_climbs_past_a_short_circuit_guard`). That is a probe's
+    // (`tests/regressions/sdpor_climbs_past_a_short_circuit_guard.ic`). That is a probe's
     // footprint ([`Executor::guard_reads`]).
     let guard = Footprint {
         reads: ex.guard_reads(block, locals),
@@ -115,7 +115,7 @@ pub(super) fn await_race(
     // falsified the guard with that event in its `notdep` — an initial the probe
     // at the guard's first falsification did not have (sdpor missed 2 of 74 traces
     // of two `await (y != x)` q's, an `x = 1` and two writes of `y` so:
-    // `regressions::sdpor_climbs_when_notdep_writes_what_the_guard_reads`). Also
+    // `tests/regressions/sdpor_climbs_when_notdep_writes_what_the_guard_reads.ic`). Also
     // for odpor-ob's races found at the end (`Dpor::observed_races_up_to` climbs).
     if v.iter().any(|&i| other(i)) {
         return AwaitRace::Climb;
@@ -182,24 +182,24 @@ impl<R: Reduction> Dpor<R> {
     /// its initials joining `backtrack(E')` otherwise. Only where `n`'s process
     /// reaches its block without `e0`: the event that created it or ran its last step
     /// is neither `e0` nor after it
-    /// (`regressions::odpor_passes_only_writes_its_await_could_precede_generated`).
+    /// (`tests/regressions/odpor_passes_only_writes_its_await_could_precede_generated.ic`).
     ///
     /// The race of `n` with the last such write is analysed as any race; the earlier
     /// ones are not races (the later writes stand between), yet reversing them is the
     /// only way to run `n` before them: after p@1's y = 2 and p@2's y = 0, an
     /// `await (y == 1)` of a process q creates after both is reached only by running
     /// q (and its spawn) before p@1 — every algorithm missed that final state
-    /// (`regressions::an_await_behind_two_writes_of_its_creator_s_rival`). In optimal
+    /// (`tests/regressions/an_await_behind_two_writes_of_its_creator_s_rival.ic`). In optimal
     /// searches an `await` event that runs asks too: the probe right after `e0` asked
     /// with the `notdep` of that moment, and the events that enable `n` may come later
-    /// (`regressions::odpor_misses_a_trace_behind_a_disabling_write`,
-    /// `regressions::odpor_probe_passes_the_writes_that_disabled_it`). Each sequence
+    /// (`tests/regressions/odpor_misses_a_trace_behind_a_disabling_write.ic`,
+    /// `tests/regressions/odpor_probe_passes_the_writes_that_disabled_it.ic`). Each sequence
     /// goes through the usual redundancy checks, so only traces not covered yet are
     /// added. Failed `await` events too: a guard that fails (`head` of a list the
     /// write emptied) passes before the write that made it false, and only this asks
     /// for it — its race with the write that made it fail cannot pass there (odpor
     /// completed none of 2 traces, missing the final state:
-    /// `regressions::odpor_a_failed_await_passes_the_writes_that_disabled_it`).
+    /// `tests/regressions/odpor_a_failed_await_passes_the_writes_that_disabled_it.ic`).
     pub(super) fn pass_disabling_writes(&mut self, run: &mut Exploration<'_, '_>) {
         let hb = std::mem::take(&mut self.hb);
         self.pass_disabling_writes_over(run, &hb);
@@ -277,7 +277,7 @@ impl<R: Reduction> Dpor<R> {
             // in `E`, having read `e0`'s writes there. With `q: if (z != 0) z = 0`
             // twice, the first disabling `await (z >= 1)`, the second writes only
             // before it: ocdpor lost a final state while only the first was left out
-            // (`regressions::ocdpor_leaves_out_a_write_r_moved_before_its_guard`).
+            // (`tests/regressions/ocdpor_leaves_out_a_write_r_moved_before_its_guard.ic`).
             // Without `R`, `notdep(e0, E)` has no event in conflict with `e0`.
             let writes_guard = |j: &usize| guard_written.binary_search(j).is_ok();
             let rewriters: Vec<usize> = guard_writers
@@ -299,13 +299,13 @@ impl<R: Reduction> Dpor<R> {
             // A later write of the guard makes running after it another trace:
             // sdpor missed q@3 r q@2 p p, r's `z = z` between two `await (z != y)`,
             // where p's `y = 0` disables both
-            // (`regressions::sdpor_an_await_after_a_later_write_of_its_guard`). So
+            // (`tests/regressions/sdpor_an_await_after_a_later_write_of_its_guard.ic`). So
             // does an event of `notdep` that conflicts with the block behind the
             // guard, which that probe, right after the write, did not have before
             // it: p's `await (x != 1); y = 0` after a q's `x = 1`, asleep there since
             // it ran at the node before, and r's read of y after that write: only
             // this asks for r before p's block
-            // (`regressions::sdpor_an_await_behind_a_reader_of_its_block`).
+            // (`tests/regressions/sdpor_an_await_behind_a_reader_of_its_block.ic`).
             // Disabled before `e0` already, the process can pass only after a `v` that
             // writes what its guard reads (cheap tests before computing memories):
             // leaving writes out then needs one to leave out and one to keep. (sdpor
@@ -331,16 +331,16 @@ impl<R: Reduction> Dpor<R> {
             // guard (commuting, on two elements or by `R`) is in the other's `notdep`,
             // and only both passed let `n` run, while a write that enables it must
             // stay (ocdpor missed a trace of its finer dependency so:
-            // `regressions::sdpor_an_await_enabled_after_the_writes_that_follow`).
+            // `tests/regressions/sdpor_an_await_enabled_after_the_writes_that_follow.ic`).
             // In an optimal search, judged on `s[E'.v]` replayed from the snapshot
             // where `R` hides it from the undo log, as `await_race` judges the race
             // (without it, ocdpor lost a final state: the race took the replay, this
-            // did not: `regressions::ocdpor_replays_the_writes_that_disabled_it`).
+            // did not: `tests/regressions/ocdpor_replays_the_writes_that_disabled_it.ic`).
             let prefix = self.snapshots.get(e0).filter(|_| optimal);
             let mut replayed = 0;
             // A guard that faults there passes too: the block runs and fails, a
             // runtime error to report (odpor missed `head` of an empty list so:
-            // `regressions::odpor_an_await_whose_guard_faults_passes_the_writes`).
+            // `tests/regressions/odpor_an_await_whose_guard_faults_passes_the_writes.ic`).
             let block = run.ex.events()[n].block;
             let mut passes = |v: &[usize]| {
                 let after = memory_after(&run.ex, hb, (e0, n), v, prefix, &mut replayed);
@@ -358,7 +358,7 @@ impl<R: Reduction> Dpor<R> {
             // q@1's `y = 1` sleeps beside it and is taken to cover it on the strength
             // of this probe (`wakeup_tree::sleeper_covers`). `ocdpor --literal` missed
             // that trace of its dependency so
-            // (`regressions::a_disabled_await_passes_after_every_write_it_can`).
+            // (`tests/regressions/a_disabled_await_passes_after_every_write_it_can.ic`).
             // Source-DPOR's backtrack sets take the race's initial whatever sleeps
             // beside it, and keep the first, smallest subsets left out first.
             // Leaving writers out changes the guard only through what it reads: where

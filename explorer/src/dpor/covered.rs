@@ -145,11 +145,11 @@ impl<R: Reduction> Dpor<R> {
     /// dnd(E)` is run for its races and its branch removed) and, once none is left,
     /// with a fresh enabled process, as Source-DPOR does (`Dpor::choose_after_blocked`;
     /// asking only when the tree is empty at the moment of the block lost a final
-    /// state of odpor-cs-ob: `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`).
+    /// state of odpor-cs-ob: `tests/regressions/odpor_cs_ob_goes_on_after_its_tree_is_spent.ic`).
     ///
     /// The paper ends a node whose wakeup tree is spent, and chooses again only for
     /// its own choice of line 21 (lines 17–21). That loses final states
-    /// (`regressions::state_dependent_block_extent_loses_a_final_state`): r's first
+    /// (`tests/regressions/state_dependent_block_extent_loses_a_final_state.ic`): r's first
     /// step, then p, reached the state of p.r and blocked, and r's node, reached by
     /// the branch r.p, ended there — but r.r.q.p, which never passes through that
     /// state, was to be found from the races of executions below r.p, and no other
@@ -179,7 +179,7 @@ impl<R: Reduction> Dpor<R> {
             // inherits it for each q independent of it (lines 29–30). It is not
             // `done(E)`: nothing below `E.p` was explored, so it must not make a
             // sequence redundant at line 40 — the races of the executions it stands
-            // for were never seen (`regressions::odpor_cs_blocked_step_covers_no_race`).
+            // for were never seen (`tests/regressions/odpor_cs_blocked_step_covers_no_race.ic`).
             self.nodes[d].sleep.insert_equivalent(vec![step], partners);
             self.nodes[d].blocked_steps.push(process);
             return;
@@ -259,7 +259,7 @@ impl<R: Reduction> Dpor<R> {
     /// odpor-cs-ob `--literal` lost a final state: q.p.r was a proved don't-do
     /// sequence at the root, r was never run at q.p, and its race with p's write, the
     /// only one to ask for r at q, never showed
-    /// (`regressions::odpor_cs_ob_runs_the_dont_do_steps_left_for_their_races`).
+    /// (`tests/regressions/odpor_cs_ob_runs_the_dont_do_steps_left_for_their_races.ic`).
     ///
     /// One per blocked branch, as csdpor adds one process per step blocked at its
     /// node (`Dpor::block_after_equivalent`); a step confirmed in `dnd(E)` and run or
@@ -267,11 +267,11 @@ impl<R: Reduction> Dpor<R> {
     /// until no fresh process was left explored every enabled process there: FR-a(8)
     /// `--violations-only` took 11,073 states, 3,849 with one per branch (the
     /// regressions that asked for the rule,
-    /// `regressions::state_dependent_block_extent_loses_a_final_state` and
-    /// `regressions::odpor_cs_ob_goes_on_after_its_tree_is_spent`, pass with both).
+    /// `tests/regressions/state_dependent_block_extent_loses_a_final_state.ic` and
+    /// `tests/regressions/odpor_cs_ob_goes_on_after_its_tree_is_spent.ic`, pass with both).
     /// Line 3's choice, made here when only commuted steps ran (below), pays for no
     /// branch (counted as one, it lost a final state:
-    /// `regressions::odpor_cs_a_choice_of_line_3_pays_for_no_blocked_branch`).
+    /// `tests/regressions/odpor_cs_a_choice_of_line_3_pays_for_no_blocked_branch.ic`).
     ///
     /// With observers, not a process that no race could ask for first here: one
     /// whose step alone is redundant at the node (Fig. 1, line 9: a process done at a
@@ -294,7 +294,7 @@ impl<R: Reduction> Dpor<R> {
     /// covered): no subtree the node owed was cut, so nothing is owed but the choice
     /// of line 3 when the node explored nothing else — csdpor settles such a step
     /// and chooses as for any node. Going on after it too took odpor-cs to a state
-    /// csdpor never needs (`regressions::odpor_cs_a_step_kept_by_commutation_never_ran`,
+    /// csdpor never needs (`tests/regressions/odpor_cs_a_step_kept_by_commutation_never_ran.ic`,
     /// 20 states where csdpor has 19), and cost DBP(8) 56k states in odpor-cs (14k
     /// without, csdpor's) and 110k in odpor-cs-ob (38k without, before its steps
     /// confirmed in don't-do sets were settled). Whether one was chosen.

@@ -35,7 +35,7 @@ impl<R: Reduction> Dpor<R> {
     /// `x = 0`, the only one to ask for r r p p (q waiting for good), lies past it, and
     /// in the covering executions (p first) the same race orders p's `y = 1` before
     /// r's `y = y + 1`, another final state. cdpor and odpor-cs-ob lost that state
-    /// (`regressions::a_covered_state_hides_the_races_of_what_follows`, found by the
+    /// (`tests/regressions/a_covered_state_hides_the_races_of_what_follows.ic`, found by the
     /// small-scope test).
     ///
     /// odpor-cs-ob ([`Parts::chases_partners`]) analyses so the futures of the
@@ -53,7 +53,7 @@ impl<R: Reduction> Dpor<R> {
     /// is asked without a state check; the races themselves are found over plain
     /// happens-before, as for the blocked process's own future. Only odpor-cs-ob is
     /// known to have lost final states without it
-    /// (`regressions::odpor_cs_ob_a_settled_step_hides_a_race_with_another_process`,
+    /// (`tests/regressions/odpor_cs_ob_a_settled_step_hides_a_race_with_another_process.ic`,
     /// `..._a_process_chained_to_a_partner_races_with_the_settled_step`); csdpor,
     /// cdpor, odpor-cs and ocdpor agreed with naive on every program of the
     /// campaigns without it, and csdpor took 8 times the states of Pi_shared(10)
@@ -209,7 +209,7 @@ impl<R: Reduction> Dpor<R> {
     /// done at the root (q is a weak initial of r@4 r@3 q p p r@3: r@3's write
     /// overwrites q's unread), and so was its mirror in r@4's subtree: odpor-cs-ob
     /// `--literal` lost the final state x = 2
-    /// (`regressions::odpor_cs_ob_literal_a_future_asked_for_is_not_covered_by_its_asker`,
+    /// (`tests/regressions/odpor_cs_ob_literal_a_future_asked_for_is_not_covered_by_its_asker.ic`,
     /// found by the mutants test). Only the futures' sequences delegate: counting
     /// every sequence a blocked execution asked for, odpor-cs-ob with
     /// `--violations-only` took LW(10) from 66 to 1,536 states, with no program

@@ -13,7 +13,7 @@
 //! leave out was the fifth from the end — an `await` on `w == 1 && x == 0 && y == 0`
 //! after `x = 1`, four `y = y + 1` and `w = 1`, where only leaving out the first
 //! increment (and with it the three after it) lets the `await` pass before `x = 1`
-//! (`regressions::a_probe_leaves_out_a_writer_far_from_the_end`). The number of
+//! (`tests/regressions/a_probe_leaves_out_a_writer_far_from_the_end.ic`). The number of
 //! antichains is that of the ways to place the `await` among its writers that are
 //! not ordered: 1 + m for m writers in one chain, 2^m for m independent ones, and as
 //! many Mazurkiewicz traces put the `await` after each subset. None is tried where no

@@ -388,7 +388,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             // before the end asks here, over plain happens-before (a valid sequence,
             // if a less reduced one), to run before the writes that disabled it; at
             // the end only the processes still blocked are probed (odpor-ob missed a
-            // trace so: `regressions::odpor_ob_an_await_passes_the_writes_that_disabled_it`).
+            // trace so: `tests/regressions/odpor_ob_an_await_passes_the_writes_that_disabled_it.ic`).
             if optimal {
                 self.pass_disabling_writes(run);
             }

@@ -49,7 +49,7 @@ impl<R: Reduction> Dpor<R> {
         // A real `await` asks to run before the writes that disabled it, over `→ob`:
         // its probes in the middle of the execution were judged by footprints, where a
         // pair of writes that a later one overwrites unread still orders them
-        // (`regressions::odpor_ob_a_wait_in_the_middle_is_probed_by_footprints`). A
+        // (`tests/regressions/odpor_ob_a_wait_in_the_middle_is_probed_by_footprints.ic`). A
         // failed `await` too, as the incremental analysis asks for it
         // ([`Dpor::pass_disabling_writes`]): its guard held, and running it before the
         // writes that disabled it may pass or fail otherwise. (No program is known
@@ -88,9 +88,9 @@ impl<R: Reduction> Dpor<R> {
     /// end of that sequence read, so p@4 did not come first); there the race of the
     /// last two writes of b was judged covered by p@4, done: odpor-ob missed 2 of
     /// 2,043 reads-from classes
-    /// (`regressions::odpor_ob_misses_the_last_writer_of_a_check_after_circular_coverage`),
+    /// (`tests/regressions/odpor_ob_misses_the_last_writer_of_a_check_after_circular_coverage.ic`),
     /// and 3 of 74 in a 3-process program
-    /// (`regressions::odpor_ob_a_class_reached_outside_the_done_subtree`). That this
+    /// (`tests/regressions/odpor_ob_a_class_reached_outside_the_done_subtree.ic`). That this
     /// reaches every class is not proved: the differential test checks it.
     pub(super) fn done_first_elsewhere(
         &self,
@@ -164,7 +164,7 @@ impl<R: Reduction> Dpor<R> {
         // them by footprints, where two writes of a location that a later write
         // overwrites unread still order its earlier steps after the disabling write
         // (odpor-ob lost a final state so:
-        // `regressions::odpor_ob_probes_the_processes_blocked_at_the_end`). The
+        // `tests/regressions/odpor_ob_probes_the_processes_blocked_at_the_end.ic`). The
         // probe also asks to run before each earlier write that disabled it, over
         // the same order (its direct race is with the last one only). The probe
         // leaves the order of the execution as it is: it writes nothing, and reads
@@ -281,7 +281,7 @@ impl<R: Reduction> Dpor<R> {
             // nothing below it was explored (as for the wakeup insertion's sleep
             // sets, `block_after_equivalent`); over `→ob` it may come first where it
             // never did over plain happens-before (odpor-cs-ob lost a final state so:
-            // `regressions::odpor_cs_ob_a_blocked_step_is_not_done`). A step whose
+            // `tests/regressions/odpor_cs_ob_a_blocked_step_is_not_done.ic`). A step whose
             // own executions below were blocked counts as done, as in odpor-cs (the
             // node where they were blocked went on with fresh processes).
             let done = done.get_or_insert_with(|| self.done(run, len));
@@ -429,7 +429,7 @@ impl<R: Reduction> Dpor<R> {
     /// them (there is no state after it); the other races get theirs as at any end.
     /// An `await` step asks to run before the writes that disabled it, as one that
     /// runs does (the climb of the race analysis alone missed a class:
-    /// `regressions::odpor_ob_an_await_passes_the_writes_that_disabled_it`). The
+    /// `tests/regressions/odpor_ob_an_await_passes_the_writes_that_disabled_it.ic`). The
     /// processes blocked in `s[E]` are probed, and those whose `await` reads what
     /// `x` may write (it may disable them), as [`Dpor::analyse_unrun`] probes them. The
     /// processes that could wait after `x` only because of it (its own, at an
@@ -508,7 +508,7 @@ impl<R: Reduction> Dpor<R> {
     /// execution, and the reversals that reach r r q elsewhere were judged covered by
     /// q's subtree at the root, which holds this blocked branch: odpor-cs-ob
     /// `--literal` lost the final state x = 2
-    /// (`regressions::odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race`,
+    /// (`tests/regressions/odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race.ic`,
     /// found by the small-scope test).
     pub(super) fn future_observed_races(
         &mut self,

@@ -38,7 +38,7 @@ use crate::fingerprint::Fingerprint;
 /// the paper's wakeup trees, a leaf at that node took it as covered and its own
 /// exploration went the other way: odpor-ob missed 1 of a 3-process program's 10
 /// classes and the assertion that reads it, with and without `--violations-only`
-/// (`regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`), and lost
+/// (`tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic`), and lost
 /// reads-from classes in 8 of 10,000 generated programs. A wakeup sequence now
 /// extends the leaf that covers it
 /// ([`WakeupTree::insert`](crate::dpor::wakeup_tree::WakeupTree::insert)). That it then
@@ -50,7 +50,7 @@ use crate::fingerprint::Fingerprint;
 /// instead of the paper's 10.
 ///
 /// Two such judgements once covered each other's classes, each cut resting on the
-/// other subtree (`regressions::odpor_ob_circular_coverage_misses_reads_from_classes`,
+/// other subtree (`tests/regressions/odpor_ob_circular_coverage_misses_reads_from_classes.ic`,
 /// 6 of 821 classes missed). Keeping ordered here a pair whose overwrite in the
 /// prefix is read after it repaired that program, not others; the repair is in the
 /// caller: a done process that an execution explored elsewhere shows to come first
@@ -137,7 +137,7 @@ pub fn reversals(
                 // value first — then no race asked for the class where the observer
                 // reads ê, except through a reversal that a covered class made
                 // redundant (odpor-ob lost 2 of 20 reads-from classes so:
-                // `regressions::odpor_ob_an_observer_beside_the_end_reads_the_reversal`).
+                // `tests/regressions/odpor_ob_an_observer_beside_the_end_reads_the_reversal.ic`).
                 let obs = observers(&seq, e, j, guarded, end);
                 v.push(e);
                 extend_notobs(events, hb, e, j, &obs, &mut v);
@@ -152,7 +152,7 @@ pub fn reversals(
                 // Stopping `v` before any observer instead left the reversal
                 // unobserved, and its exploration ran another process first: odpor-ob
                 // missed 2 of 30 reads-from classes
-                // (`regressions::odpor_ob_misses_reads_from_classes_beside_failing_blocks`).
+                // (`tests/regressions/odpor_ob_misses_reads_from_classes_beside_failing_blocks.ic`).
                 let mut observers = obs.readers.iter().rev();
                 if let Some(&o) = observers.find(|&&o| executable(hb, events, e, &v, o)) {
                     v.push(o);

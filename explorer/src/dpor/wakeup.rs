@@ -83,7 +83,7 @@ impl<R: Reduction> Dpor<R> {
         // don't-do step (`Ending::Blocks`) because it commutes in context with the
         // event before (odpor-cs's note 6): it never ran here, and its races with the
         // events of E' are seen only when it does (taking it as run, odpor-cs lost a
-        // final state: `regressions::odpor_cs_a_step_kept_by_commutation_never_ran`).
+        // final state: `tests/regressions/odpor_cs_a_step_kept_by_commutation_never_ran.ic`).
         let repeats = entries.first().is_some_and(|first| {
             prefix.blocked_steps.contains(&first.process)
                 && prefix.wut.branches_at_root(&entries, &mut independent)
@@ -93,7 +93,7 @@ impl<R: Reduction> Dpor<R> {
         // for the rest's order, without that step, which can run later: in `--literal`
         // (odpor-cs-ob), p run and blocked at q's first block hid r there, and the
         // covering subtree, p first, never had r before q's first block
-        // (`regressions::odpor_cs_ob_literal_a_blocked_branch_hides_a_reader_first`).
+        // (`tests/regressions/odpor_cs_ob_literal_a_blocked_branch_hides_a_reader_first.ic`).
         // (Not a step only kept asleep into the node by commutation, which owes
         // nothing: see `Dpor::choose_after_blocked`.)
         if let [first, rest @ ..] = &entries[..] {
@@ -131,7 +131,7 @@ impl<R: Reduction> Dpor<R> {
     /// `await`: below p@2, the race of r's write with q asked for q first, refused
     /// beside p@1 asleep there, and p@2's second step then came before p@1's only
     /// after r's write (odpor explored 23 of 24 traces:
-    /// `regressions::odpor_judges_a_sleeper_beside_on_the_whole_execution`). So
+    /// `tests/regressions/odpor_judges_a_sleeper_beside_on_the_whole_execution.ic`). So
     /// each race refused so is judged again where the execution ends, with JACM's `v`;
     /// its don't-do sequence (odpor-cs) is left out. In each execution through `n`:
     /// which events follow `n` independently of `e` depends on the continuation.
@@ -173,7 +173,7 @@ impl<R: Reduction> Dpor<R> {
     /// (commuting with their first steps), not because they need it, and they join
     /// the tree again without it, through the usual redundancy checks. Dropping them
     /// lost a reads-from class of odpor-ob: p@4.p@1 went below q's `await`, which
-    /// could not run there (`regressions::odpor_ob_keeps_what_a_dropped_step_held`).
+    /// could not run there (`tests/regressions/odpor_ob_keeps_what_a_dropped_step_held.ic`).
     pub(super) fn runnable_branch(&mut self, run: &mut Exploration<'_, '_>, d: usize) -> bool {
         loop {
             let node = &self.nodes[d];
@@ -224,7 +224,7 @@ impl<R: Reduction> Dpor<R> {
     /// there) asleep, and no execution ran q after r — the race of p's `y = -1` with
     /// q's read of y, which asks for r.q at the root, was never seen (odpor-cs,
     /// odpor-cs-ob and ocdpor lost a final state:
-    /// `regressions::odpor_cs_runs_a_step_kept_by_commutation`). csdpor analyses them
+    /// `tests/regressions/odpor_cs_runs_a_step_kept_by_commutation.ic`). csdpor analyses them
     /// the same way (`Dpor::analyse_covered_steps`).
     pub(super) fn run_commuted(&mut self, run: &mut Exploration<'_, '_>, commuted: &[Fingerprint]) {
         for &key in commuted {

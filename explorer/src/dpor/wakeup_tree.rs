@@ -103,23 +103,23 @@ fn weak_initial_in_order(
 /// lost a final state so: q slept beside `v = s`, commuting with it by `R` (`x != -1`:
 /// s only loops), while p's write of y stood before s by a may-read of s's footprint,
 /// so the race of p with s's later read of y, which no other branch asked for, never
-/// showed (`regressions::ocdpor_a_sleeping_process_is_beside_by_footprints_only`).
+/// showed (`tests/regressions/ocdpor_a_sleeping_process_is_beside_by_footprints_only.ic`).
 /// The same held for processes waiting at an `await`, whose later disabling write
 /// went unraced (ocdpor missed 2 of 9 traces:
-/// `regressions::ocdpor_a_sleeping_await_is_no_weak_initial_beside`). By footprints
+/// `tests/regressions/ocdpor_a_sleeping_await_is_no_weak_initial_beside.ic`). By footprints
 /// alone, a waiting process is beside too: an event that disables it writes what its
 /// guard reads, a conflict of footprints whose race its subtree reversed (refusing
 /// it made a branch where it sleeps, and odpor ended executions blocked there:
-/// `regressions::odpor_a_sleeping_await_beside_by_footprints_covers`).
+/// `tests/regressions/odpor_a_sleeping_await_beside_by_footprints_covers.ic`).
 ///
 /// The race's first event `e`, which runs after `v` in the reversal, may be an `await`
 /// that a process beside `v` disables for good: no exploration that starts with that
 /// process runs `v` then `e`. That trace is not lost: in those explorations `e`'s
 /// process is blocked behind the write, and its probe asks to run before it
 /// ([`crate::dpor`]'s `pass_disabling_writes`, which leaves out the other writes that
-/// disable it again, `regressions::ocdpor_a_weak_initial_beside_may_disable_the_race`).
+/// disable it again, `tests/regressions/ocdpor_a_weak_initial_beside_may_disable_the_race.ic`).
 /// Refusing such a process as a weak initial here (tried) lost a trace elsewhere
-/// (`regressions::ocdpor_two_awaits_behind_commuting_writes`). The other way round
+/// (`tests/regressions/ocdpor_two_awaits_behind_commuting_writes.ic`). The other way round
 /// is another matter:
 ///
 /// `after` is, for the reversal of a race of a disabled `await` (a probe, the last
@@ -134,11 +134,11 @@ fn weak_initial_in_order(
 /// before the second's first block) and beside it by footprints (both only read b),
 /// was taken to cover it; the trace where the second passes and p then disables the
 /// first was never explored (`ocdpor --literal` completed 8 of the 9 traces of its
-/// dependency: `regressions::ocdpor_literal_completes_every_trace_of_its_dependency`).
+/// dependency: `tests/regressions/ocdpor_literal_completes_every_trace_of_its_dependency.ic`).
 /// The caller passes `after` only for a sleeper at an `await`: a step without one
 /// stays enabled through every continuation, so JACM's argument holds for it whatever
 /// the write (refusing it, odpor ended an execution blocked where p's failing
-/// `assert(x == 5)` slept beside q: `regressions::odpor_blocks_none_where_every_execution_fails`).
+/// `assert(x == 5)` slept beside q: `tests/regressions/odpor_blocks_none_where_every_execution_fails.ic`).
 /// In ocdpor (`Parts::lifts`), for the reversal of every race, not only a
 /// probe's: a process stays asleep there past events it commutes with only by `R`,
 /// and the leaf of the tree that its own subtree's race was absorbed by led back to
@@ -147,9 +147,9 @@ fn weak_initial_in_order(
 /// value: they commute by `R`), p (z = 2, disabling both) and r racing with p; at `q'`,
 /// the race of p with r asked for r first, refused as covered by `q` asleep beside
 /// it — although p, after r, disables `q` for good
-/// (`regressions::ocdpor_a_sleeper_disabled_after_the_sequence_covers_nothing`). In
+/// (`tests/regressions/ocdpor_a_sleeper_disabled_after_the_sequence_covers_nothing.ic`). In
 /// odpor the same refusal would end an execution blocked
-/// (`regressions::odpor_a_sleeping_await_beside_by_footprints_covers`: r's may-write of
+/// (`tests/regressions/odpor_a_sleeping_await_beside_by_footprints_covers.ic`: r's may-write of
 /// x, which never happens, may disable p), and no generated program has shown odpor a
 /// trace short: the differential test checks its count of executions against naive's
 /// count of traces on each.
@@ -161,7 +161,7 @@ fn weak_initial_in_order(
 /// cut at a covered state, the events after the cut were never run there, and the
 /// race is not seen. The subtree that covers the state has another history, where it
 /// need not lead back either: coverage became circular. odpor-cs-ob lost a final
-/// state so (`regressions::odpor_cs_ob_circular_coverage_loses_a_final_state`): at
+/// state so (`tests/regressions/odpor_cs_ob_circular_coverage_loses_a_final_state.ic`): at
 /// `q q' q'#`, the race of `p` with `q#` asked for `q#` first and was refused as
 /// covered by the sleeper `r` (beside it, explored at `q`), whose subtree had `q#`
 /// and `p` as confirmed don't-do steps; the race that would have led back there asked
@@ -305,7 +305,7 @@ impl WakeupTree {
     /// trace needs `v` right of the child. Putting it there, as this insertion did
     /// while it refused a waiting child (for what it is as a sleeping process), made a
     /// branch where the child sleeps: no exploration ran it after `v` (ocdpor missed 2
-    /// of 10 traces: `regressions::ocdpor_a_sleeping_first_await_hides_the_second`),
+    /// of 10 traces: `tests/regressions/ocdpor_a_sleeping_first_await_hides_the_second.ic`),
     /// and the executions where it ran at the end were blocked (odpor on dining(8):
     /// 32, none now).
     ///
@@ -315,13 +315,13 @@ impl WakeupTree {
     /// blocked before it reaches the race that would ask for `v` again there — its
     /// executions reach states whose continuations were explored elsewhere, by the
     /// very exploration whose race asked for `v` (odpor-cs `--literal` lost a final
-    /// state so: `regressions::odpor_cs_a_leaf_does_not_cover_a_wakeup_sequence`).
+    /// state so: `tests/regressions/odpor_cs_a_leaf_does_not_cover_a_wakeup_sequence.ic`).
     /// And for a search with observers (odpor-ob, odpor-cs-ob), whose redundancy
     /// check trusts `→ob` ([`crate::dpor::observed_reversals::redundant`]): the leaf's exploration
     /// may order two overwritten writes the other way from the execution whose race
     /// asked for `v`, and then reach the other neighbour of their class, never `v`'s
     /// (odpor-ob lost an assertion so, with the paper's leaves:
-    /// `regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours`).
+    /// `tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic`).
     /// The branch only directs the leaf's first choices: no execution is explored
     /// that the leaf's subtree could not reach. Optimality is not claimed: the leaf's
     /// own choices then come beside the branch, and may explore more.

@@ -6,7 +6,7 @@
 //! generator reaches rarely. odpor-ob's circular coverage (campaign seed 9002) was 1
 //! program in 49,000 generated ones; 65 of 300 edits of its shrunk program lost
 //! reads-from classes, and one of them still did after the first fix
-//! (`regressions::odpor_ob_an_overwrite_read_after_the_sequence`). So each run
+//! (`tests/regressions/odpor_ob_an_overwrite_read_after_the_sequence.ic`). So each run
 //! edits the seeds below: a statement replaced, added or deleted, a block split or
 //! dropped, a spawn dropped, doubled or moved. proptest shrinks the list of edits.
 //!
@@ -43,7 +43,7 @@ struct Seed {
 /// covering prefix did not make, and the same with two overwriters, whose sequences
 /// asked for at a block were judged covered by the subtree that asked.
 const SEEDS: &[Seed] = &[
-    // regressions::odpor_ob_circular_coverage_misses_reads_from_classes
+    // tests/regressions/odpor_ob_circular_coverage_misses_reads_from_classes.ic
     Seed {
         globals: "global int y = 0;\nglobal int z = 0;\nglobal bool b = false;\n",
         procs: &[
@@ -63,7 +63,7 @@ const SEEDS: &[Seed] = &[
             "assert(y == z || b);",
         ],
     },
-    // regressions::odpor_ob_a_covered_class_does_not_cover_its_neighbours (q's 9 a
+    // tests/regressions/odpor_ob_a_covered_class_does_not_cover_its_neighbours.ic (q's 9 a
     // parameter, so that every proc has a `v`)
     Seed {
         globals: "global int x = 0;\nglobal int o = 0;\nglobal int c = 0;\n",
@@ -81,7 +81,7 @@ const SEEDS: &[Seed] = &[
             "x = c;",
         ],
     },
-    // regressions::odpor_cs_ob_circular_coverage_loses_a_final_state
+    // tests/regressions/odpor_cs_ob_circular_coverage_loses_a_final_state.ic
     Seed {
         globals: "global int y = 0;\nglobal int[1] m;\nglobal int l = 0;\n",
         procs: &[
@@ -99,7 +99,7 @@ const SEEDS: &[Seed] = &[
             "assert(m[0] != 1);",
         ],
     },
-    // regressions::sdpor_climbs_past_a_short_circuit_guard: a flag set, cleared and set
+    // tests/regressions/sdpor_climbs_past_a_short_circuit_guard.ic: a flag set, cleared and set
     // again, and a join on two flags
     Seed {
         globals: "global int y = 0;\nglobal bool[2] f;\n",
@@ -124,7 +124,8 @@ const SEEDS: &[Seed] = &[
             "assert(y != 1);",
         ],
     },
-    // cdpor's first bugs (regressions::issue_aab, issue_class3_two_increments): the
+    // cdpor's first bugs (tests/regressions/a_reader_before_two_equal_writes.ic and
+    // a_guarded_write_before_two_increments.ic): the
     // same proc spawned twice, equal-value writes, a guarded write, increments
     Seed {
         globals: "global int x = 0;\nglobal int y = 0;\n",
@@ -143,7 +144,7 @@ const SEEDS: &[Seed] = &[
             "assert(x != 1 || y != 1);",
         ],
     },
-    // regressions::odpor_a_failed_await_passes_the_writes_that_disabled_it and
+    // tests/regressions/odpor_a_failed_await_passes_the_writes_that_disabled_it.ic and
     // odpor_an_await_whose_guard_faults_passes_the_writes: guards over a list that
     // may fault, awaits that fail
     Seed {
@@ -163,7 +164,7 @@ const SEEDS: &[Seed] = &[
             "assert(len(l) != 1);",
         ],
     },
-    // regressions::odpor_ob_probes_the_processes_blocked_at_the_end and
+    // tests/regressions/odpor_ob_probes_the_processes_blocked_at_the_end.ic and
     // an_await_behind_two_writes_of_its_creator_s_rival: writes overwritten unread
     // before a disabling write, an await spawned by a rival
     Seed {
@@ -186,7 +187,7 @@ const SEEDS: &[Seed] = &[
             "assert(z != 2);",
         ],
     },
-    // regressions::ocdpor_two_awaits_behind_commuting_writes and
+    // tests/regressions/ocdpor_two_awaits_behind_commuting_writes.ic and
     // ocdpor_a_sleeping_first_await_hides_the_second: equal-value writes that commute
     // by `R`, two awaits in a row
     Seed {
@@ -207,7 +208,7 @@ const SEEDS: &[Seed] = &[
             "assert(x != 1 || z != 2);",
         ],
     },
-    // regressions::state_dependent_block_extent_loses_a_final_state and
+    // tests/regressions/state_dependent_block_extent_loses_a_final_state.ic and
     // odpor_cs_ob_goes_on_after_its_tree_is_spent: the state checks' blocked
     // branches, a block whose extent depends on the state
     Seed {
@@ -231,7 +232,7 @@ const SEEDS: &[Seed] = &[
             "assert(w != 7);",
         ],
     },
-    // regressions::odpor_ob_a_class_reached_outside_the_done_subtree: checks that read
+    // tests/regressions/odpor_ob_a_class_reached_outside_the_done_subtree.ic: checks that read
     // some globals and write another (b), whose classes a done subtree was trusted
     // with (the family of tests/scripts/checks_campaign.py)
     Seed {
@@ -253,7 +254,7 @@ const SEEDS: &[Seed] = &[
             "if (y == z) { z = 1; }",
         ],
     },
-    // regressions::odpor_cs_a_step_kept_by_commutation_never_ran: a guarded write of
+    // tests/regressions/odpor_cs_a_step_kept_by_commutation_never_ran.ic: a guarded write of
     // an equal value, kept asleep by commutation in context
     Seed {
         globals: "global int x = 0;\nglobal int y = 1;\n",
@@ -272,7 +273,7 @@ const SEEDS: &[Seed] = &[
             "assert(x + y != 2);",
         ],
     },
-    // regressions::odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step
+    // tests/regressions/odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step.ic
     // and odpor_cs_ob_partners_of_a_targeted_program: a dead read before a settled
     // guarded write, what follows the read (in its process or one chained to it)
     Seed {
@@ -316,7 +317,7 @@ const SEEDS: &[Seed] = &[
             "assert(o != 2);",
         ],
     },
-    // regressions::odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race
+    // tests/regressions/odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race.ic
     Seed {
         globals: "global int x = 0;\nglobal int y = 0;\n",
         procs: GUARDED_WRITE_OVERWRITTEN,
@@ -331,7 +332,7 @@ const SEEDS: &[Seed] = &[
             "assert(x != 2 || y != 1);",
         ],
     },
-    // regressions::odpor_cs_ob_literal_a_future_asked_for_is_not_covered_by_its_asker
+    // tests/regressions/odpor_cs_ob_literal_a_future_asked_for_is_not_covered_by_its_asker.ic
     Seed {
         globals: "global int x = 0;\nglobal int y = 0;\n",
         procs: GUARDED_WRITE_OVERWRITTEN,
@@ -348,7 +349,8 @@ const SEEDS: &[Seed] = &[
     },
 ];
 
-/// The procs of the last two seeds (`regressions::SRC_GUARDED_WRITE_OVERWRITTEN`):
+/// The procs of the last two seeds (those of
+/// `tests/regressions/odpor_cs_ob_literal_a_blocked_prefix_hides_an_observed_race.ic`):
 /// q's guarded write of x, which r's writes overwrite, p's writes of y deciding it.
 const GUARDED_WRITE_OVERWRITTEN: &[(&str, &[&[&str]])] = &[
     ("p()", &[&["y = 1;"], &["y = 1;"]]),

@@ -9,7 +9,7 @@
 //! another value in `E'.v`, so they, and the later events of their processes, may be
 //! other transitions than in `E`, whose races with what follows no exploration shows
 //! (a state check after the last observer lost a final state so:
-//! `regressions::odpor_cs_ob_observers_after_a_reversed_race_are_other_events`).
+//! `tests/regressions/odpor_cs_ob_observers_after_a_reversed_race_are_other_events.ic`).
 //!
 //! What is checked here instead, on copies, before anything joins `dnd(E')`:
 //!
