@@ -301,12 +301,14 @@ const COUNTERS: [(&str, Counter); 9] = [
     ("wakeup-beside-commuting", Counter::WakeupBesideCommuting),
 ];
 
+/// The name `x` has in a header, from its table of names.
+fn name_in<T: PartialEq>(table: &[(&'static str, T)], x: T) -> &'static str {
+    table.iter().find(|(_, y)| *y == x).map_or("?", |(n, _)| n)
+}
+
 impl Counter {
     fn name(self) -> &'static str {
-        COUNTERS
-            .iter()
-            .find(|(_, c)| *c == self)
-            .map_or("?", |(n, _)| n)
+        name_in(&COUNTERS, self)
     }
 
     fn of(self, r: &Report) -> Option<u64> {
@@ -345,10 +347,7 @@ const SAMES: [(&str, Same); 3] = [
 
 impl Same {
     fn name(self) -> &'static str {
-        SAMES
-            .iter()
-            .find(|(_, s)| *s == self)
-            .map_or("?", |(n, _)| n)
+        name_in(&SAMES, self)
     }
 
     /// How `report` differs from `naive`, if it does.
