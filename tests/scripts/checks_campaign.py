@@ -3,12 +3,14 @@
 procedures, whose blocks are checks over y, z and b (`b = y == z;`, `z = y;`, a
 guarded write): blocks that read some globals and write others, the shape in which
 odpor-ob's redundancy check trusted a done subtree for classes it had never reached
-(stop 39; README, `odpor-ob`, "The cause, found in stop 39"). Each program goes
-through the differential test's `one_file` (every algorithm against naive: final
-states, violations, deadlocks, and the *set* of reads-from classes of sdpor, odpor
-and odpor-ob, check (j)). On the code before that repair it found 4 of 3,000
-programs at seed 2 (`tests/regressions/odpor_ob_a_class_reached_outside_the_done_subtree.ic`
-is one, shrunk), and none after, nor of 3,000 at seed 3.
+(`tests/regressions/odpor_ob_misses_the_last_writer_of_a_check_after_circular_coverage.ic`,
+"The cause"; `docs/algorithms/odpor-ob.md`, "A process done at a node owes what comes
+first elsewhere"). Each program goes through the differential test's `one_file`
+(every algorithm against naive: final states, violations, deadlocks, and the *set*
+of reads-from classes of sdpor, odpor and odpor-ob, check (j)). On the code before
+that repair it found 4 of 3,000 programs at seed 2
+(`tests/regressions/odpor_ob_a_class_reached_outside_the_done_subtree.ic` is one,
+shrunk), and none after, nor of 3,000 at seed 3.
 
     cargo test --release -p tests --test differential --no-run
     python3 tests/scripts/checks_campaign.py SEED COUNT   # e.g. 2 3000

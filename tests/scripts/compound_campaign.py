@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """A differential campaign on programs of three or four processes whose blocks are
 compound (a dead read and a write, a guarded pair of writes), over four globals:
-the shape of odpor-cs-ob's partner gap (stop 38; README, "…and so has what comes
-after the steps the covered sequence moved before it"), which the small-scope
-grammar (one statement per block, two globals) cannot write. Each program's final
-states and violations under every reduced algorithm are compared with naive's, as
-sets, through `ic-check --json`. It found 1 of 1,500 programs (seed 2) on the code
-before that fix (`tests/regressions/odpor_cs_ob_partners_of_a_targeted_program.ic`) and
-none after.
+the shape of odpor-cs-ob's partner gap (`docs/algorithms/odpor-cs-ob.md`, "The
+futures of a covered step's partners"), which the small-scope grammar (one statement
+per block, two globals) cannot write. Each program's final states and violations
+under every reduced algorithm are compared with naive's, as sets, through
+`ic-check --json`. It found 1 of 1,500 programs (seed 2) on the code before that fix
+(`tests/regressions/odpor_cs_ob_partners_of_a_targeted_program.ic`) and none after.
 
     cargo build --release -p ic-check
     python3 tests/scripts/compound_campaign.py SEED COUNT   # e.g. 2 1500

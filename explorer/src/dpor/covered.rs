@@ -107,8 +107,8 @@ impl<R: Reduction> Dpor<R> {
     /// (it does not climb: see `await_race`), as it asks for a step that runs; and
     /// every search probes the processes waiting at an `await` whose guard reads what
     /// the step may write too (`probe_disabled` would after the step), not only the
-    /// enabled ones it may disable (csdpor and cdpor probed only those before stop
-    /// 32; no count of the papers' tables changed).
+    /// enabled ones it may disable (for csdpor and cdpor too: probing these changes no
+    /// count of the papers' tables).
     pub(super) fn analyse_unrun(&mut self, run: &mut Exploration<'_, '_>, x: usize) -> Footprint {
         run.stats.pruning.covered_unrun += 1;
         let footprint = run.ex.unrun(x).footprint.clone();
