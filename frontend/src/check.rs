@@ -13,16 +13,13 @@ use crate::diagnostic::Diagnostic;
 use crate::interp;
 use crate::ir::{
     self, Block, BlockId, Builtin, ExprKind, FunId, Global, GlobalId, GlobalKind, InstrKind,
-    LocalId, Place, ProcId,
+    LocalId, Place, ProcId, MAX_ARRAY_LEN,
 };
 use crate::liveness;
 use crate::overwrites;
 use crate::value::{Ty, Value};
 use crate::write_sets;
 use rustc_hash::FxHashMap;
-
-/// The largest array the checker accepts (elements are explored states, not storage).
-pub const MAX_ARRAY_LEN: i64 = 1 << 20;
 
 const BUILTINS: &[&str] = &[
     "len", "head", "tail", "append", "take", "drop", "min", "max", "abs", "has", "all",

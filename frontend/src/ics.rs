@@ -256,15 +256,7 @@ impl Constraint {
             return Err(format!("a constraint is a bool, this is {}", expr.ty));
         }
         let mut globals = BTreeSet::new();
-        crate::transition::walk_expr(&expr, &mut |e| match &e.kind {
-            ExprKind::Global(g)
-            | ExprKind::ArrayGet(g, _)
-            | ExprKind::MapGet(g, _)
-            | ExprKind::MapHas(g, _) => {
-                globals.insert(*g);
-            }
-            _ => {}
-        });
+        expr.globals_read(&mut globals);
         Ok(Constraint {
             text: text.to_string(),
             expr,

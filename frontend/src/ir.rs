@@ -6,6 +6,10 @@
 
 use crate::ast::{BinOp, Span, UnOp};
 use crate::value::{Ty, Value};
+use std::collections::BTreeSet;
+
+/// The largest array the checker accepts (elements are explored states, not storage).
+pub const MAX_ARRAY_LEN: i64 = 1 << 20;
 
 pub type GlobalId = u32;
 pub type LocalId = u32;
@@ -130,6 +134,32 @@ pub enum InstrKind {
     Return(Option<Expr>),
 }
 
+impl InstrKind {
+    /// Calls `f` on every expression of the instruction (places' indices included),
+    /// not on their sub-expressions ([`Expr::walk`] visits those).
+    pub fn for_each_expr(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            InstrKind::Assign(place, e) => {
+                f(e);
+                match place {
+                    Place::ArrayElem(_, i)
+                    | Place::MapElem(_, i)
+                    | Place::GlobalListElem(_, i)
+                    | Place::LocalListElem(_, i) => f(i),
+                    Place::Global(_) | Place::Local(_) => {}
+                }
+            }
+            InstrKind::JumpUnless(c, _) | InstrKind::Assert(c, _) => f(c),
+            InstrKind::Spawn(_, args) => args.iter().for_each(&mut *f),
+            InstrKind::Return(Some(e)) => f(e),
+            InstrKind::Jump(_)
+            | InstrKind::Await(_)
+            | InstrKind::Yield(_)
+            | InstrKind::Return(None) => {}
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Place {
     Global(GlobalId),
@@ -149,18 +179,45 @@ pub struct Expr {
 
 impl Expr {
     /// The expressions this one is made of, in evaluation order (a call's arguments;
-    /// a `fun`'s body is not part of the expression).
-    pub fn operands(&self) -> Vec<&Expr> {
-        match &self.kind {
-            ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => vec![],
-            ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => vec![i],
-            ExprKind::Unary(_, a) => vec![a],
-            ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => vec![a, b],
-            ExprKind::Cond(c, a, b) => vec![c, a, b],
-            ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
-                items.iter().collect()
+    /// a `fun`'s body is not part of the expression). The one place that knows the
+    /// shape of every [`ExprKind`]: every walk over expressions goes through it.
+    pub fn operands(&self) -> impl Iterator<Item = &Expr> {
+        let none = [None, None, None];
+        let (fixed, items): ([Option<&Expr>; 3], &[Expr]) = match &self.kind {
+            ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => (none, &[]),
+            ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => {
+                ([Some(i), None, None], &[])
             }
+            ExprKind::Unary(_, a) => ([Some(a), None, None], &[]),
+            ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => ([Some(a), Some(b), None], &[]),
+            ExprKind::Cond(c, a, b) => ([Some(c), Some(a), Some(b)], &[]),
+            ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
+                (none, items)
+            }
+        };
+        fixed.into_iter().flatten().chain(items)
+    }
+
+    /// Calls `f` on this expression, then on its operands' sub-expressions, in
+    /// evaluation order.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        for operand in self.operands() {
+            operand.walk(f);
         }
+    }
+
+    /// Adds the globals the expression reads to `out` (a `fun` reads none).
+    pub fn globals_read(&self, out: &mut BTreeSet<GlobalId>) {
+        self.walk(&mut |x| match &x.kind {
+            ExprKind::Global(g)
+            | ExprKind::ArrayGet(g, _)
+            | ExprKind::MapGet(g, _)
+            | ExprKind::MapHas(g, _) => {
+                out.insert(*g);
+            }
+            _ => {}
+        });
     }
 }
 
@@ -232,6 +289,31 @@ impl Program {
             .iter()
             .position(|g| g.name == name)
             .map(|i| i as GlobalId)
+    }
+
+    /// The pcs a block may execute: from its start to the next `await`, `yield` or end.
+    pub fn block_pcs(&self, block: BlockId) -> BTreeSet<Pc> {
+        let b = &self.blocks[block as usize];
+        let code = &self.procs[b.proc as usize].code;
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![b.pc];
+        while let Some(pc) = stack.pop() {
+            if pc as usize >= code.instrs.len() || !seen.insert(pc) {
+                continue;
+            }
+            match &code.instrs[pc as usize].kind {
+                InstrKind::Jump(t) => stack.push(*t),
+                InstrKind::JumpUnless(_, t) => {
+                    stack.push(pc + 1);
+                    stack.push(*t);
+                }
+                InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => {}
+                InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
+                    stack.push(pc + 1)
+                }
+            }
+        }
+        seen
     }
 
     /// The blocks of one proc, entry block first, then in source order.

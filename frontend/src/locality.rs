@@ -114,7 +114,7 @@ fn tainted(e: &Expr, taint: &[bool]) -> bool {
         | ExprKind::MapHas(..) => true,
         ExprKind::Local(l) => taint[*l as usize],
         ExprKind::Const(_) => false,
-        _ => e.operands().iter().any(|c| tainted(c, taint)),
+        _ => e.operands().any(|c| tainted(c, taint)),
     }
 }
 
@@ -128,14 +128,14 @@ fn controls(e: &Expr, taint: &[bool]) -> bool {
         ExprKind::Cond(c, a, b) => tainted(c, taint) && (reads_globals(a) || reads_globals(b)),
         _ => false,
     };
-    here || e.operands().iter().any(|c| controls(c, taint))
+    here || e.operands().any(|c| controls(c, taint))
 }
 
 fn reads_globals(e: &Expr) -> bool {
     matches!(
         e.kind,
         ExprKind::Global(_) | ExprKind::ArrayGet(..) | ExprKind::MapGet(..) | ExprKind::MapHas(..)
-    ) || e.operands().iter().any(|c| reads_globals(c))
+    ) || e.operands().any(|c| reads_globals(c))
 }
 
 #[cfg(test)]

@@ -414,7 +414,7 @@ fn known(e: &Expr, s: &State) -> bool {
         | ExprKind::ArrayGet(..)
         | ExprKind::MapGet(..)
         | ExprKind::MapHas(..) => false,
-        _ => e.operands().iter().all(|c| known(c, s)),
+        _ => e.operands().all(|c| known(c, s)),
     }
 }
 

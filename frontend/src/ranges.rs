@@ -180,7 +180,7 @@ impl Within<'_> {
             | ExprKind::MapHas(g, _) => !self.mutable.contains(g),
             _ => true,
         };
-        here && e.operands().iter().all(|c| self.fixed(c))
+        here && e.operands().all(|c| self.fixed(c))
     }
 
     /// The values `e` takes, each evaluated without failure; `None` when unknown.

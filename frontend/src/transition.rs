@@ -324,7 +324,7 @@ impl<'p> Exec<'p> {
             };
             if lin.as_const().is_none() {
                 self.axioms.push(Form::le(lin.neg().unwrap_or_default()));
-                if let Ok(l) = lin.add_const(-(crate::check::MAX_ARRAY_LEN as Coef)) {
+                if let Ok(l) = lin.add_const(-(crate::ir::MAX_ARRAY_LEN as Coef)) {
                     self.axioms.push(Form::le(l));
                 }
             }
@@ -365,7 +365,9 @@ impl<'p> Exec<'p> {
         let mut spans = Vec::new();
         let mut collect = |code: &Code| {
             for instr in &code.instrs {
-                for_each_expr(&instr.kind, &mut |e| const_spans(e, &mut spans));
+                instr
+                    .kind
+                    .for_each_expr(&mut |e| const_spans(e, &mut spans));
             }
         };
         for p in &self.program.procs {
@@ -417,7 +419,7 @@ impl<'p> Exec<'p> {
             .map(|f| {
                 let mut out = BTreeSet::new();
                 for i in &f.code.instrs {
-                    for_each_expr(&i.kind, &mut |e| calls_in(e, &mut out));
+                    i.kind.for_each_expr(&mut |e| calls_in(e, &mut out));
                 }
                 out
             })
@@ -477,7 +479,7 @@ impl<'p> Exec<'p> {
             for &pc in &comp {
                 out.of_pc.insert(pc as Pc, id);
                 let kind = &code.instrs[pc].kind;
-                for_each_expr(kind, &mut |e| {
+                kind.for_each_expr(&mut |e| {
                     reads_in(e, &mut info.read_locals, &mut info.read_globals);
                     let mut spans = Vec::new();
                     const_spans(e, &mut spans);
@@ -619,7 +621,7 @@ impl<'p> Exec<'p> {
         };
         let mut read = false;
         let mut visit = |e: &Expr| {
-            walk_expr(e, &mut |x| {
+            e.walk(&mut |x| {
                 if let ExprKind::ArrayGet(g, _) = x.kind {
                     read |= lists(g);
                 }
@@ -629,9 +631,9 @@ impl<'p> Exec<'p> {
             visit(g);
         }
         let mut written = false;
-        for pc in crate::write_sets::block_pcs(self.program, b.pc, b.proc) {
+        for pc in self.program.block_pcs(block) {
             let kind = &code.instrs[pc as usize].kind;
-            for_each_expr(kind, &mut visit);
+            kind.for_each_expr(&mut visit);
             if let InstrKind::Assign(Place::ArrayElem(g, _), _) = kind {
                 written |= lists(*g);
             }
@@ -1612,55 +1614,8 @@ pub fn value_of(v: &Value) -> Val {
     }
 }
 
-/// Calls `f` on every expression of an instruction (places' indices included).
-pub fn for_each_expr(kind: &InstrKind, f: &mut dyn FnMut(&Expr)) {
-    match kind {
-        InstrKind::Assign(place, e) => {
-            f(e);
-            match place {
-                Place::ArrayElem(_, i)
-                | Place::MapElem(_, i)
-                | Place::GlobalListElem(_, i)
-                | Place::LocalListElem(_, i) => f(i),
-                Place::Global(_) | Place::Local(_) => {}
-            }
-        }
-        InstrKind::JumpUnless(c, _) | InstrKind::Assert(c, _) => f(c),
-        InstrKind::Spawn(_, args) => args.iter().for_each(&mut *f),
-        InstrKind::Return(Some(e)) => f(e),
-        InstrKind::Jump(_)
-        | InstrKind::Await(_)
-        | InstrKind::Yield(_)
-        | InstrKind::Return(None) => {}
-    }
-}
-
-/// Visits an expression and its sub-expressions.
-pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => {}
-        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => {
-            walk_expr(i, f)
-        }
-        ExprKind::Unary(_, a) => walk_expr(a, f),
-        ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => {
-            walk_expr(a, f);
-            walk_expr(b, f);
-        }
-        ExprKind::Cond(c, a, b) => {
-            walk_expr(c, f);
-            walk_expr(a, f);
-            walk_expr(b, f);
-        }
-        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
-            items.iter().for_each(|i| walk_expr(i, f))
-        }
-    }
-}
-
 fn const_spans(e: &Expr, out: &mut Vec<(usize, usize)>) {
-    walk_expr(e, &mut |x| {
+    e.walk(&mut |x| {
         if let ExprKind::Const(Value::Int(_)) = x.kind {
             out.push((x.span.start, x.span.end));
         }
@@ -1668,7 +1623,7 @@ fn const_spans(e: &Expr, out: &mut Vec<(usize, usize)>) {
 }
 
 fn calls_in(e: &Expr, out: &mut BTreeSet<FunId>) {
-    walk_expr(e, &mut |x| {
+    e.walk(&mut |x| {
         if let ExprKind::Call(f, _) = x.kind {
             out.insert(f);
         }
@@ -1676,7 +1631,7 @@ fn calls_in(e: &Expr, out: &mut BTreeSet<FunId>) {
 }
 
 fn reads_in(e: &Expr, locals: &mut BTreeSet<LocalId>, globals: &mut BTreeSet<GlobalId>) {
-    walk_expr(e, &mut |x| match &x.kind {
+    e.walk(&mut |x| match &x.kind {
         ExprKind::Local(l) => {
             locals.insert(*l);
         }

@@ -8,8 +8,7 @@
 //! `await` a write of it may unblock, transitively (a fixed point over the graph of
 //! those relations). It over-approximates: under-approximating it is a soundness bug.
 
-use crate::ir::{BlockId, Expr, ExprKind, GlobalId, InstrKind, Pc, Place, ProcId, Program};
-use crate::transition::{for_each_expr, walk_expr};
+use crate::ir::{BlockId, GlobalId, InstrKind, Place, ProcId, Program};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -32,16 +31,17 @@ pub fn write_sets(program: &Program) -> Vec<BlockSets> {
     let mut sets: Vec<BlockSets> = program
         .blocks
         .iter()
-        .map(|b| {
+        .enumerate()
+        .map(|(id, b)| {
             let code = &program.procs[b.proc as usize].code;
             let mut s = BlockSets::default();
             if let Some(g) = &b.guard {
-                globals_read(g, &mut s.guard_reads);
+                g.globals_read(&mut s.guard_reads);
                 s.reads.extend(s.guard_reads.iter().copied());
             }
-            for pc in block_pcs(program, b.pc, b.proc) {
+            for pc in program.block_pcs(id as BlockId) {
                 let kind = &code.instrs[pc as usize].kind;
-                for_each_expr(kind, &mut |e| globals_read(e, &mut s.reads));
+                kind.for_each_expr(&mut |e| e.globals_read(&mut s.reads));
                 match kind {
                     InstrKind::Assign(place, _) => match place {
                         Place::Global(g) | Place::ArrayElem(g, _) | Place::MapElem(g, _) => {
@@ -94,43 +94,6 @@ pub fn write_sets(program: &Program) -> Vec<BlockSets> {
         sets[b].may_write = w;
     }
     sets
-}
-
-/// The pcs a block may execute: from its start to the next `await`, `yield` or end.
-pub fn block_pcs(program: &Program, start: Pc, proc: ProcId) -> BTreeSet<Pc> {
-    let code = &program.procs[proc as usize].code;
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![start];
-    while let Some(pc) = stack.pop() {
-        if pc as usize >= code.instrs.len() || !seen.insert(pc) {
-            continue;
-        }
-        match &code.instrs[pc as usize].kind {
-            InstrKind::Jump(t) => stack.push(*t),
-            InstrKind::JumpUnless(_, t) => {
-                stack.push(pc + 1);
-                stack.push(*t);
-            }
-            InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => {}
-            InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
-                stack.push(pc + 1)
-            }
-        }
-    }
-    seen
-}
-
-/// The globals an expression reads (a `fun` reads none).
-pub(crate) fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
-    walk_expr(e, &mut |x| match &x.kind {
-        ExprKind::Global(g)
-        | ExprKind::ArrayGet(g, _)
-        | ExprKind::MapGet(g, _)
-        | ExprKind::MapHas(g, _) => {
-            out.insert(*g);
-        }
-        _ => {}
-    });
 }
 
 #[cfg(test)]

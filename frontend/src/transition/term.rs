@@ -328,7 +328,7 @@ pub fn atom_range(a: &IAtom) -> Option<(Coef, Coef)> {
     match a {
         IAtom::App(Fun::Mul, _) => None,
         IAtom::App(Fun::List(ListOp::Len), _) => Some((0, INT_MAX)),
-        IAtom::ArrLen(_) => Some((0, crate::check::MAX_ARRAY_LEN as Coef)),
+        IAtom::ArrLen(_) => Some((0, crate::ir::MAX_ARRAY_LEN as Coef)),
         IAtom::ModC(_, c) => {
             let m = Coef::from(*c).abs() - 1;
             Some((-m, m))
