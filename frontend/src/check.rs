@@ -7,6 +7,7 @@
 //! Independent mistakes are all reported; an expression that failed to check yields
 //! `None`, and its users stay silent rather than report a follow-on error.
 
+use crate::analysis::{liveness, overwrites, write_sets};
 use crate::ast::{self, BinOp, Span, StmtKind, TypeKind, UnOp};
 use crate::code::CodeBuilder;
 use crate::diagnostic::Diagnostic;
@@ -15,10 +16,7 @@ use crate::ir::{
     self, Block, BlockId, Builtin, ExprKind, FunId, Global, GlobalId, GlobalKind, InstrKind,
     LocalId, Place, ProcId, MAX_ARRAY_LEN,
 };
-use crate::liveness;
-use crate::overwrites;
 use crate::value::{Ty, Value};
-use crate::write_sets;
 use rustc_hash::FxHashMap;
 
 const BUILTINS: &[&str] = &[

@@ -78,7 +78,7 @@ pub struct Proc {
     /// The entry block.
     pub entry: BlockId,
     /// The globals its process, or any process it may spawn, may ever read, in
-    /// increasing order ([`crate::overwrites::proc_reads`]).
+    /// increasing order ([`crate::analysis::overwrites::proc_reads`]).
     pub reads: Vec<GlobalId>,
     pub span: Span,
 }
@@ -106,7 +106,7 @@ pub struct Block {
     /// in increasing order: the only locals that matter when comparing states.
     pub live: Vec<LocalId>,
     /// The scalar globals the block surely overwrites before reading them, in
-    /// increasing order ([`crate::overwrites::overwrites`]).
+    /// increasing order ([`crate::analysis::overwrites::overwrites`]).
     pub overwrites: Vec<GlobalId>,
     /// The `await`/`yield` that opens the block, or the proc's name for an entry block.
     pub span: Span,

@@ -3,6 +3,7 @@
 //! [`load`] takes source text to a checked [`ir::Program`]; [`interp::Machine`] runs
 //! its blocks.
 
+pub mod analysis;
 pub mod ast;
 pub mod check;
 mod code;
@@ -10,18 +11,11 @@ pub mod diagnostic;
 pub mod ics;
 pub mod interp;
 pub mod ir;
-pub mod liveness;
-pub mod local_states;
-pub mod locality;
-pub mod may_touch;
 pub mod memory;
-pub mod overwrites;
 pub mod parser;
 pub mod pretty;
-pub mod ranges;
 pub mod transition;
 pub mod value;
-pub mod write_sets;
 
 pub use diagnostic::Diagnostic;
 

@@ -35,10 +35,10 @@ pub mod smt;
 pub mod validate;
 mod workers;
 
+use frontend::analysis::write_sets::{write_sets, BlockSets};
 use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
 use frontend::ir::{BlockId, InstrKind, ProcId, Program};
 use frontend::transition::Exec;
-use frontend::write_sets::{write_sets, BlockSets};
 use std::time::{Duration, Instant};
 
 /// How to synthesise.

@@ -229,7 +229,7 @@ fn ics_within(
         }
     }
     let synthesis = ic_synth::Synthesis {
-        sets: frontend::write_sets::write_sets(program),
+        sets: frontend::analysis::write_sets::write_sets(program),
         pairs,
         smt_ms: started.elapsed().as_millis() as u64,
     };

@@ -227,7 +227,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
-        self.guards = frontend::write_sets::write_sets(run.program())
+        self.guards = frontend::analysis::write_sets::write_sets(run.program())
             .into_iter()
             .map(|sets| sets.guard_reads.into_iter().collect())
             .collect();

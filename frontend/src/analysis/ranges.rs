@@ -25,11 +25,11 @@
 //! may start with ([`LocalStates`]), when they are known. The same argument holds:
 //! every event changes the global by at most `d`.
 
+use crate::analysis::local_states::LocalStates;
 use crate::ast::{BinOp, UnOp};
 use crate::ics::{Constraint, Eval};
 use crate::interp::{Limits, Machine};
 use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, Param, Program};
-use crate::local_states::LocalStates;
 use crate::memory::Memory;
 use crate::transition::{Exec, GVal, IAtom, Lin, Val, Var};
 use crate::value::{Ty, Value};
@@ -78,7 +78,7 @@ impl Ranges {
         };
         let scalar_int = |g: usize| matches!(program.globals[g].kind, GlobalKind::Scalar(Ty::Int));
         let mut writes = vec![Writes::default(); program.globals.len()];
-        let sets = crate::write_sets::write_sets(program);
+        let sets = crate::analysis::write_sets::write_sets(program);
         let exec = Exec::new(program, None);
         for (b, block) in program.blocks.iter().enumerate() {
             let written: BTreeSet<GlobalId> = sets[b].writes.clone();
@@ -368,7 +368,7 @@ mod tests {
     fn ranges(source: &str, events: u64) -> (Program, Ranges) {
         let program = crate::load(source, &[]).expect("loads");
         let machine = Machine::new(&program, Limits::default());
-        let (memory, processes) = crate::local_states::tests::after_init(&machine);
+        let (memory, processes) = crate::analysis::local_states::tests::after_init(&machine);
         let ranges = Ranges::reachable(&program, &memory, &processes, events);
         (program, ranges)
     }

@@ -13,8 +13,8 @@
 //! is done: the explorers' state checks compare states modulo dead values
 //! (`State::check_fingerprint`).
 
+use crate::analysis::write_sets::BlockSets;
 use crate::ir::{Block, Code, GlobalId, InstrKind, Place};
-use crate::write_sets::BlockSets;
 use std::collections::BTreeSet;
 
 /// The scalar globals `block` surely overwrites: assigned (as a whole) within its
