@@ -14,7 +14,7 @@ pub mod ir;
 pub mod memory;
 pub mod parser;
 pub mod pretty;
-pub mod transition;
+pub mod symbolic;
 pub mod value;
 
 pub use diagnostic::Diagnostic;

@@ -207,7 +207,7 @@ fn ics_within(
     pair_timeout: Duration,
 ) -> Arc<frontend::ics::ResolvedIcs> {
     let started = std::time::Instant::now();
-    let exec = frontend::transition::Exec::new(program, Some(source));
+    let exec = frontend::symbolic::Exec::new(program, Some(source));
     let n = program.blocks.len() as frontend::ir::BlockId;
     let mut pairs = Vec::new();
     for a in 0..n {

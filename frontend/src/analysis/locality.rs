@@ -135,7 +135,7 @@ fn reads_globals(e: &Expr) -> bool {
     matches!(
         e.kind,
         ExprKind::Global(_) | ExprKind::ArrayGet(..) | ExprKind::MapGet(..) | ExprKind::MapHas(..)
-    ) || e.operands().any(|c| reads_globals(c))
+    ) || e.operands().any(reads_globals)
 }
 
 #[cfg(test)]

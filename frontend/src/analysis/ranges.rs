@@ -7,7 +7,7 @@
 //! `explorer::dependency::constraints`). Most globals a program does arithmetic on are counters
 //! or sums that no execution takes anywhere near `i64::MAX`; this module bounds them.
 //!
-//! Each block is run symbolically once (`crate::transition`): on every path, a global
+//! Each block is run symbolically once (`crate::symbolic`): on every path, a global
 //! it writes ends as its old value plus a constant (`count = count + 1`: a step of 1),
 //! as a constant (`x = 0`), as another global plus a constant (`z = x`: a copy), or
 //! as something else (then the global has no range). A global whose every write is a
@@ -31,7 +31,7 @@ use crate::ics::{Constraint, Eval};
 use crate::interp::{Limits, Machine};
 use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, Param, Program};
 use crate::memory::Memory;
-use crate::transition::{Exec, GVal, IAtom, Lin, Val, Var};
+use crate::symbolic::{Exec, GlobalVal, IAtom, Lin, Val, Var};
 use crate::value::{Ty, Value};
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
@@ -102,7 +102,9 @@ impl Ranges {
                 let starts = || starts_of(b as BlockId);
                 for o in outcomes {
                     match &o.state.globals[g as usize] {
-                        GVal::Scalar(Val::Int(lin)) => record(w, lin, g, &starts, &program.params),
+                        GlobalVal::Scalar(Val::Int(lin)) => {
+                            record(w, lin, g, &starts, &program.params)
+                        }
                         _ => w.unbounded = true,
                     }
                 }
