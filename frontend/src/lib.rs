@@ -6,7 +6,6 @@
 pub mod analysis;
 pub mod ast;
 pub mod check;
-mod code;
 pub mod diagnostic;
 pub mod ics;
 pub mod interp;
