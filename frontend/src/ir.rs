@@ -28,6 +28,9 @@ pub struct Program {
     pub funs: Vec<Fun>,
     pub blocks: Vec<Block>,
     pub init: Code,
+    /// The read, write and transitive write sets of every block, indexed by block
+    /// id ([`crate::analysis::write_sets`]).
+    pub sets: Vec<BlockSets>,
 }
 
 /// A `param` with its value after `-D` overrides.
@@ -110,6 +113,24 @@ pub struct Block {
     pub overwrites: Vec<GlobalId>,
     /// The `await`/`yield` that opens the block, or the proc's name for an entry block.
     pub span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What a block may read and write ([`Program::sets`]).
+pub struct BlockSets {
+    /// The globals the block's code (its `await` guard included) may read, syntactically.
+    pub reads: BTreeSet<GlobalId>,
+    /// The globals it may write, syntactically.
+    pub writes: BTreeSet<GlobalId>,
+    /// The globals the block's `await` guard reads (a subset of `reads`): what a write
+    /// must touch to enable or disable the block.
+    pub guard_reads: BTreeSet<GlobalId>,
+    /// `W(b)`.
+    pub may_write: BTreeSet<GlobalId>,
+    /// Blocks the process may continue with after this one.
+    pub next: BTreeSet<BlockId>,
+    /// Procs this block may spawn.
+    pub spawns: BTreeSet<ProcId>,
 }
 
 #[derive(Clone, Debug)]

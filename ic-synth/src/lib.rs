@@ -35,9 +35,8 @@ pub mod smt;
 pub mod validate;
 mod workers;
 
-use frontend::analysis::write_sets::{write_sets, BlockSets};
 use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
-use frontend::ir::{BlockId, InstrKind, ProcId, Program};
+use frontend::ir::{BlockId, BlockSets, InstrKind, ProcId, Program};
 use frontend::symbolic::Exec;
 use std::time::{Duration, Instant};
 
@@ -130,7 +129,7 @@ impl Synthesis {
 pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthesis {
     let started = Instant::now();
     let n = program.blocks.len() as BlockId;
-    let sets = write_sets(program);
+    let sets = program.sets.clone();
     // Blocks of procs that no run spawns never meet: their pairs are not synthesised
     // (a program of many procs spawns few of them).
     let spawned = spawned_procs(program, &sets);

@@ -232,7 +232,7 @@ pub fn recheck(
 /// Every block's `may_write` holds the `W(b)` computed from the program: a smaller
 /// set would let cdpor skip constraint checks it needs.
 fn check_may_write(program: &Program, ics: &Ics) -> Result<(), Refusal> {
-    let sets = frontend::analysis::write_sets::write_sets(program);
+    let sets = &program.sets;
     for entry in &ics.blocks {
         let Some(id) = program.block_by_name(&entry.id) else {
             continue; // `resolve` refuses it

@@ -229,7 +229,7 @@ fn ics_within(
         }
     }
     let synthesis = ic_synth::Synthesis {
-        sets: frontend::analysis::write_sets::write_sets(program),
+        sets: program.sets.clone(),
         pairs,
         smt_ms: started.elapsed().as_millis() as u64,
     };

@@ -75,9 +75,8 @@
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::State;
 use frontend::analysis::ranges::Ranges;
-use frontend::analysis::write_sets::BlockSets;
 use frontend::ics::ResolvedIcs;
-use frontend::ir::{BlockId, GlobalId, InstrKind, ProcId, Program};
+use frontend::ir::{BlockId, BlockSets, GlobalId, InstrKind, ProcId, Program};
 use frontend::memory::Memory;
 use frontend::value::Value;
 use rustc_hash::FxHashMap;
@@ -186,7 +185,7 @@ impl Independence {
         initial: &State,
         max_events: Option<usize>,
     ) -> Self {
-        let sets = frontend::analysis::write_sets::write_sets(program);
+        let sets = program.sets.clone();
         let mutable = sets.iter().flat_map(|s| s.writes.iter().copied()).collect();
         let processes: Vec<(BlockId, Vec<Value>)> = initial
             .procs

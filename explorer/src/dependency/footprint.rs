@@ -199,7 +199,8 @@ pub fn static_footprints(program: &Program) -> Vec<Footprint> {
             })
             .collect()
     };
-    frontend::analysis::write_sets::write_sets(program)
+    program
+        .sets
         .iter()
         .map(|s| Footprint {
             reads: whole(&s.reads),

@@ -40,7 +40,7 @@ pub struct Futures {
 
 impl Futures {
     pub fn new(program: &Program) -> Self {
-        let sets = frontend::analysis::write_sets::write_sets(program);
+        let sets = &program.sets;
         let blocks = crate::dependency::footprint::static_footprints(program);
         let successors: Vec<Vec<BlockId>> = sets
             .iter()

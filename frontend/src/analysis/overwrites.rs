@@ -13,8 +13,7 @@
 //! is done: the explorers' state checks compare states modulo dead values
 //! (`State::check_fingerprint`).
 
-use crate::analysis::write_sets::BlockSets;
-use crate::ir::{Block, Code, GlobalId, InstrKind, Place};
+use crate::ir::{Block, BlockSets, Code, GlobalId, InstrKind, Place};
 use std::collections::BTreeSet;
 
 /// The scalar globals `block` surely overwrites: assigned (as a whole) within its

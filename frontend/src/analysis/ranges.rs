@@ -78,10 +78,9 @@ impl Ranges {
         };
         let scalar_int = |g: usize| matches!(program.globals[g].kind, GlobalKind::Scalar(Ty::Int));
         let mut writes = vec![Writes::default(); program.globals.len()];
-        let sets = crate::analysis::write_sets::write_sets(program);
         let exec = Exec::new(program, None);
         for (b, block) in program.blocks.iter().enumerate() {
-            let written: BTreeSet<GlobalId> = sets[b].writes.clone();
+            let written: BTreeSet<GlobalId> = program.sets[b].writes.clone();
             if written.is_empty() {
                 continue;
             }

@@ -8,26 +8,12 @@
 //! `await` a write of it may unblock, transitively (a fixed point over the graph of
 //! those relations). It over-approximates: under-approximating it is a soundness bug.
 
-use crate::ir::{BlockId, GlobalId, InstrKind, Place, ProcId, Program};
+use crate::ir::{BlockId, BlockSets, GlobalId, InstrKind, Place, Program};
 use std::collections::BTreeSet;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BlockSets {
-    pub reads: BTreeSet<GlobalId>,
-    pub writes: BTreeSet<GlobalId>,
-    /// The globals the block's `await` guard reads (a subset of `reads`): what a write
-    /// must touch to enable or disable the block.
-    pub guard_reads: BTreeSet<GlobalId>,
-    /// `W(b)`.
-    pub may_write: BTreeSet<GlobalId>,
-    /// Blocks the process may continue with after this one.
-    pub next: BTreeSet<BlockId>,
-    /// Procs this block may spawn.
-    pub spawns: BTreeSet<ProcId>,
-}
-
-/// The read, write and transitive write sets of every block, indexed by block id.
-pub fn write_sets(program: &Program) -> Vec<BlockSets> {
+/// The read, write and transitive write sets of every block, indexed by block id:
+/// [`Program::sets`], which the checker fills in with them.
+pub(crate) fn write_sets(program: &Program) -> Vec<BlockSets> {
     let mut sets: Vec<BlockSets> = program
         .blocks
         .iter()
@@ -108,7 +94,7 @@ mod tests {
             proc r() { x = x + 1; z = z + 1; }
             init { spawn p(); spawn q(); spawn r(); }";
         let p = crate::load(src, &[]).expect("loads");
-        let sets = write_sets(&p);
+        let sets = &p.sets;
         assert_eq!(sets[0].may_write, BTreeSet::from([0]));
         assert_eq!(sets[1].reads, BTreeSet::from([0, 1]));
         assert_eq!(sets[1].writes, BTreeSet::from([1]));
@@ -124,7 +110,7 @@ mod tests {
             proc u() { d = 1; }
             init { spawn p(); spawn w(); spawn u(); }";
         let p = crate::load(src, &[]).expect("loads");
-        let sets = write_sets(&p);
+        let sets = &p.sets;
         let pb = p.block_by_name("p").expect("block p");
         assert_eq!(sets[pb as usize].may_write, BTreeSet::from([0, 1, 2]));
     }

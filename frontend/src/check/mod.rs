@@ -47,18 +47,19 @@ pub fn check(
     checker.bodies(program);
     if checker.diags.is_empty() {
         let mut out = checker.out;
-        overwrites_and_reads(&mut out);
+        analyse(&mut out);
         Ok(out)
     } else {
         Err(checker.diags)
     }
 }
 
-/// Fills in what state checks need to compare states modulo dead globals
-/// ([`overwrites`]): each block's sure overwrites, each proc's reads.
-fn overwrites_and_reads(program: &mut ir::Program) {
-    let sets = write_sets::write_sets(program);
-    let reads = overwrites::proc_reads(program.procs.len(), &program.blocks, &sets);
+/// Fills in what the analyses know of the checked program: every block's read and
+/// write sets ([`write_sets`]), and what state checks need to compare states modulo
+/// dead globals ([`overwrites`]): each block's sure overwrites, each proc's reads.
+fn analyse(program: &mut ir::Program) {
+    program.sets = write_sets::write_sets(program);
+    let reads = overwrites::proc_reads(program.procs.len(), &program.blocks, &program.sets);
     for (proc, reads) in program.procs.iter_mut().zip(reads) {
         proc.reads = reads;
     }
