@@ -14,7 +14,7 @@ use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId,
 use crate::memory::Memory;
 use crate::value::{Ty, Value};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -682,15 +682,6 @@ fn walk_ast(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
 pub fn global_names(program: &Program, set: &BTreeSet<GlobalId>) -> Vec<String> {
     set.iter()
         .map(|g| program.globals[*g as usize].name.clone())
-        .collect()
-}
-
-/// The `param` values a program was loaded with, by name.
-pub fn param_values(program: &Program) -> BTreeMap<String, i64> {
-    program
-        .params
-        .iter()
-        .map(|p| (p.name.clone(), p.value))
         .collect()
 }
 

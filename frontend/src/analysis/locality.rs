@@ -7,8 +7,9 @@
 //! An atomic block that branches on a global it just read, indexes with it, or
 //! short-circuits on it touches different locations in different global states: its
 //! observed footprint is then a *conditional* independence, which Source-DPOR may not
-//! rely on (the differential test found sdpor missing traces on such blocks). The
-//! explorer gives the events of these blocks their syntactic footprint instead.
+//! rely on: relying on it misses traces on such blocks (the differential test
+//! against naive shows them). The explorer gives the events of these blocks their
+//! syntactic footprint instead.
 //!
 //! A taint analysis per block: values read from globals, and locals assigned from
 //! them within the block, are tainted; locals hold their values from earlier blocks

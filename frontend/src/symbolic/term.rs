@@ -535,13 +535,6 @@ impl Form {
         }
     }
 
-    pub fn is_leaf(&self) -> bool {
-        !matches!(
-            self,
-            Form::True | Form::False | Form::Not(_) | Form::And(_) | Form::Or(_) | Form::Iff(..)
-        )
-    }
-
     /// The leaf atoms of a formula (comparisons and boolean atoms), each once.
     pub fn atoms(&self, out: &mut Vec<Form>) {
         match self {
