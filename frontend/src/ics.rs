@@ -657,7 +657,8 @@ impl Eval<'_> {
     }
 }
 
-/// Calls `f` on every sub-expression of `e`.
+/// Calls `f` on every sub-expression of `e`: a constraint as parsed, before its names
+/// are resolved (the checked tree has its own walker, [`Expr::walk`]).
 fn walk_ast(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {

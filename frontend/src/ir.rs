@@ -115,8 +115,8 @@ pub struct Block {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
 /// What a block may read and write ([`Program::sets`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockSets {
     /// The globals the block's code (its `await` guard included) may read, syntactically.
     pub reads: BTreeSet<GlobalId>,
@@ -125,7 +125,8 @@ pub struct BlockSets {
     /// The globals the block's `await` guard reads (a subset of `reads`): what a write
     /// must touch to enable or disable the block.
     pub guard_reads: BTreeSet<GlobalId>,
-    /// `W(b)`.
+    /// `W(b)` of the CDPOR paper: every global that may be written in any
+    /// continuation of the point where the block is enabled.
     pub may_write: BTreeSet<GlobalId>,
     /// Blocks the process may continue with after this one.
     pub next: BTreeSet<BlockId>,

@@ -1,7 +1,8 @@
 //! The `.ic` language: parsing, checking, blocks, the interpreter and the `ics.json` format.
 //!
 //! [`load`] takes source text to a checked [`ir::Program`]; [`interp::Machine`] runs
-//! its blocks.
+//! its blocks. [`analysis`] holds what is known of a program statically, [`symbolic`]
+//! the symbolic execution of its blocks for the SMT queries.
 
 pub mod analysis;
 pub mod ast;
