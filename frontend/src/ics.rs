@@ -14,7 +14,7 @@ use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId,
 use crate::memory::Memory;
 use crate::value::{Ty, Value};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
@@ -256,15 +256,7 @@ impl Constraint {
             return Err(format!("a constraint is a bool, this is {}", expr.ty));
         }
         let mut globals = BTreeSet::new();
-        crate::transition::walk_expr(&expr, &mut |e| match &e.kind {
-            ExprKind::Global(g)
-            | ExprKind::ArrayGet(g, _)
-            | ExprKind::MapGet(g, _)
-            | ExprKind::MapHas(g, _) => {
-                globals.insert(*g);
-            }
-            _ => {}
-        });
+        expr.globals_read(&mut globals);
         Ok(Constraint {
             text: text.to_string(),
             expr,
@@ -665,7 +657,8 @@ impl Eval<'_> {
     }
 }
 
-/// Calls `f` on every sub-expression of `e`.
+/// Calls `f` on every sub-expression of `e`: a constraint as parsed, before its names
+/// are resolved (the checked tree has its own walker, [`Expr::walk`]).
 fn walk_ast(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     f(e);
     match &e.kind {
@@ -690,15 +683,6 @@ fn walk_ast(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
 pub fn global_names(program: &Program, set: &BTreeSet<GlobalId>) -> Vec<String> {
     set.iter()
         .map(|g| program.globals[*g as usize].name.clone())
-        .collect()
-}
-
-/// The `param` values a program was loaded with, by name.
-pub fn param_values(program: &Program) -> BTreeMap<String, i64> {
-    program
-        .params
-        .iter()
-        .map(|p| (p.name.clone(), p.value))
         .collect()
 }
 

@@ -201,7 +201,7 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates an expression that reads no global (constants, locals, `fun` calls):
-    /// `mem` is never read. The known values of [`crate::may_touch`].
+    /// `mem` is never read. The known values of [`crate::analysis::may_touch`].
     pub fn eval_local(&self, e: &Expr, mem: &Memory, locals: &[Value]) -> Result<Value, Fault> {
         let mut fx = Effects::default();
         Run::new(self, &mut fx, false).eval(e, mem, locals)

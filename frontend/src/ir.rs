@@ -6,6 +6,10 @@
 
 use crate::ast::{BinOp, Span, UnOp};
 use crate::value::{Ty, Value};
+use std::collections::BTreeSet;
+
+/// The largest array the checker accepts (elements are explored states, not storage).
+pub const MAX_ARRAY_LEN: i64 = 1 << 20;
 
 pub type GlobalId = u32;
 pub type LocalId = u32;
@@ -24,6 +28,9 @@ pub struct Program {
     pub funs: Vec<Fun>,
     pub blocks: Vec<Block>,
     pub init: Code,
+    /// The read, write and transitive write sets of every block, indexed by block
+    /// id ([`crate::analysis::write_sets`]).
+    pub sets: Vec<BlockSets>,
 }
 
 /// A `param` with its value after `-D` overrides.
@@ -74,7 +81,7 @@ pub struct Proc {
     /// The entry block.
     pub entry: BlockId,
     /// The globals its process, or any process it may spawn, may ever read, in
-    /// increasing order ([`crate::overwrites::proc_reads`]).
+    /// increasing order ([`crate::analysis::overwrites::proc_reads`]).
     pub reads: Vec<GlobalId>,
     pub span: Span,
 }
@@ -102,10 +109,29 @@ pub struct Block {
     /// in increasing order: the only locals that matter when comparing states.
     pub live: Vec<LocalId>,
     /// The scalar globals the block surely overwrites before reading them, in
-    /// increasing order ([`crate::overwrites::overwrites`]).
+    /// increasing order ([`crate::analysis::overwrites::overwrites`]).
     pub overwrites: Vec<GlobalId>,
     /// The `await`/`yield` that opens the block, or the proc's name for an entry block.
     pub span: Span,
+}
+
+/// What a block may read and write ([`Program::sets`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockSets {
+    /// The globals the block's code (its `await` guard included) may read, syntactically.
+    pub reads: BTreeSet<GlobalId>,
+    /// The globals it may write, syntactically.
+    pub writes: BTreeSet<GlobalId>,
+    /// The globals the block's `await` guard reads (a subset of `reads`): what a write
+    /// must touch to enable or disable the block.
+    pub guard_reads: BTreeSet<GlobalId>,
+    /// `W(b)` of the CDPOR paper: every global that may be written in any
+    /// continuation of the point where the block is enabled.
+    pub may_write: BTreeSet<GlobalId>,
+    /// Blocks the process may continue with after this one.
+    pub next: BTreeSet<BlockId>,
+    /// Procs this block may spawn.
+    pub spawns: BTreeSet<ProcId>,
 }
 
 #[derive(Clone, Debug)]
@@ -130,6 +156,32 @@ pub enum InstrKind {
     Return(Option<Expr>),
 }
 
+impl InstrKind {
+    /// Calls `f` on every expression of the instruction (places' indices included),
+    /// not on their sub-expressions ([`Expr::walk`] visits those).
+    pub fn for_each_expr(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            InstrKind::Assign(place, e) => {
+                f(e);
+                match place {
+                    Place::ArrayElem(_, i)
+                    | Place::MapElem(_, i)
+                    | Place::GlobalListElem(_, i)
+                    | Place::LocalListElem(_, i) => f(i),
+                    Place::Global(_) | Place::Local(_) => {}
+                }
+            }
+            InstrKind::JumpUnless(c, _) | InstrKind::Assert(c, _) => f(c),
+            InstrKind::Spawn(_, args) => args.iter().for_each(&mut *f),
+            InstrKind::Return(Some(e)) => f(e),
+            InstrKind::Jump(_)
+            | InstrKind::Await(_)
+            | InstrKind::Yield(_)
+            | InstrKind::Return(None) => {}
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Place {
     Global(GlobalId),
@@ -149,18 +201,45 @@ pub struct Expr {
 
 impl Expr {
     /// The expressions this one is made of, in evaluation order (a call's arguments;
-    /// a `fun`'s body is not part of the expression).
-    pub fn operands(&self) -> Vec<&Expr> {
-        match &self.kind {
-            ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => vec![],
-            ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => vec![i],
-            ExprKind::Unary(_, a) => vec![a],
-            ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => vec![a, b],
-            ExprKind::Cond(c, a, b) => vec![c, a, b],
-            ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
-                items.iter().collect()
+    /// a `fun`'s body is not part of the expression). The one place that knows the
+    /// shape of every [`ExprKind`]: every walk over expressions goes through it.
+    pub fn operands(&self) -> impl Iterator<Item = &Expr> {
+        let none = [None, None, None];
+        let (fixed, items): ([Option<&Expr>; 3], &[Expr]) = match &self.kind {
+            ExprKind::Const(_) | ExprKind::Global(_) | ExprKind::Local(_) => (none, &[]),
+            ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => {
+                ([Some(i), None, None], &[])
             }
+            ExprKind::Unary(_, a) => ([Some(a), None, None], &[]),
+            ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => ([Some(a), Some(b), None], &[]),
+            ExprKind::Cond(c, a, b) => ([Some(c), Some(a), Some(b)], &[]),
+            ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
+                (none, items)
+            }
+        };
+        fixed.into_iter().flatten().chain(items)
+    }
+
+    /// Calls `f` on this expression, then on its operands' sub-expressions, in
+    /// evaluation order.
+    pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        for operand in self.operands() {
+            operand.walk(f);
         }
+    }
+
+    /// Adds the globals the expression reads to `out` (a `fun` reads none).
+    pub fn globals_read(&self, out: &mut BTreeSet<GlobalId>) {
+        self.walk(&mut |x| match &x.kind {
+            ExprKind::Global(g)
+            | ExprKind::ArrayGet(g, _)
+            | ExprKind::MapGet(g, _)
+            | ExprKind::MapHas(g, _) => {
+                out.insert(*g);
+            }
+            _ => {}
+        });
     }
 }
 
@@ -232,6 +311,31 @@ impl Program {
             .iter()
             .position(|g| g.name == name)
             .map(|i| i as GlobalId)
+    }
+
+    /// The pcs a block may execute: from its start to the next `await`, `yield` or end.
+    pub fn block_pcs(&self, block: BlockId) -> BTreeSet<Pc> {
+        let b = &self.blocks[block as usize];
+        let code = &self.procs[b.proc as usize].code;
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![b.pc];
+        while let Some(pc) = stack.pop() {
+            if pc as usize >= code.instrs.len() || !seen.insert(pc) {
+                continue;
+            }
+            match &code.instrs[pc as usize].kind {
+                InstrKind::Jump(t) => stack.push(*t),
+                InstrKind::JumpUnless(_, t) => {
+                    stack.push(pc + 1);
+                    stack.push(*t);
+                }
+                InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => {}
+                InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
+                    stack.push(pc + 1)
+                }
+            }
+        }
+        seen
     }
 
     /// The blocks of one proc, entry block first, then in source order.

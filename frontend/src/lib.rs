@@ -1,27 +1,21 @@
 //! The `.ic` language: parsing, checking, blocks, the interpreter and the `ics.json` format.
 //!
 //! [`load`] takes source text to a checked [`ir::Program`]; [`interp::Machine`] runs
-//! its blocks.
+//! its blocks. [`analysis`] holds what is known of a program statically, [`symbolic`]
+//! the symbolic execution of its blocks for the SMT queries.
 
+pub mod analysis;
 pub mod ast;
 pub mod check;
-mod code;
 pub mod diagnostic;
 pub mod ics;
 pub mod interp;
 pub mod ir;
-pub mod liveness;
-pub mod local_states;
-pub mod locality;
-pub mod may_touch;
 pub mod memory;
-pub mod overwrites;
 pub mod parser;
 pub mod pretty;
-pub mod ranges;
-pub mod transition;
+pub mod symbolic;
 pub mod value;
-pub mod write_sets;
 
 pub use diagnostic::Diagnostic;
 

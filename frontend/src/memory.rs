@@ -81,7 +81,7 @@ impl std::hash::Hash for Memory {
 impl Memory {
     /// Equality except for the values of the globals `ignored` (scalars, arrays or
     /// maps of `program`): a state check modulo dead values (see
-    /// [`crate::overwrites`]).
+    /// [`crate::analysis::overwrites`]).
     pub fn same_except(&self, other: &Memory, program: &Program, ignored: &[GlobalId]) -> bool {
         if ignored.is_empty() {
             return self == other;

@@ -1,4 +1,4 @@
-//! Dead globals, statically (`frontend::overwrites`): what a block surely overwrites
+//! Dead globals, statically (`frontend::analysis::overwrites`): what a block surely overwrites
 //! before reading it, and what a proc's processes may ever read.
 
 use frontend::ir::{GlobalId, Program};

@@ -1,4 +1,4 @@
-//! The parser against LANGUAGE.md: every construct parses into the expected tree
+//! The parser against docs/language.md: every construct parses into the expected tree
 //! shape (written as an s-expression, so that a whole tree is asserted at once), with
 //! the expected spans, and syntax errors point at the right place.
 

@@ -294,7 +294,7 @@ proptest! {
 // ------------------------------------------------------------------ hand-written programs
 
 const PROGRAMS: &[&str] = &[
-    // LANGUAGE.md's example.
+    // docs/language.md's example.
     "// The working example of the CDPOR paper (Fig. 1).
 global int x = -2;
 global int z = -2;

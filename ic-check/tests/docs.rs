@@ -156,7 +156,7 @@ fn the_language_reference_names_every_keyword_and_builtin() {
             .replace("000", ",000")
     ));
     assert!(doc.contains("1,048,576"));
-    assert_eq!(frontend::check::MAX_ARRAY_LEN, 1_048_576);
+    assert_eq!(frontend::ir::MAX_ARRAY_LEN, 1_048_576);
 }
 
 /// Paths the architecture names (`crate/src/…`) exist.

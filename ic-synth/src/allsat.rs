@@ -21,7 +21,7 @@
 //! imply F only through what the unprintable atoms mean.
 use crate::print::{Lit, Printer};
 use crate::smt::Smt;
-use frontend::transition::Form;
+use frontend::symbolic::Form;
 use std::time::Instant;
 use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};

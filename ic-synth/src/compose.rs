@@ -10,9 +10,9 @@
 
 use frontend::interp::Next;
 use frontend::ir::{BlockId, Program};
-use frontend::transition::{
-    atom_range, val_eq, Abort, Exec, Form, Fun, GVal, IAtom, Lin, Slot, SpawnKind, Spawned, State,
-    Val,
+use frontend::symbolic::{
+    atom_range, val_eq, Abort, Exec, Form, Fun, GlobalVal, IAtom, Lin, Slot, SpawnKind, Spawned,
+    State, Val,
 };
 
 /// Disjuncts of F beyond which the pair is given up.
@@ -146,19 +146,19 @@ pub fn pair_problem(
     let mut abstractions: Vec<String> = Vec::new();
     let mut atoms: Vec<IAtom> = Vec::new();
     {
-        let mut visit = |node: frontend::transition::Node<'_>| match node {
-            frontend::transition::Node::Fun(fun) => {
+        let mut visit = |node: frontend::symbolic::Node<'_>| match node {
+            frontend::symbolic::Node::Fun(fun) => {
                 let s = describe(program, fun);
                 if !abstractions.contains(&s) {
                     abstractions.push(s);
                 }
             }
-            frontend::transition::Node::Int(a) if !atoms.contains(a) => {
+            frontend::symbolic::Node::Int(a) if !atoms.contains(a) => {
                 atoms.push(a.clone());
             }
             _ => {}
         };
-        use frontend::transition::Visit;
+        use frontend::symbolic::Visit;
         f.visit(&mut visit);
         for g in &background {
             g.visit(&mut visit);
@@ -254,7 +254,7 @@ fn same_state(
     let mut parts = Vec::new();
     for (x, y) in p.state.globals.iter().zip(&q.state.globals) {
         let f = match (x, y) {
-            (GVal::Scalar(x), GVal::Scalar(y)) => val_eq(x, y)?,
+            (GlobalVal::Scalar(x), GlobalVal::Scalar(y)) => val_eq(x, y)?,
             (x, y) => val_eq(&x.as_val(), &y.as_val())?,
         };
         if f == Form::False {

@@ -4,7 +4,7 @@
 //!
 //! For every unordered pair of blocks `(a, b)`, self-pairs included, the two
 //! compositions `a·b` and `b·a` are built by symbolic execution
-//! ([`frontend::transition`]), the formula "both orders run normally and reach the
+//! ([`frontend::symbolic`]), the formula "both orders run normally and reach the
 //! same state" ([`compose`]) is handed to z3, and AllSAT with generalisation
 //! ([`allsat`]) turns it into a disjunction of cubes, each printed as an expression of
 //! the language ([`print`]).
@@ -36,9 +36,8 @@ pub mod validate;
 mod workers;
 
 use frontend::ics::{self, BlockEntry, Ics, PairEntry, ProgramRef, Stats};
-use frontend::ir::{BlockId, InstrKind, ProcId, Program};
-use frontend::transition::Exec;
-use frontend::write_sets::{write_sets, BlockSets};
+use frontend::ir::{BlockId, BlockSets, InstrKind, ProcId, Program};
+use frontend::symbolic::Exec;
 use std::time::{Duration, Instant};
 
 /// How to synthesise.
@@ -130,7 +129,7 @@ impl Synthesis {
 pub fn synthesize(program: &Program, source: &str, options: &Options) -> Synthesis {
     let started = Instant::now();
     let n = program.blocks.len() as BlockId;
-    let sets = write_sets(program);
+    let sets = program.sets.clone();
     // Blocks of procs that no run spawns never meet: their pairs are not synthesised
     // (a program of many procs spawns few of them).
     let spawned = spawned_procs(program, &sets);
@@ -198,9 +197,9 @@ pub fn pair_formula(
     exec: &Exec<'_>,
     a: BlockId,
     b: BlockId,
-) -> Result<compose::Problem, frontend::transition::Abort> {
-    let mut last_error = frontend::transition::Abort::TooManyPaths;
-    let mut unroll = frontend::transition::UNROLL;
+) -> Result<compose::Problem, frontend::symbolic::Abort> {
+    let mut last_error = frontend::symbolic::Abort::TooManyPaths;
+    let mut unroll = frontend::symbolic::UNROLL;
     let mut problem = None;
     for limits in [compose::UNROLLED, compose::LAST] {
         exec.set_unroll(unroll);
@@ -215,7 +214,7 @@ pub fn pair_formula(
             unroll = 0;
         }
     }
-    exec.set_unroll(frontend::transition::UNROLL);
+    exec.set_unroll(frontend::symbolic::UNROLL);
     problem.ok_or(last_error)
 }
 
@@ -234,7 +233,7 @@ pub fn synthesize_pair(exec: &Exec<'_>, a: BlockId, b: BlockId, timeout: Duratio
         let mut atoms = Vec::new();
         problem.f.atoms(&mut atoms);
         let disjuncts = match &problem.f {
-            frontend::transition::Form::Or(v) => v.len(),
+            frontend::symbolic::Form::Or(v) => v.len(),
             _ => 1,
         };
         eprintln!(
@@ -433,7 +432,7 @@ pub fn constraints_equivalent(
     x: &str,
     y: &str,
 ) -> Result<bool, String> {
-    use frontend::transition::Form;
+    use frontend::symbolic::Form;
     let exec = Exec::new(program, Some(source));
     let pa = program.blocks[a as usize].proc;
     let pb = program.blocks[b as usize].proc;

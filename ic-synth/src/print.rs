@@ -8,7 +8,7 @@
 
 use frontend::ast::{self, BinOp, Ident, Span, UnOp};
 use frontend::ir::{BlockId, GlobalId, Program};
-use frontend::transition::{
+use frontend::symbolic::{
     ArrBase, Coef, Form, Fun, IAtom, Lin, ListOp, ListT, MapBase, Val, Var, INT_MAX, INT_MIN,
 };
 

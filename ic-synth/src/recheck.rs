@@ -27,7 +27,7 @@ use crate::validate::concrete_problem;
 use frontend::ics::{self, Constraint, Ics, PairEntry};
 use frontend::ir::{BlockId, GlobalId, GlobalKind, Program};
 use frontend::memory::{Memory, UndoLog};
-use frontend::transition::{var_of, Exec, Form, IAtom, Lin, MapBase, Node, State, Val, Var, Visit};
+use frontend::symbolic::{var_of, Exec, Form, IAtom, Lin, MapBase, Node, State, Val, Var, Visit};
 use frontend::value::{Ty, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -232,7 +232,7 @@ pub fn recheck(
 /// Every block's `may_write` holds the `W(b)` computed from the program: a smaller
 /// set would let cdpor skip constraint checks it needs.
 fn check_may_write(program: &Program, ics: &Ics) -> Result<(), Refusal> {
-    let sets = frontend::write_sets::write_sets(program);
+    let sets = &program.sets;
     for entry in &ics.blocks {
         let Some(id) = program.block_by_name(&entry.id) else {
             continue; // `resolve` refuses it
@@ -655,8 +655,8 @@ fn model_state(
                 show(&v)
             }
             GlobalKind::Array { elem, len } => {
-                let arr = smt.arr(&frontend::transition::ArrVal {
-                    base: frontend::transition::ArrBase::Init(g),
+                let arr = smt.arr(&frontend::symbolic::ArrVal {
+                    base: frontend::symbolic::ArrBase::Init(g),
                     log: Vec::new(),
                 });
                 let mut items = Vec::new();
@@ -692,7 +692,7 @@ fn model_state(
                 format!("[{}]", items.join(", "))
             }
             GlobalKind::Map => {
-                let (vals, has) = smt.map(&frontend::transition::MapVal {
+                let (vals, has) = smt.map(&frontend::symbolic::MapVal {
                     base: MapBase::Init(g),
                     log: Vec::new(),
                 });

@@ -1,4 +1,4 @@
-//! Terms and formulas of `frontend::transition` as z3 terms.
+//! Terms and formulas of `frontend::symbolic` as z3 terms.
 //!
 //! Integers are z3's unbounded integers; lists and spawn bags are values of
 //! uninterpreted sorts; arrays are z3 arrays from Int; a map is two arrays (its
@@ -7,7 +7,7 @@
 //! context.
 
 use frontend::ir::{GlobalKind, Program};
-use frontend::transition::{
+use frontend::symbolic::{
     ArrBase, ArrVal, Form, Fun, IAtom, Lin, ListT, MapBase, MapVal, Val, Var,
 };
 use frontend::value::Ty;
@@ -150,7 +150,7 @@ impl<'p> Smt<'p> {
 
     fn bool_elems(&self, f: &Fun) -> bool {
         if let Fun::Loop {
-            out: frontend::transition::LoopOut::Global(g),
+            out: frontend::symbolic::LoopOut::Global(g),
             ..
         } = f
         {

@@ -27,7 +27,6 @@ use frontend::ics::{Constraint, ResolvedIcs};
 use frontend::interp::{Effects, Fault, Limits, Machine, Next};
 use frontend::ir::{BlockId, ExprKind, GlobalKind, ProcId, Program};
 use frontend::memory::{write_global, Memory, UndoLog};
-use frontend::transition::{for_each_expr, walk_expr};
 use frontend::value::{Ty, Value};
 use std::fmt;
 use std::sync::Arc;
@@ -477,7 +476,7 @@ fn interesting_ints(program: &Program) -> Vec<i64> {
     let mut out = vec![0, 1, -1, i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1];
     let mut constants = Vec::new();
     let mut visit = |e: &frontend::ir::Expr| {
-        walk_expr(e, &mut |x| {
+        e.walk(&mut |x| {
             if let ExprKind::Const(Value::Int(n)) = x.kind {
                 constants.push(n);
             }
@@ -491,7 +490,7 @@ fn interesting_ints(program: &Program) -> Vec<i64> {
         .chain(std::iter::once(&program.init));
     for code in codes {
         for instr in &code.instrs {
-            for_each_expr(&instr.kind, &mut visit);
+            instr.kind.for_each_expr(&mut visit);
         }
     }
     for b in &program.blocks {

@@ -2,7 +2,7 @@
 //! symbolic executor of its own (an [`Exec`] caches per thread), takes them in turn.
 
 use frontend::ir::Program;
-use frontend::transition::Exec;
+use frontend::symbolic::Exec;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

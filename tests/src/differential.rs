@@ -181,7 +181,7 @@ fn ics_within(
     pair_timeout: Duration,
 ) -> Arc<frontend::ics::ResolvedIcs> {
     let started = std::time::Instant::now();
-    let exec = frontend::transition::Exec::new(program, Some(source));
+    let exec = frontend::symbolic::Exec::new(program, Some(source));
     let n = program.blocks.len() as frontend::ir::BlockId;
     let mut pairs = Vec::new();
     for a in 0..n {
@@ -203,7 +203,7 @@ fn ics_within(
         }
     }
     let synthesis = ic_synth::Synthesis {
-        sets: frontend::write_sets::write_sets(program),
+        sets: program.sets.clone(),
         pairs,
         smt_ms: started.elapsed().as_millis() as u64,
     };

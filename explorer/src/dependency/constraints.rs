@@ -74,12 +74,11 @@
 
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::State;
+use frontend::analysis::ranges::Ranges;
 use frontend::ics::ResolvedIcs;
-use frontend::ir::{BlockId, GlobalId, InstrKind, ProcId, Program};
+use frontend::ir::{BlockId, BlockSets, GlobalId, InstrKind, ProcId, Program};
 use frontend::memory::Memory;
-use frontend::ranges::Ranges;
 use frontend::value::Value;
-use frontend::write_sets::BlockSets;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -158,7 +157,7 @@ impl Independence {
         initial: &State,
         max_events: Option<usize>,
     ) -> Self {
-        let sets = frontend::write_sets::write_sets(program);
+        let sets = program.sets.clone();
         let mutable = sets.iter().flat_map(|s| s.writes.iter().copied()).collect();
         let processes: Vec<(BlockId, Vec<Value>)> = initial
             .procs

@@ -8,7 +8,7 @@ use frontend::value::Value;
 use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 
-pub use frontend::may_touch::WHOLE;
+pub use frontend::analysis::may_touch::WHOLE;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
@@ -61,8 +61,8 @@ pub(crate) fn intersects(a: &[Loc], b: &[Loc]) -> bool {
     false
 }
 
-impl From<frontend::may_touch::Touched> for Footprint {
-    fn from(t: frontend::may_touch::Touched) -> Self {
+impl From<frontend::analysis::may_touch::Touched> for Footprint {
+    fn from(t: frontend::analysis::may_touch::Touched) -> Self {
         Footprint {
             reads: t.reads,
             writes: t.writes,
@@ -111,10 +111,12 @@ impl Policy {
     pub fn new(program: &Program, deps: crate::Deps) -> Policy {
         let observed = match deps {
             crate::Deps::Static => vec![false; program.blocks.len()],
-            crate::Deps::Dynamic => frontend::locality::state_dependent_footprints(program)
-                .into_iter()
-                .map(|dependent| !dependent)
-                .collect(),
+            crate::Deps::Dynamic => {
+                frontend::analysis::locality::state_dependent_footprints(program)
+                    .into_iter()
+                    .map(|dependent| !dependent)
+                    .collect()
+            }
         };
         Policy {
             blocks: static_footprints(program),
@@ -153,7 +155,7 @@ impl Policy {
         if let Some(footprint) = cache.by_block.get(&block).and_then(|m| m.get(locals)) {
             return f(footprint);
         }
-        let footprint = match frontend::may_touch::block(machine, mem, block, locals) {
+        let footprint = match frontend::analysis::may_touch::block(machine, mem, block, locals) {
             Some(touched) => touched.into(),
             None => self.blocks[block as usize].clone(),
         };
@@ -181,7 +183,7 @@ impl Policy {
         if self.observed[block as usize] {
             machine.guard_reads(block, mem, locals)
         } else {
-            frontend::may_touch::guard(machine, mem, block, locals)
+            frontend::analysis::may_touch::guard(machine, mem, block, locals)
         }
     }
 }
@@ -197,7 +199,8 @@ pub fn static_footprints(program: &Program) -> Vec<Footprint> {
             })
             .collect()
     };
-    frontend::write_sets::write_sets(program)
+    program
+        .sets
         .iter()
         .map(|s| Footprint {
             reads: whole(&s.reads),

@@ -40,7 +40,7 @@ pub struct Futures {
 
 impl Futures {
     pub fn new(program: &Program) -> Self {
-        let sets = frontend::write_sets::write_sets(program);
+        let sets = &program.sets;
         let blocks = crate::dependency::footprint::static_footprints(program);
         let successors: Vec<Vec<BlockId>> = sets
             .iter()
@@ -124,7 +124,12 @@ impl Futures {
             }
             let after = (seen.len() < PRECISE_BLOCKS)
                 .then(|| {
-                    frontend::may_touch::successors(&ex.machine, &ex.state.mem, block, &locals)
+                    frontend::analysis::may_touch::successors(
+                        &ex.machine,
+                        &ex.state.mem,
+                        block,
+                        &locals,
+                    )
                 })
                 .flatten();
             let Some(after) = after else {

@@ -15,8 +15,8 @@ use crate::executor::Executor;
 use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
 use crate::tree::Blocked;
+use frontend::analysis::may_touch::Successors;
 use frontend::ir::GlobalId;
-use frontend::may_touch::Successors;
 
 impl<R: Reduction> Dpor<R> {
     /// CDPOR line 12 (and the sleeping steps kept by state equality, line 17): a
@@ -361,7 +361,7 @@ pub(super) fn unrun_successors(
 /// [`frontend::may_touch::successors`] of process `x`'s next step.
 pub(super) fn successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
     let p = &ex.state.procs[x];
-    frontend::may_touch::successors(&ex.machine, &ex.state.mem, p.next?, &p.locals)
+    frontend::analysis::may_touch::successors(&ex.machine, &ex.state.mem, p.next?, &p.locals)
 }
 
 /// Whether `after`, where process `x`'s next step may lead, may leave a process at

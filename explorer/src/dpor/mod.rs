@@ -232,9 +232,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
-        self.guards = frontend::write_sets::write_sets(run.program())
-            .into_iter()
-            .map(|sets| sets.guard_reads.into_iter().collect())
+        self.guards = run
+            .program()
+            .sets
+            .iter()
+            .map(|sets| sets.guard_reads.iter().copied().collect())
             .collect();
         self.dependency = Dependency::new(
             run.program(),

@@ -2,7 +2,7 @@
 //! state: what an event of that block can be, as far as its process is concerned.
 //!
 //! From the processes of the initial state, every block is analysed with its local
-//! state as [`crate::may_touch`] does (every value read from a global unknown): the
+//! state as [`crate::analysis::may_touch`] does (every value read from a global unknown): the
 //! blocks its process may go on to and the processes it may spawn, with their local
 //! states, are added in turn. The result is exact when the control flow that leads to
 //! them and the values they carry depend on locals alone — the usual shape of the
@@ -15,9 +15,9 @@
 //! block leads everywhere the block may lead in any global state (a failed block leads
 //! nowhere, which the superset allows).
 
+use crate::analysis::may_touch;
 use crate::interp::Machine;
 use crate::ir::{BlockId, Program};
-use crate::may_touch;
 use crate::memory::Memory;
 use crate::value::Value;
 use std::collections::HashSet;

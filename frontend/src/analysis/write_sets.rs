@@ -8,40 +8,26 @@
 //! `await` a write of it may unblock, transitively (a fixed point over the graph of
 //! those relations). It over-approximates: under-approximating it is a soundness bug.
 
-use crate::ir::{BlockId, Expr, ExprKind, GlobalId, InstrKind, Pc, Place, ProcId, Program};
-use crate::transition::{for_each_expr, walk_expr};
+use crate::ir::{BlockId, BlockSets, GlobalId, InstrKind, Place, Program};
 use std::collections::BTreeSet;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BlockSets {
-    pub reads: BTreeSet<GlobalId>,
-    pub writes: BTreeSet<GlobalId>,
-    /// The globals the block's `await` guard reads (a subset of `reads`): what a write
-    /// must touch to enable or disable the block.
-    pub guard_reads: BTreeSet<GlobalId>,
-    /// `W(b)`.
-    pub may_write: BTreeSet<GlobalId>,
-    /// Blocks the process may continue with after this one.
-    pub next: BTreeSet<BlockId>,
-    /// Procs this block may spawn.
-    pub spawns: BTreeSet<ProcId>,
-}
-
-/// The read, write and transitive write sets of every block, indexed by block id.
-pub fn write_sets(program: &Program) -> Vec<BlockSets> {
+/// The read, write and transitive write sets of every block, indexed by block id:
+/// [`Program::sets`], which the checker fills in with them.
+pub(crate) fn write_sets(program: &Program) -> Vec<BlockSets> {
     let mut sets: Vec<BlockSets> = program
         .blocks
         .iter()
-        .map(|b| {
+        .enumerate()
+        .map(|(id, b)| {
             let code = &program.procs[b.proc as usize].code;
             let mut s = BlockSets::default();
             if let Some(g) = &b.guard {
-                globals_read(g, &mut s.guard_reads);
+                g.globals_read(&mut s.guard_reads);
                 s.reads.extend(s.guard_reads.iter().copied());
             }
-            for pc in block_pcs(program, b.pc, b.proc) {
+            for pc in program.block_pcs(id as BlockId) {
                 let kind = &code.instrs[pc as usize].kind;
-                for_each_expr(kind, &mut |e| globals_read(e, &mut s.reads));
+                kind.for_each_expr(&mut |e| e.globals_read(&mut s.reads));
                 match kind {
                     InstrKind::Assign(place, _) => match place {
                         Place::Global(g) | Place::ArrayElem(g, _) | Place::MapElem(g, _) => {
@@ -96,43 +82,6 @@ pub fn write_sets(program: &Program) -> Vec<BlockSets> {
     sets
 }
 
-/// The pcs a block may execute: from its start to the next `await`, `yield` or end.
-pub fn block_pcs(program: &Program, start: Pc, proc: ProcId) -> BTreeSet<Pc> {
-    let code = &program.procs[proc as usize].code;
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![start];
-    while let Some(pc) = stack.pop() {
-        if pc as usize >= code.instrs.len() || !seen.insert(pc) {
-            continue;
-        }
-        match &code.instrs[pc as usize].kind {
-            InstrKind::Jump(t) => stack.push(*t),
-            InstrKind::JumpUnless(_, t) => {
-                stack.push(pc + 1);
-                stack.push(*t);
-            }
-            InstrKind::Await(_) | InstrKind::Yield(_) | InstrKind::Return(_) => {}
-            InstrKind::Assign(..) | InstrKind::Spawn(..) | InstrKind::Assert(..) => {
-                stack.push(pc + 1)
-            }
-        }
-    }
-    seen
-}
-
-/// The globals an expression reads (a `fun` reads none).
-pub(crate) fn globals_read(e: &Expr, out: &mut BTreeSet<GlobalId>) {
-    walk_expr(e, &mut |x| match &x.kind {
-        ExprKind::Global(g)
-        | ExprKind::ArrayGet(g, _)
-        | ExprKind::MapGet(g, _)
-        | ExprKind::MapHas(g, _) => {
-            out.insert(*g);
-        }
-        _ => {}
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,7 +94,7 @@ mod tests {
             proc r() { x = x + 1; z = z + 1; }
             init { spawn p(); spawn q(); spawn r(); }";
         let p = crate::load(src, &[]).expect("loads");
-        let sets = write_sets(&p);
+        let sets = &p.sets;
         assert_eq!(sets[0].may_write, BTreeSet::from([0]));
         assert_eq!(sets[1].reads, BTreeSet::from([0, 1]));
         assert_eq!(sets[1].writes, BTreeSet::from([1]));
@@ -161,7 +110,7 @@ mod tests {
             proc u() { d = 1; }
             init { spawn p(); spawn w(); spawn u(); }";
         let p = crate::load(src, &[]).expect("loads");
-        let sets = write_sets(&p);
+        let sets = &p.sets;
         let pb = p.block_by_name("p").expect("block p");
         assert_eq!(sets[pb as usize].may_write, BTreeSet::from([0, 1, 2]));
     }

@@ -7,7 +7,7 @@
 //! `explorer::dependency::constraints`). Most globals a program does arithmetic on are counters
 //! or sums that no execution takes anywhere near `i64::MAX`; this module bounds them.
 //!
-//! Each block is run symbolically once (`crate::transition`): on every path, a global
+//! Each block is run symbolically once (`crate::symbolic`): on every path, a global
 //! it writes ends as its old value plus a constant (`count = count + 1`: a step of 1),
 //! as a constant (`x = 0`), as another global plus a constant (`z = x`: a copy), or
 //! as something else (then the global has no range). A global whose every write is a
@@ -25,13 +25,13 @@
 //! may start with ([`LocalStates`]), when they are known. The same argument holds:
 //! every event changes the global by at most `d`.
 
+use crate::analysis::local_states::LocalStates;
 use crate::ast::{BinOp, UnOp};
 use crate::ics::{Constraint, Eval};
 use crate::interp::{Limits, Machine};
 use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, Param, Program};
-use crate::local_states::LocalStates;
 use crate::memory::Memory;
-use crate::transition::{Exec, GVal, IAtom, Lin, Val, Var};
+use crate::symbolic::{Exec, GlobalVal, IAtom, Lin, Val, Var};
 use crate::value::{Ty, Value};
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
@@ -78,10 +78,9 @@ impl Ranges {
         };
         let scalar_int = |g: usize| matches!(program.globals[g].kind, GlobalKind::Scalar(Ty::Int));
         let mut writes = vec![Writes::default(); program.globals.len()];
-        let sets = crate::write_sets::write_sets(program);
         let exec = Exec::new(program, None);
         for (b, block) in program.blocks.iter().enumerate() {
-            let written: BTreeSet<GlobalId> = sets[b].writes.clone();
+            let written: BTreeSet<GlobalId> = program.sets[b].writes.clone();
             if written.is_empty() {
                 continue;
             }
@@ -102,7 +101,9 @@ impl Ranges {
                 let starts = || starts_of(b as BlockId);
                 for o in outcomes {
                     match &o.state.globals[g as usize] {
-                        GVal::Scalar(Val::Int(lin)) => record(w, lin, g, &starts, &program.params),
+                        GlobalVal::Scalar(Val::Int(lin)) => {
+                            record(w, lin, g, &starts, &program.params)
+                        }
                         _ => w.unbounded = true,
                     }
                 }
@@ -180,7 +181,7 @@ impl Within<'_> {
             | ExprKind::MapHas(g, _) => !self.mutable.contains(g),
             _ => true,
         };
-        here && e.operands().iter().all(|c| self.fixed(c))
+        here && e.operands().all(|c| self.fixed(c))
     }
 
     /// The values `e` takes, each evaluated without failure; `None` when unknown.
@@ -368,7 +369,7 @@ mod tests {
     fn ranges(source: &str, events: u64) -> (Program, Ranges) {
         let program = crate::load(source, &[]).expect("loads");
         let machine = Machine::new(&program, Limits::default());
-        let (memory, processes) = crate::local_states::tests::after_init(&machine);
+        let (memory, processes) = crate::analysis::local_states::tests::after_init(&machine);
         let ranges = Ranges::reachable(&program, &memory, &processes, events);
         (program, ranges)
     }

@@ -328,7 +328,7 @@ pub fn atom_range(a: &IAtom) -> Option<(Coef, Coef)> {
     match a {
         IAtom::App(Fun::Mul, _) => None,
         IAtom::App(Fun::List(ListOp::Len), _) => Some((0, INT_MAX)),
-        IAtom::ArrLen(_) => Some((0, crate::check::MAX_ARRAY_LEN as Coef)),
+        IAtom::ArrLen(_) => Some((0, crate::ir::MAX_ARRAY_LEN as Coef)),
         IAtom::ModC(_, c) => {
             let m = Coef::from(*c).abs() - 1;
             Some((-m, m))
@@ -535,13 +535,6 @@ impl Form {
         }
     }
 
-    pub fn is_leaf(&self) -> bool {
-        !matches!(
-            self,
-            Form::True | Form::False | Form::Not(_) | Form::And(_) | Form::Or(_) | Form::Iff(..)
-        )
-    }
-
     /// The leaf atoms of a formula (comparisons and boolean atoms), each once.
     pub fn atoms(&self, out: &mut Vec<Form>) {
         match self {
@@ -738,158 +731,4 @@ pub fn map_eq(a: &MapVal, b: &MapVal) -> Result<Form, TooLarge> {
         }
     }
     Ok(Form::and(parts))
-}
-
-// ------------------------------------------------------------------ inspection
-
-/// Visits every sub-term: calls `f` on each atom-like node, for "does this mention …".
-pub trait Visit {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>));
-}
-
-/// A node seen by [`Visit`].
-#[derive(Clone, Copy, Debug)]
-pub enum Node<'a> {
-    /// An integer term (visited before its parts).
-    Int(&'a IAtom),
-    Var(Var),
-    Fun(&'a Fun),
-    ArrLen(GlobalId),
-    ArrInit(GlobalId),
-    MapInit(GlobalId),
-    Div,
-}
-
-impl Visit for Lin {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        for (a, _) in &self.terms {
-            a.visit(f);
-        }
-    }
-}
-
-impl Visit for IAtom {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        f(Node::Int(self));
-        match self {
-            IAtom::Var(v) => f(Node::Var(*v)),
-            IAtom::Select(b, i) => {
-                b.visit(f);
-                i.visit(f);
-            }
-            IAtom::MapGet(m, k) => {
-                m.visit(f);
-                k.visit(f);
-            }
-            IAtom::ArrLen(g) => f(Node::ArrLen(*g)),
-            IAtom::DivC(l, _) | IAtom::ModC(l, _) => {
-                f(Node::Div);
-                l.visit(f);
-            }
-            IAtom::App(fun, args) => {
-                f(Node::Fun(fun));
-                args.iter().for_each(|a| a.visit(f));
-            }
-        }
-    }
-}
-
-impl Visit for ArrBase {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        match self {
-            ArrBase::Init(g) => f(Node::ArrInit(*g)),
-            ArrBase::App(fun, args) => {
-                f(Node::Fun(fun));
-                args.iter().for_each(|a| a.visit(f));
-            }
-        }
-    }
-}
-
-impl Visit for MapBase {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        match self {
-            MapBase::Init(g) => f(Node::MapInit(*g)),
-            MapBase::App(fun, args) => {
-                f(Node::Fun(fun));
-                args.iter().for_each(|a| a.visit(f));
-            }
-        }
-    }
-}
-
-impl Visit for ListT {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        match self {
-            ListT::Var(v) => f(Node::Var(*v)),
-            ListT::App(fun, args) => {
-                f(Node::Fun(fun));
-                args.iter().for_each(|a| a.visit(f));
-            }
-        }
-    }
-}
-
-impl Visit for Val {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        match self {
-            Val::Int(l) => l.visit(f),
-            Val::Bool(b) => b.visit(f),
-            Val::List(l) => l.visit(f),
-            Val::Arr(a) => {
-                a.base.visit(f);
-                for (k, v) in &a.log {
-                    k.visit(f);
-                    v.visit(f);
-                }
-            }
-            Val::Map(m) => {
-                m.base.visit(f);
-                for (k, v) in &m.log {
-                    k.visit(f);
-                    v.visit(f);
-                }
-            }
-        }
-    }
-}
-
-impl Visit for Form {
-    fn visit(&self, f: &mut dyn FnMut(Node<'_>)) {
-        match self {
-            Form::True | Form::False => {}
-            Form::Le(l) | Form::Eq(l) => l.visit(f),
-            Form::BVar(v) => f(Node::Var(*v)),
-            Form::BSelect(b, i) => {
-                b.visit(f);
-                i.visit(f);
-            }
-            Form::MapHas(m, k) => {
-                m.visit(f);
-                k.visit(f);
-            }
-            Form::BApp(fun, args) => {
-                f(Node::Fun(fun));
-                args.iter().for_each(|a| a.visit(f));
-            }
-            Form::ListEq(a, b) => {
-                a.visit(f);
-                b.visit(f);
-            }
-            Form::ArrEq(a, b) => {
-                Val::Arr((**a).clone()).visit(f);
-                Val::Arr((**b).clone()).visit(f);
-            }
-            Form::MapEq(a, b) => {
-                Val::Map((**a).clone()).visit(f);
-                Val::Map((**b).clone()).visit(f);
-            }
-            Form::Not(a) => a.visit(f),
-            Form::And(fs) | Form::Or(fs) => fs.iter().for_each(|x| x.visit(f)),
-            Form::Iff(a, b) => {
-                a.visit(f);
-                b.visit(f);
-            }
-        }
-    }
 }

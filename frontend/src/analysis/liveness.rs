@@ -106,25 +106,10 @@ pub fn live_at_blocks(code: &Code, blocks: &[Block]) -> Vec<Vec<LocalId>> {
 }
 
 /// The locals an expression reads.
-pub fn expr_uses(e: &Expr, out: &mut Vec<LocalId>) {
-    match &e.kind {
-        ExprKind::Local(l) => out.push(*l),
-        ExprKind::Const(_) | ExprKind::Global(_) => {}
-        ExprKind::ArrayGet(_, i) | ExprKind::MapGet(_, i) | ExprKind::MapHas(_, i) => {
-            expr_uses(i, out)
+fn expr_uses(e: &Expr, out: &mut Vec<LocalId>) {
+    e.walk(&mut |x| {
+        if let ExprKind::Local(l) = x.kind {
+            out.push(l);
         }
-        ExprKind::Unary(_, a) => expr_uses(a, out),
-        ExprKind::ListGet(a, b) | ExprKind::Binary(_, a, b) => {
-            expr_uses(a, out);
-            expr_uses(b, out);
-        }
-        ExprKind::Cond(c, a, b) => {
-            expr_uses(c, out);
-            expr_uses(a, out);
-            expr_uses(b, out);
-        }
-        ExprKind::ListLit(items) | ExprKind::Builtin(_, items) | ExprKind::Call(_, items) => {
-            items.iter().for_each(|i| expr_uses(i, out))
-        }
-    }
+    });
 }

@@ -5,7 +5,7 @@
 //! of the transitions — of each process's block and local state — as it is for the
 //! single memory accesses of classic DPOR. What a block actually touched is such a
 //! property only when its control flow and indices depend on locals alone (see
-//! [`crate::locality`]); a block that branches on a global it read, or indexes with
+//! [`crate::analysis::locality`]); a block that branches on a global it read, or indexes with
 //! one, touches different locations in different global states. Widening those to
 //! the syntactic footprint (every global the code mentions, as a whole) is sound but
 //! makes every two such blocks conflict: Source-DPOR then explores orders of
@@ -414,7 +414,7 @@ fn known(e: &Expr, s: &State) -> bool {
         | ExprKind::ArrayGet(..)
         | ExprKind::MapGet(..)
         | ExprKind::MapHas(..) => false,
-        _ => e.operands().iter().all(|c| known(c, s)),
+        _ => e.operands().all(|c| known(c, s)),
     }
 }
 

@@ -7,8 +7,9 @@
 //! An atomic block that branches on a global it just read, indexes with it, or
 //! short-circuits on it touches different locations in different global states: its
 //! observed footprint is then a *conditional* independence, which Source-DPOR may not
-//! rely on (the differential test found sdpor missing traces on such blocks). The
-//! explorer gives the events of these blocks their syntactic footprint instead.
+//! rely on: relying on it misses traces on such blocks (the differential test
+//! against naive shows them). The explorer gives the events of these blocks their
+//! syntactic footprint instead.
 //!
 //! A taint analysis per block: values read from globals, and locals assigned from
 //! them within the block, are tainted; locals hold their values from earlier blocks
@@ -114,7 +115,7 @@ fn tainted(e: &Expr, taint: &[bool]) -> bool {
         | ExprKind::MapHas(..) => true,
         ExprKind::Local(l) => taint[*l as usize],
         ExprKind::Const(_) => false,
-        _ => e.operands().iter().any(|c| tainted(c, taint)),
+        _ => e.operands().any(|c| tainted(c, taint)),
     }
 }
 
@@ -128,14 +129,14 @@ fn controls(e: &Expr, taint: &[bool]) -> bool {
         ExprKind::Cond(c, a, b) => tainted(c, taint) && (reads_globals(a) || reads_globals(b)),
         _ => false,
     };
-    here || e.operands().iter().any(|c| controls(c, taint))
+    here || e.operands().any(|c| controls(c, taint))
 }
 
 fn reads_globals(e: &Expr) -> bool {
     matches!(
         e.kind,
         ExprKind::Global(_) | ExprKind::ArrayGet(..) | ExprKind::MapGet(..) | ExprKind::MapHas(..)
-    ) || e.operands().iter().any(|c| reads_globals(c))
+    ) || e.operands().any(reads_globals)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Emission of flat code: instructions appended in order, forward jumps patched later.
+//! The flat-code builder: instructions appended in order, forward jumps patched later,
+//! the frame's locals declared as the checker meets them.
 
 use crate::ast::Span;
 use crate::ir::{Code, Instr, InstrKind, Local, LocalId, Pc};

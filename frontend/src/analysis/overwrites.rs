@@ -13,9 +13,7 @@
 //! is done: the explorers' state checks compare states modulo dead values
 //! (`State::check_fingerprint`).
 
-use crate::ir::{Block, Code, GlobalId, InstrKind, Place};
-use crate::transition::for_each_expr;
-use crate::write_sets::{globals_read, BlockSets};
+use crate::ir::{Block, BlockSets, Code, GlobalId, InstrKind, Place};
 use std::collections::BTreeSet;
 
 /// The scalar globals `block` surely overwrites: assigned (as a whole) within its
@@ -37,7 +35,7 @@ pub fn overwrites(code: &Code, block: &Block) -> Vec<GlobalId> {
             // A branch may skip what follows; the others end the block.
             break;
         }
-        for_each_expr(kind, &mut |e| globals_read(e, &mut read));
+        kind.for_each_expr(&mut |e| e.globals_read(&mut read));
         match kind {
             InstrKind::Assign(Place::Global(g), _) if !read.contains(g) => {
                 written.insert(*g);
