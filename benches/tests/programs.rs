@@ -208,7 +208,7 @@ fn pi_and_ps_meet_the_papers_cdpor_rows() {
     // states at N = 7 and 20) and N(N+1)/2 + N + 1 for PS (16 and 79 at N = 4 and
     // 11). Every two tasks that may race commute under line 9: the constraints of
     // `addResult`/`addResult` need `acc` not to overflow, which its range (steps of
-    // at most one partial sum, `frontend::ranges`) guarantees; PS's tasks at one cell
+    // at most one partial sum, `frontend::analysis::ranges`) guarantees; PS's tasks at one cell
     // commute when both carry a value.
     assert_eq!(cdpor("pi.ic", 7), (1, 23));
     assert_eq!(cdpor("pi.ic", 20), (1, 62));

@@ -67,7 +67,7 @@ pub struct Config {
 pub const MAX_OUTCOMES: usize = 1000;
 
 /// `ic-check`'s default `--max-depth`: no example or benchmark comes near it, and it
-/// bounds what cdpor's line 9 may assume of a counter (`frontend::ranges`).
+/// bounds what cdpor's line 9 may assume of a counter (`frontend::analysis::ranges`).
 pub const MAX_DEPTH: usize = 10_000;
 
 impl Default for Config {

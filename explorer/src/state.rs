@@ -221,7 +221,7 @@ impl State {
     }
 
     /// The globals whose values are dead in this state (see
-    /// [`frontend::overwrites`]): overwritten by the unguarded next block of a live
+    /// [`frontend::analysis::overwrites`]): overwritten by the unguarded next block of a live
     /// process before it reads them, and read by no other live process nor any
     /// process one may spawn. In increasing order.
     ///
@@ -273,7 +273,7 @@ impl State {
     }
 
     /// Per global, whether a live process, or one it may spawn, may ever read it
-    /// (`frontend::overwrites::proc_reads`).
+    /// (`frontend::analysis::overwrites::proc_reads`).
     pub fn may_read(&self, program: &Program) -> Vec<bool> {
         self.live_reads(program, |_| true)
     }

@@ -232,7 +232,7 @@ pub fn config() -> Config {
 }
 
 /// `--max-depth` of every run: above the longest execution of a generated program,
-/// and small, so that the ranges cdpor bounds counters with (`frontend::ranges`) are
+/// and small, so that the ranges cdpor bounds counters with (`frontend::analysis::ranges`) are
 /// tight enough for globals that start near `i64::MAX` to test them.
 pub const MAX_DEPTH: usize = 100;
 

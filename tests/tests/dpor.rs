@@ -46,7 +46,7 @@ fn naive(source: &str, defines: &[(&str, i64)]) -> Report {
 }
 
 /// CDPOR Fig. 1 from x = z = -2. q branches on z, which it reads, so its events carry
-/// its block's footprint (see `frontend::locality`) and every pair conflicts, as with
+/// its block's footprint (see `frontend::analysis::locality`) and every pair conflicts, as with
 /// the paper's static dependencies: sdpor explores all 6 orders (16 states). csdpor
 /// finds every reversed race reaches the same state: 1 complete trace.
 #[test]
@@ -236,7 +236,7 @@ fn cdpor(source: &str, defines: &[(&str, i64)], context: ContextSensitive, deps:
 }
 
 /// cdpor (with its synthesised constraints) on `src`, every violation, executions of
-/// at most `depth` events (the bound the ranges of `frontend::ranges` rest on).
+/// at most `depth` events (the bound the ranges of `frontend::analysis::ranges` rest on).
 fn cdpor_within(src: &str, defines: &[(&str, i64)], depth: Option<usize>) -> explorer::Report {
     let program = load(src, defines);
     let ics = constraints(src, &program);
@@ -249,7 +249,7 @@ fn cdpor_within(src: &str, defines: &[(&str, i64)], depth: Option<usize>) -> exp
     explorer::explore(&program, &mut algorithm, config)
 }
 
-/// Line 9 with a bounded counter (`frontend::ranges`): three `count = count + 1`.
+/// Line 9 with a bounded counter (`frontend::analysis::ranges`): three `count = count + 1`.
 /// `I(inc, inc)` is `count <= 9223372036854775806` — it reads `count`, which every inc
 /// writes, so it serves line 9 only where `count` provably stays below that in every
 /// state the search visits. Within `--max-depth` D events from `START`, `count` lies in
@@ -286,7 +286,7 @@ init { spawn inc(); spawn inc(); spawn inc(); }
 
 /// Line 9 over a sum of task arguments (`acc = acc + p`, Pi's master): the step of
 /// `acc` is the largest argument its tasks may get, known from the local states they
-/// start with (`frontend::local_states`), so `acc` has a range within the depth bound
+/// start with (`frontend::analysis::local_states`), so `acc` has a range within the depth bound
 /// and the overflow conditions of `add`/`add` hold throughout it. Three adds of 1, 2
 /// and 3: 1 execution of 4 states, no race reversed. Started 1,000 below `i64::MAX`,
 /// with 10,000 events the range passes 2^63 (no pruning, the 3! orders reversed then

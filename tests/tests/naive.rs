@@ -14,7 +14,7 @@ fn naive(source: &str, defines: &[(&str, i64)]) -> explorer::Report {
 /// 1 + 3 + 6 + 6 = 16 nodes. z stays negative, so q never writes: every run ends in
 /// x = 0, z = -1 (1 final state). q branches on z, a global it reads, so which
 /// globals it touches depends on the global state: its events carry its block's
-/// footprint (reads x and z, writes z; see `frontend::locality`). Then every pair of
+/// footprint (reads x and z, writes z; see `frontend::analysis::locality`). Then every pair of
 /// blocks conflicts (p–q on x, p–r on x, q–r on z): 6 Mazurkiewicz traces.
 #[test]
 fn fig1_from_minus_two() {

@@ -74,7 +74,7 @@ impl From<frontend::analysis::may_touch::Touched> for Footprint {
 ///
 /// Every event carries its *transition footprint*: what its block may touch from its
 /// process's local state at entry, whatever the global state (see
-/// [`frontend::may_touch`]). It is a property of the transition, as Source-DPOR's
+/// [`frontend::analysis::may_touch`]). It is a property of the transition, as Source-DPOR's
 /// proof needs, so it also serves wherever the event runs in another position with
 /// the same local state (a reversed race's `n` and `e`, a sleeping step).
 #[derive(Debug)]
@@ -104,7 +104,7 @@ const CACHED: usize = 1 << 16;
 impl Policy {
     /// With `Deps::Dynamic`, a block's completed events carry the locations they
     /// touched when those are a property of the process's local state (see
-    /// [`frontend::locality`]): its control flow and indices depend on locals alone,
+    /// [`frontend::analysis::locality`]): its control flow and indices depend on locals alone,
     /// so there is one path, and what it touched is the transition footprint. Other
     /// events have theirs computed. With `Deps::Static`, every event's is computed:
     /// both modes give the same footprints; static checks the shortcut.

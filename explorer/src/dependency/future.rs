@@ -107,7 +107,7 @@ impl Futures {
     }
 
     /// [`Futures::of_process`] of a process at `next` with `locals`, analysed. The
-    /// analysis reads no global ([`frontend::may_touch::successors`]), nor does a
+    /// analysis reads no global ([`frontend::analysis::may_touch::successors`]), nor does a
     /// transition footprint.
     fn analyse(&self, ex: &Executor<'_>, next: BlockId, locals: &[Value]) -> Footprint {
         let mut reads: Vec<Loc> = Vec::new();

@@ -235,7 +235,7 @@ pub fn end_reads(
 /// was merged into the branch of q, where p' can no longer pass.) Writes of the other
 /// globals change no guard: the processes enabled are the same in every order of
 /// them, and an observer, once reached, runs.
-/// `guards`: per block, the globals its guard reads (`BlockSets::guard_reads`).
+/// `guards`: per block, the globals its guard reads (`frontend::ir::BlockSets::guard_reads`).
 pub fn guarded(globals: usize, guards: &[Vec<frontend::ir::GlobalId>]) -> Vec<bool> {
     let mut out = vec![false; globals];
     for &g in guards.iter().flatten() {

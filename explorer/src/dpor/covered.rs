@@ -339,7 +339,7 @@ pub(super) fn blocks_here(run: &Exploration<'_, '_>, node: &Node, i: usize) -> b
     node.sleep.ends(run.ex.state.procs[i].pid_key).always
 }
 
-/// Where process `x`'s next step may lead ([`frontend::may_touch::successors`]), when
+/// Where process `x`'s next step may lead ([`frontend::analysis::may_touch::successors`]), when
 /// it spawns nothing and surely leaves no process at an `await` whose probe may race
 /// with `E` ([`leaves_a_raced_waiter`]; `None` otherwise). Only such a step confirmed
 /// in `dnd(E)` is settled unrun in an optimal search ([`Dpor::block_unrun`]): run,
@@ -358,7 +358,7 @@ pub(super) fn unrun_successors(
     (after.spawns.is_empty() && !leaves_a_raced_waiter(ex, x, &after, guards)).then_some(after)
 }
 
-/// [`frontend::may_touch::successors`] of process `x`'s next step.
+/// [`frontend::analysis::may_touch::successors`] of process `x`'s next step.
 pub(super) fn successors(ex: &Executor<'_>, x: usize) -> Option<Successors> {
     let p = &ex.state.procs[x];
     frontend::analysis::may_touch::successors(&ex.machine, &ex.state.mem, p.next?, &p.locals)

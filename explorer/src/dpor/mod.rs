@@ -110,7 +110,7 @@ pub struct Dpor<R> {
     /// Whether the end of an execution reads the memory: not for a reduction with
     /// observers under `--violations-only` (see [`State::dead_globals`]).
     end_reads: bool,
-    /// Per block, the globals its `await` guard reads (`BlockSets::guard_reads`), for
+    /// Per block, the globals its `await` guard reads (`frontend::ir::BlockSets::guard_reads`), for
     /// [`leaves_a_raced_waiter`].
     guards: Vec<Vec<GlobalId>>,
     /// The races `(e, n)` of the current path whose reversal was refused so, judged

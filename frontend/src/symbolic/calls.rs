@@ -6,7 +6,7 @@ use super::eval::{int_result, prune};
 use super::paths::Exit;
 use super::state::{app_of, value_of, State};
 use super::term::{Coef, Form, Fun, IAtom, Lin, ListOp, ListT, Val};
-use super::{Abort, Cases, Exec, MAX_INLINE_DEPTH, R};
+use super::{Abort, Analysed, Cases, Exec, MAX_INLINE_DEPTH};
 use crate::ir::{Builtin, Code, Expr, ExprKind, FunId, InstrKind};
 use crate::value::Value;
 use std::collections::BTreeSet;
@@ -38,7 +38,7 @@ impl Exec<'_> {
         ListT::App(Fun::List(op), args)
     }
 
-    fn list_len(&self, l: &ListT) -> R<Lin> {
+    fn list_len(&self, l: &ListT) -> Analysed<Lin> {
         Ok(match l {
             ListT::App(Fun::List(ListOp::Lit(n)), _) => Lin::constant(*n as Coef),
             ListT::App(Fun::List(ListOp::Append), args) => {
@@ -58,7 +58,7 @@ impl Exec<'_> {
         })
     }
 
-    pub(super) fn list_get(&self, l: &ListT, i: &Lin) -> R<Cases<Val>> {
+    pub(super) fn list_get(&self, l: &ListT, i: &Lin) -> Analysed<Cases<Val>> {
         if let (ListT::App(Fun::List(ListOp::Lit(n)), items), Some(k)) = (l, i.as_const()) {
             return Ok(if k >= 0 && (k as usize) < *n {
                 vec![(Vec::new(), items[k as usize].clone())]
@@ -82,7 +82,7 @@ impl Exec<'_> {
         Ok(vec![(conds, Val::Int(v))])
     }
 
-    pub(super) fn list_set(&self, l: &ListT, i: &Lin, v: &Val) -> R<Cases<ListT>> {
+    pub(super) fn list_set(&self, l: &ListT, i: &Lin, v: &Val) -> Analysed<Cases<ListT>> {
         if let (ListT::App(Fun::List(ListOp::Lit(n)), items), Some(k)) = (l, i.as_const()) {
             return Ok(if k >= 0 && (k as usize) < *n {
                 let mut items = items.clone();
@@ -102,7 +102,7 @@ impl Exec<'_> {
         Ok(vec![(conds, new)])
     }
 
-    pub(super) fn builtin(&self, b: Builtin, args: &[Val]) -> R<Cases<Val>> {
+    pub(super) fn builtin(&self, b: Builtin, args: &[Val]) -> Analysed<Cases<Val>> {
         let one = |v: Val| Ok(vec![(Vec::new(), v)]);
         match b {
             Builtin::Min | Builtin::Max => {
@@ -156,7 +156,7 @@ impl Exec<'_> {
         }
     }
 
-    pub(super) fn call(&self, f: FunId, args: Vec<Val>, depth: u32) -> R<Cases<Val>> {
+    pub(super) fn call(&self, f: FunId, args: Vec<Val>, depth: u32) -> Analysed<Cases<Val>> {
         let fun = &self.program.funs[f as usize];
         if self.inlinable[f as usize] {
             if depth >= MAX_INLINE_DEPTH {

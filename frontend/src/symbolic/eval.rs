@@ -6,21 +6,26 @@ use super::term::{
     array_read, list_eq, map_read, no_overflow, val_eq, Coef, Form, Fun, IAtom, Lin, ListOp, ListT,
     Val, Var, INT_MIN,
 };
-use super::{Abort, Cases, Exec, MAX_PATHS, R};
+use super::{Abort, Analysed, Cases, Exec, MAX_PATHS};
 use crate::ast::{BinOp, UnOp};
 use crate::ir::{Expr, ExprKind, GlobalId, GlobalKind};
 use crate::value::{Ty, Value};
 use std::collections::HashMap;
 
 impl Exec<'_> {
-    pub(super) fn in_bounds(&self, g: GlobalId, idx: &Lin) -> R<Vec<Form>> {
+    pub(super) fn in_bounds(&self, g: GlobalId, idx: &Lin) -> Analysed<Vec<Form>> {
         let len = self.array_len[g as usize]
             .clone()
             .unwrap_or_else(|| Lin::atom(IAtom::ArrLen(g)));
         Ok(vec![Form::le(idx.neg()?), Form::int_lt(idx, &len)?])
     }
 
-    pub(super) fn eval_all(&self, es: &[Expr], env: &Env<'_>, depth: u32) -> R<Cases<Vec<Val>>> {
+    pub(super) fn eval_all(
+        &self,
+        es: &[Expr],
+        env: &Env<'_>,
+        depth: u32,
+    ) -> Analysed<Cases<Vec<Val>>> {
         let mut acc: Cases<Vec<Val>> = vec![(Vec::new(), Vec::new())];
         for e in es {
             let cases = self.eval(e, env, depth)?;
@@ -44,7 +49,7 @@ impl Exec<'_> {
 
     /// The value of an expression, split into cases; cases in which evaluation fails
     /// are left out.
-    pub(super) fn eval(&self, e: &Expr, env: &Env<'_>, depth: u32) -> R<Cases<Val>> {
+    pub(super) fn eval(&self, e: &Expr, env: &Env<'_>, depth: u32) -> Analysed<Cases<Val>> {
         let one = |v: Val| Ok(vec![(Vec::new(), v)]);
         match &e.kind {
             ExprKind::Const(v) if env.from_source => one(self.constant(e, v)),
@@ -180,7 +185,14 @@ impl Exec<'_> {
         }
     }
 
-    fn binary(&self, op: BinOp, a: &Expr, b: &Expr, env: &Env<'_>, depth: u32) -> R<Cases<Val>> {
+    fn binary(
+        &self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        env: &Env<'_>,
+        depth: u32,
+    ) -> Analysed<Cases<Val>> {
         let mut out = Vec::new();
         if matches!(op, BinOp::And | BinOp::Or) {
             let right = self.eval(b, env, depth)?;
@@ -234,7 +246,7 @@ impl Exec<'_> {
         Ok(prune(out))
     }
 
-    fn binary_values(&self, op: BinOp, a: &Val, b: &Val) -> R<Cases<Val>> {
+    fn binary_values(&self, op: BinOp, a: &Val, b: &Val) -> Analysed<Cases<Val>> {
         let one = |v: Val| Ok(vec![(Vec::new(), v)]);
         match op {
             BinOp::Add => int_result(a.int().add(b.int())?),
@@ -354,7 +366,7 @@ pub(super) fn env_of(st: &State, slot: usize) -> Env<'_> {
 
 /// The result of a 64-bit operation of the interpreter, with the condition that it
 /// does not overflow ([`no_overflow`]); no case when it certainly does.
-pub(super) fn int_result(r: Lin) -> R<Cases<Val>> {
+pub(super) fn int_result(r: Lin) -> Analysed<Cases<Val>> {
     let conds = no_overflow(&r)?;
     if conds.contains(&Form::False) {
         return Ok(Vec::new());

@@ -6,7 +6,7 @@ use super::state::{app_of, GlobalVal, SpawnKind, Spawned, State};
 use super::term::{
     ArrBase, ArrVal, Coef, Form, Fun, IAtom, Lin, LoopOut, MapBase, MapVal, Slot, Val,
 };
-use super::{Exec, R};
+use super::{Analysed, Exec};
 use crate::ir::{
     Code, Expr, ExprKind, GlobalId, GlobalKind, InstrKind, LocalId, Pc, Place, ProcId,
 };
@@ -117,7 +117,7 @@ impl Exec<'_> {
         entry: Pc,
         slot: Slot,
         st: State,
-    ) -> R<Vec<(State, Pc)>> {
+    ) -> Analysed<Vec<(State, Pc)>> {
         self.abstracted();
         let info = &self.loops[proc as usize].loops[l];
         let code = &self.program.procs[proc as usize].code;

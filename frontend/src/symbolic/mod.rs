@@ -124,7 +124,8 @@ impl From<TooLarge> for Abort {
     }
 }
 
-type R<T> = Result<T, Abort>;
+/// What a step of the symbolic execution gives, unless the block is beyond it.
+type Analysed<T> = Result<T, Abort>;
 /// Alternatives: each a list of conditions (a conjunction) and a result.
 type Cases<T> = Vec<(Vec<Form>, T)>;
 
@@ -245,7 +246,12 @@ impl<'p> Exec<'p> {
 
     /// The block's `await` condition in a state, as alternatives (conditions under
     /// which evaluating it does not fail, and its value).
-    pub fn guard(&self, block: BlockId, slot: Slot, st: &State) -> R<Vec<(Vec<Form>, Form)>> {
+    pub fn guard(
+        &self,
+        block: BlockId,
+        slot: Slot,
+        st: &State,
+    ) -> Analysed<Vec<(Vec<Form>, Form)>> {
         self.encodable(block)?;
         let Some(g) = &self.program.blocks[block as usize].guard else {
             return Ok(vec![(Vec::new(), Form::True)]);
@@ -259,7 +265,7 @@ impl<'p> Exec<'p> {
     }
 
     /// The states in which the block is enabled, split by the guard's cases.
-    pub fn enabled(&self, block: BlockId, slot: Slot, st: &State) -> R<Vec<State>> {
+    pub fn enabled(&self, block: BlockId, slot: Slot, st: &State) -> Analysed<Vec<State>> {
         let mut out = Vec::new();
         for (mut conds, g) in self.guard(block, slot, st)? {
             conds.push(g);
@@ -272,7 +278,7 @@ impl<'p> Exec<'p> {
     }
 
     /// Runs one block of the process in `slot` (whose guard the caller has assumed).
-    pub fn run_block(&self, block: BlockId, slot: Slot, st: State) -> R<Vec<Outcome>> {
+    pub fn run_block(&self, block: BlockId, slot: Slot, st: State) -> Analysed<Vec<Outcome>> {
         self.encodable(block)?;
         let b = &self.program.blocks[block as usize];
         let code = &self.program.procs[b.proc as usize].code;
@@ -292,7 +298,7 @@ impl<'p> Exec<'p> {
     }
 
     /// Refuses a block that touches an array of lists (its guard or code indexes one).
-    fn encodable(&self, block: BlockId) -> R<()> {
+    fn encodable(&self, block: BlockId) -> Analysed<()> {
         let b = &self.program.blocks[block as usize];
         let code = &self.program.procs[b.proc as usize].code;
         let lists = |g: GlobalId| {
@@ -328,7 +334,7 @@ impl<'p> Exec<'p> {
     }
 
     /// The block alone, from the state before it, guard included.
-    pub fn transition_system(&self, block: BlockId) -> R<TransitionSystem> {
+    pub fn transition_system(&self, block: BlockId) -> Analysed<TransitionSystem> {
         self.reset_inexact();
         let proc = self.program.blocks[block as usize].proc;
         let st = self.initial_state(&[(0, proc)]);
@@ -350,7 +356,7 @@ impl<'p> Exec<'p> {
         e: &Expr,
         globals: &[GlobalVal],
         locals: &[Val],
-    ) -> R<Vec<(Vec<Form>, Val)>> {
+    ) -> Analysed<Vec<(Vec<Form>, Val)>> {
         let env = Env {
             globals,
             locals,
@@ -369,7 +375,7 @@ impl<'p> Exec<'p> {
         globals: &[GlobalVal],
         locals: &[Val],
         params: &HashMap<(usize, usize), u32>,
-    ) -> R<Vec<(Vec<Form>, Val)>> {
+    ) -> Analysed<Vec<(Vec<Form>, Val)>> {
         let env = Env {
             globals,
             locals,

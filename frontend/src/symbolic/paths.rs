@@ -4,7 +4,7 @@
 use super::eval::env_of;
 use super::state::{GlobalVal, LoopVisits, SpawnKind, Spawned, State};
 use super::term::{Form, Slot, Val};
-use super::{Abort, Exec, MAX_CONCRETE_ITERATIONS, MAX_PATHS, R};
+use super::{Abort, Analysed, Exec, MAX_CONCRETE_ITERATIONS, MAX_PATHS};
 use crate::ir::{BlockId, Code, Expr, InstrKind, Pc, Place, ProcId};
 
 impl Exec<'_> {
@@ -16,7 +16,7 @@ impl Exec<'_> {
         slot: Slot,
         st: State,
         depth: u32,
-    ) -> R<Vec<(State, Exit)>> {
+    ) -> Analysed<Vec<(State, Exit)>> {
         let mut work = vec![(start, st)];
         let mut done = Vec::new();
         while let Some((pc, st)) = work.pop() {
@@ -139,7 +139,7 @@ impl Exec<'_> {
         slot: Slot,
         st: State,
         depth: u32,
-    ) -> R<Vec<(State, ())>> {
+    ) -> Analysed<Vec<(State, ())>> {
         let l = slot as usize;
         let mut out = Vec::new();
         for (conds, v) in self.eval(e, &env_of(&st, l), depth)? {
