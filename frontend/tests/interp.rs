@@ -2,6 +2,10 @@
 //! builtins and operators, runtime errors, read/write sets, undo, liveness and
 //! block splitting. At the end, a tiny exhaustive explorer checks what the
 //! comments of `examples/*.ic` promise.
+//!
+//! Why one file of this length: each test is a short program and its exact values, in
+//! the order of docs/language.md, and they share the run helpers at the top; split, a
+//! reader would look for a construct in several files.
 
 use frontend::ast::Span;
 use frontend::diagnostic::render;

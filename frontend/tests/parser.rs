@@ -1,6 +1,9 @@
 //! The parser against docs/language.md: every construct parses into the expected tree
 //! shape (written as an s-expression, so that a whole tree is asserted at once), with
 //! the expected spans, and syntax errors point at the right place.
+//!
+//! Why one file of this length: one test per construct, in the order of
+//! docs/language.md, sharing the s-expression printer at the top.
 
 use frontend::ast::*;
 use frontend::parser::{parse_expr, parse_program};

@@ -30,6 +30,9 @@
 //! loop), negation ([`IntExpr::Neg`]) for overflows near `i64::MIN`, a block spinning
 //! on a global ([`Stmt::Spin`]: `while (x == 0) { }`), and a second spawn of the
 //! previous proc ([`InitSpawn::Again`]). Globals may start near `i64::MAX`/`i64::MIN`.
+//!
+//! Why one file of this length: the program type, its normalisation and its printer
+//! change together whenever a construct is added to the generator.
 
 use std::fmt::{self, Write as _};
 

@@ -1,5 +1,8 @@
 //! The DPOR algorithms on the papers' worked examples, with dynamic dependencies
 //! (what events actually read and wrote). Counts are derived in the comments.
+//!
+//! Why one file of this length: one test per worked example, each a program with its
+//! derivation in the comment; they share the helpers at the top.
 
 use explorer::algorithms::cdpor::Constrained;
 use explorer::algorithms::csdpor::ContextSensitive;
