@@ -163,25 +163,7 @@ fn the_language_reference_names_every_keyword_and_builtin() {
 #[test]
 fn the_architecture_names_real_files() {
     let doc = read("docs/architecture.md");
-    let mut checked = 0;
-    for piece in doc.split('`').skip(1).step_by(2) {
-        let is_path = piece.contains('/')
-            && !piece.contains(' ')
-            && [
-                "frontend/",
-                "explorer/",
-                "ic-synth/",
-                "ic-check/",
-                "tests/",
-                "benches/",
-            ]
-            .iter()
-            .any(|c| piece.starts_with(c));
-        if is_path {
-            assert!(repo(piece).exists(), "docs/architecture.md names {piece}");
-            checked += 1;
-        }
-    }
+    let checked = paths_exist("docs/architecture.md");
     assert!(checked >= 10, "only {checked} paths");
     // Module names in the tables exist in their crate.
     for module in [
@@ -332,4 +314,49 @@ fn shell_words_group_quoted_schedules() {
         ["--replay", "p q@1.2", "prog.ic"]
     );
     assert_eq!(shell_words(r#"-D "N=1" """#), ["-D", "N=1", ""]);
+}
+
+/// Every path of the repository that `page` names in a code span (`explorer/src/…`,
+/// `tests/regressions/…`) exists; how many it names.
+fn paths_exist(page: &str) -> usize {
+    let doc = read(page);
+    let mut checked = 0;
+    for piece in doc.split('`').skip(1).step_by(2) {
+        let is_path = piece.contains('/')
+            && !piece.contains(' ')
+            && [
+                "frontend/",
+                "explorer/",
+                "ic-synth/",
+                "ic-check/",
+                "tests/",
+                "benches/",
+                "examples/",
+                "docs/",
+            ]
+            .iter()
+            .any(|c| piece.starts_with(c));
+        // A file (with an extension) or a folder (ending in `/`), not a name such as
+        // the format `ic-synth/1`.
+        let last = piece.rsplit('/').next().unwrap_or("");
+        if is_path && (last.is_empty() || last.contains('.')) {
+            let path = piece.trim_end_matches([',', ':', ')']);
+            assert!(repo(path).exists(), "{page} names {path}");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// Every page of the documentation (and BENCHMARKS.md) names only paths that exist.
+#[test]
+fn the_docs_name_real_files() {
+    let mut pages = markdown_pages();
+    pages.push("BENCHMARKS.md".to_string());
+    let checked: usize = pages.iter().map(|page| paths_exist(page)).sum();
+    assert!(
+        checked >= 50,
+        "only {checked} paths in {} pages",
+        pages.len()
+    );
 }

@@ -448,7 +448,7 @@ fn ocdpor_on_every_example() {
 ///
 /// Without a bound on executions (no `max_depth`), the 64-bit conditions of those
 /// constraints (`x <= 9223372036854775806`, `z <= …`) read globals other processes
-/// write, so line 9 may not use them (`explorer/src/independence.rs`: the paper's
+/// write, so line 9 may not use them (`explorer/src/dependency/constraints.rs`: the paper's
 /// `U⇒` lost a final state on the `a, a, b` program of issue 11): (q, r) and (p, r)
 /// are reversed and the IC sleep additions (lines 11–12) block what follows. One
 /// complete trace, as in the paper; 3 blocked executions, 8 states: the last step of

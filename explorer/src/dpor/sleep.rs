@@ -11,7 +11,7 @@
 //! with `z = -2` on a path it never ran). A sequence *proved* to reach the state (by a
 //! constraint, or by comparing states: [`Ending::Blocks`]) needs no run of its last
 //! step, unless that step may leave a process at an `await` whose probe may race
-//! (`leaves_a_raced_waiter` in `dpor.rs`): its races are analysed with its
+//! (`leaves_a_raced_waiter` in [`crate::dpor::covered`]): its races are analysed with its
 //! transition footprint, without running it (`Dpor::analyse_covered_steps`), and it sleeps. csdpor's entries carry the state they
 //! must reach (Sec. 6.2: the reversed sequence is never run just to compare states):
 //! the last step runs, and the execution is blocked if it reached that state.
