@@ -110,12 +110,13 @@ pub struct Dpor<R> {
     /// Whether the end of an execution reads the memory: not for a reduction with
     /// observers under `--violations-only` (see [`State::dead_globals`]).
     end_reads: bool,
-    /// Per block, the globals its `await` guard reads (`frontend::ir::BlockSets::guard_reads`), for
-    /// [`leaves_a_raced_waiter`].
+    /// Per block, the globals its `await` guard reads
+    /// (`frontend::ir::BlockSets::guard_reads`), for `covered::leaves_a_raced_waiter`
+    /// and the observers' guarded globals.
     guards: Vec<Vec<GlobalId>>,
-    /// The races `(e, n)` of the current path whose reversal was refused so, judged
-    /// again on the whole of each execution through `n`, where it ends
-    /// ([`Dpor::recheck_refused_beside`]).
+    /// The races `(e, n)` of the current path whose reversal was refused because a
+    /// process asleep beside it covered it, judged again on the whole of each
+    /// execution through `n`, where it ends ([`Dpor::recheck_refused_beside`]).
     refused_beside: Vec<(usize, usize)>,
     /// What each block and everything after it may touch ([`Dpor::future_races`]).
     futures: Option<Futures>,
