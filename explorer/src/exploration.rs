@@ -129,7 +129,7 @@ pub struct Exploration<'p, 'a> {
     lasso: Lasso,
 }
 
-/// A state as final states are compared (README, `final states`): its globals, and
+/// A state as final states are compared (docs/soundness.md, "What the counts mean"): its globals, and
 /// the multiset of live processes, each `proc at block {live locals}` (sorted, no
 /// identities; `proc failed` for one stopped by a failure). Ended processes hold
 /// nothing and are left out.

@@ -1,4 +1,4 @@
-//! Process identities by spawn path (LANGUAGE.md, "State and processes"): the
+//! Process identities by spawn path (docs/language.md, "State and processes"): the
 //! processes spawned by `init` are `1, 2, 3, …`; the `k`-th spawn of process `P` is
 //! `P.k`. The same process gets the same identity in every interleaving, which is
 //! what makes schedules replayable.

@@ -30,7 +30,7 @@ pub struct Violation {
     pub schedule: String,
 }
 
-/// The counters of the papers' tables (DESIGN.md, "Counting").
+/// The counters of the papers' tables (docs/soundness.md, "What the counts mean").
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
     /// Complete executions explored (ending in a final state, deadlocks included).
@@ -39,7 +39,7 @@ pub struct Stats {
     pub blocked: u64,
     /// 1 + every event executed, including events run only to compare states.
     pub states: u64,
-    /// Distinct final states, compared as in LANGUAGE.md.
+    /// Distinct final states, compared as docs/language.md says.
     pub final_states: u64,
     /// Mazurkiewicz traces among the complete executions (computed by `naive`).
     pub mazurkiewicz: Option<u64>,
@@ -66,7 +66,7 @@ pub struct Pruning {
     pub ic_checks_line11: u64,
     /// Events run on a copy only to compute a state to compare or to evaluate a
     /// constraint in (csdpor's commutation check, cdpor's `s[E'.û]`): not explored,
-    /// so not states (DESIGN.md, "Counting").
+    /// so not states (docs/soundness.md, "What the counts mean").
     pub replayed_events: u64,
     /// Sleeping steps checked against a constraint (CDPOR line 17).
     pub ic_checks_line17: u64,
@@ -175,7 +175,7 @@ impl Report {
     }
 }
 
-/// A distinct final state — states compared as README's `final states` says: the
+/// A distinct final state — states compared as docs/soundness.md says of `final states`: the
 /// globals plus the multiset of live processes — with how many explored complete
 /// executions reached it and the schedule of the first one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

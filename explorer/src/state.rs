@@ -1,4 +1,4 @@
-//! States: global memory and processes (LANGUAGE.md, "State and processes").
+//! States: global memory and processes (docs/language.md, "State and processes").
 
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::pid::Pid;
@@ -156,7 +156,7 @@ impl Clone for State {
 }
 
 impl State {
-    /// The state identity of LANGUAGE.md: global memory plus the multiset of live
+    /// The state identity of docs/language.md: global memory plus the multiset of live
     /// processes, each as (procedure, next block, live locals). Identities and dead
     /// locals are bookkeeping, not state; ended processes hold nothing.
     pub fn fingerprint(&self, program: &Program) -> Fingerprint {

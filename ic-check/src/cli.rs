@@ -137,7 +137,7 @@ pub struct Cli {
     #[arg(long, value_name = "SCHEDULE|FILE")]
     pub replay: Option<String>,
 
-    /// Print a completion script for SHELL on stdout and exit (see README, "Install").
+    /// Print a completion script for SHELL on stdout and exit (see docs/cli.md, "Shell completions and manual page").
     #[arg(long, value_name = "SHELL", exclusive = true)]
     pub completions: Option<clap_complete::Shell>,
 

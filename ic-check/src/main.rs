@@ -32,7 +32,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[unsafe(export_name = "_rjem_malloc_conf")]
 pub static MALLOC_CONF: &[u8; 36] = b"dirty_decay_ms:-1,muzzy_decay_ms:-1\0";
 
-/// Exit statuses (documented in the README and `--help`).
+/// Exit statuses (documented in docs/cli.md and `--help`).
 const FOUND: u8 = 1;
 const BAD_INPUT: u8 = 2;
 const INCOMPLETE: u8 = 3;

@@ -1,6 +1,6 @@
 //! Witness files: `--witness FILE` writes the findings of a run with what replaying
 //! them needs — the program text's hash, the params and the step limit in force —
-//! and `--replay FILE` reads them back (README, "Witness files"). One JSON object,
+//! and `--replay FILE` reads them back (docs/cli.md, "Witness files"). One JSON object,
 //! format `ic-check-witness/1`.
 
 use explorer::replay::{End, Replay};

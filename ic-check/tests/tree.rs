@@ -387,7 +387,7 @@ fn print_traces_with_every_algorithm() {
     }
 }
 
-/// The README's pictures are what its commands make now.
+/// The pictures of docs/cli.md are what its commands make now.
 #[test]
 fn readme_pictures_are_current() {
     let dir = scratch("readme");
@@ -402,7 +402,7 @@ fn readme_pictures_are_current() {
         let committed = std::fs::read_to_string(repo(&format!("docs/{name}"))).unwrap();
         assert!(
             svg == committed,
-            "docs/{name} is out of date: run the README's command (\"Seeing the exploration\")"
+            "docs/{name} is out of date: run the command of docs/cli.md (\"Seeing the exploration\")"
         );
     }
 }

@@ -85,7 +85,7 @@ struct Cli {
     )]
     max_steps: u64,
 
-    /// Print a completion script for SHELL on stdout and exit (see README, "Install").
+    /// Print a completion script for SHELL on stdout and exit (see docs/cli.md, "Shell completions and manual page").
     #[arg(long, value_name = "SHELL", exclusive = true)]
     completions: Option<clap_complete::Shell>,
 

@@ -1,5 +1,5 @@
 //! Differential soundness: on small random programs over the whole language, every
-//! reduced algorithm in every mode must agree with `naive` (LANGUAGE.md, "What each
+//! reduced algorithm in every mode must agree with `naive` (docs/language.md, "What each
 //! tool promises"). `naive` is the reference semantics; a disagreement is a soundness
 //! bug of the reduced algorithm (or of the constraints cdpor was given).
 //!
@@ -241,7 +241,7 @@ pub const MAX_DEPTH: usize = 100;
 pub type ViolationKey = (ViolationKind, String, String, Option<(usize, usize)>);
 
 /// A deadlock's message names the stuck processes with their identities
-/// (`q@1.1 at q, q@2.1 at q`); states are equal up to identities (LANGUAGE.md), so two
+/// (`q@1.1 at q, q@2.1 at q`); states are equal up to identities (docs/language.md), so two
 /// equal processes swapped are the same deadlock: `q at q, q at q`.
 fn without_identities(message: &str) -> String {
     let mut out = String::with_capacity(message.len());

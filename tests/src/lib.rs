@@ -65,7 +65,7 @@ pub fn constraints(
     std::sync::Arc::new(ics)
 }
 
-/// The state as LANGUAGE.md compares states, in one line a test can spell out:
+/// The state as docs/language.md compares states, in one line a test can spell out:
 /// `x = 1, y = 0 | r at r {t = 2}` — the globals, then the multiset of live processes
 /// (sorted; proc, next block and live locals, no identities), `ended` when every process
 /// has ended. A process stopped by a failure is `p failed`.

@@ -1,5 +1,5 @@
 //! `naive` on small programs whose counts are derived by hand in the comments.
-//! Counting conventions (DESIGN.md): `states` = 1 + every event that completed;
+//! Counting conventions (docs/soundness.md, "What the counts mean"): `states` = 1 + every event that completed;
 //! an execution that ends in an assertion or runtime error is not a complete trace.
 
 use explorer::algorithms::naive::Naive;

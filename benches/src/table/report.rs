@@ -301,8 +301,8 @@ pub fn measured(rows: &[Row], problems: &[String]) -> (String, bool) {
              that size, beside ours with the same equivalence (vo). Its redundancy \
              check is ours (but for the weak initials with no step in the sequence, \
              which ours leaves out), while a leaf of its wakeup trees covers a \
-             sequence inserted below it, which loses an assertion (README, \
-             `odpor-ob`)."
+             sequence inserted below it, which loses an assertion \
+             (docs/algorithms/odpor-ob.md)."
         ));
     }
     if rows.iter().any(|r| r.algos.contains(&Algo::ODPOR_CS_OB_VO)) {

@@ -1,5 +1,5 @@
 //! What an event touched: the global locations it read and wrote. Dependency between
-//! events of different processes is a conflict of footprints (DESIGN.md, "Explorer").
+//! events of different processes is a conflict of footprints (docs/soundness.md, "Dependencies: transition footprints").
 
 use frontend::interp::Machine;
 use frontend::ir::{BlockId, GlobalId, Program};

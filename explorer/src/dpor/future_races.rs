@@ -57,10 +57,10 @@ impl<R: Reduction> Dpor<R> {
     /// `..._a_process_chained_to_a_partner_races_with_the_settled_step`); csdpor,
     /// cdpor, odpor-cs and ocdpor agreed with naive on every program of the
     /// campaigns without it, and csdpor took 8 times the states of Pi_shared(10)
-    /// with it (2,048 to 16k): they do not analyse partners (README, "Known gaps").
+    /// with it (2,048 to 16k): they do not analyse partners (docs/known-gaps.md).
     /// Cost to odpor-cs-ob: without `--violations-only` FR-a(8) 2,764 → 110k states
     /// (every write of x is observed by the end, so every writer chains); with it,
-    /// none on FR, FR-a, LW, abs; DBP(8) 14k → 20k either way (README, BENCHMARKS.md).
+    /// none on FR, FR-a, LW, abs; DBP(8) 14k → 20k either way (docs/algorithms/odpor-cs-ob.md, BENCHMARKS.md).
     ///
     /// Analysing every live process's future instead (Yang et al.'s summaries,
     /// without the partners' narrowing) took odpor-cs-ob 110k states on FR-a(8) with
