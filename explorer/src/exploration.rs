@@ -9,6 +9,7 @@ use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
 use crate::tree::{Blocked, End, Recorder, Tree, TreeConfig};
+use crate::visited::Visited;
 use frontend::interp::{Fault, Limits};
 use frontend::ir::Program;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -26,6 +27,12 @@ pub trait Algorithm {
     /// Whether the end of an execution is an observer it may leave out
     /// ([`Config::violations_only`]): then it may reach only some of the final states.
     fn observes_the_end(&self) -> bool {
+        false
+    }
+    /// Whether it stores the states it reaches ([`Exploration::visit`]): it then never
+    /// follows a state past its first visit, so no execution it follows repeats a
+    /// state, and none is reported as non-terminating.
+    fn stores_states(&self) -> bool {
         false
     }
 }
@@ -61,6 +68,9 @@ pub struct Config {
     /// [`crate::dependency::observers::end_reads`]). The other algorithms ignore it; their
     /// final states stay exhaustive.
     pub violations_only: bool,
+    /// The bytes a stateful search's stored states may take before it stops
+    /// ([`Stop::MemoryLimit`]).
+    pub max_memory: Option<u64>,
 }
 
 /// The default of [`Config::max_outcomes`].
@@ -85,6 +95,7 @@ impl Default for Config {
             max_depth: None,
             max_outcomes: MAX_OUTCOMES,
             violations_only: false,
+            max_memory: None,
         }
     }
 }
@@ -127,6 +138,9 @@ pub struct Exploration<'p, 'a> {
     tree: Option<Box<Recorder>>,
     /// The states along the current execution, to catch one that recurs.
     lasso: Lasso,
+    /// The states a stateful search stored; `None` for a stateless search, whose
+    /// executions are checked for a recurring state instead ([`lasso`]).
+    visited: Option<Visited>,
 }
 
 /// A state as final states are compared (docs/soundness.md, "What the counts mean"): its globals, and
@@ -204,6 +218,7 @@ pub fn explore_with_progress(
         reported: Instant::now(),
         tree,
         lasso: Lasso::default(),
+        visited: algorithm.stores_states().then(Visited::default),
     };
     algorithm.explore(&mut run);
     let finals_exhaustive = !(run.config.violations_only && algorithm.observes_the_end());
@@ -318,7 +333,7 @@ impl<'p> Exploration<'p, '_> {
                 ViolationKind::DepthLimit,
                 format!("the execution reached {depth} events (--max-depth)"),
             ))
-        } else if depth >= lasso::FROM {
+        } else if depth >= lasso::FROM && self.visited.is_none() {
             let state = self.ex.state.fingerprint_with_identities(self.program());
             self.lasso.reached(depth, state).map(|first| {
                 (
@@ -356,6 +371,26 @@ impl<'p> Exploration<'p, '_> {
         if let Some(tree) = self.tree.as_deref_mut() {
             tree.back();
         }
+    }
+
+    /// A stateful search has reached the current state: stores it, and says whether
+    /// it is new (an old one's continuations are explored, or being explored, from its
+    /// first visit). The search stops ([`Stop::MemoryLimit`]) once the stored states
+    /// take more than [`Config::max_memory`].
+    pub fn visit(&mut self) -> bool {
+        let state = self.ex.state.fingerprint_with_identities(self.program());
+        let Some(visited) = self.visited.as_mut() else {
+            return true;
+        };
+        let new = visited.insert(state);
+        if new {
+            self.stats.stored = Some(visited.len());
+            self.stats.stored_bytes = visited.bytes();
+            if self.config.max_memory.is_some_and(|m| visited.bytes() > m) {
+                self.stop.get_or_insert(Stop::MemoryLimit);
+            }
+        }
+        new
     }
 
     /// The algorithm abandons the current execution: counted as `blocked`.

@@ -16,6 +16,7 @@ pub mod report;
 pub mod schedule;
 pub mod state;
 pub mod tree;
+pub mod visited;
 
 pub use exploration::{
     explore, explore_with_progress, show_final, Algorithm, Config, Deps, Progress, MAX_DEPTH,

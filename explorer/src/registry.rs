@@ -11,6 +11,7 @@ use crate::algorithms::odpor_cs::OptimalContextSensitive;
 use crate::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers;
 use crate::algorithms::odpor_ob::OptimalObservers;
 use crate::algorithms::sdpor::SourceDpor;
+use crate::algorithms::stateful::Stateful;
 use crate::dpor::Dpor;
 use crate::exploration::Algorithm;
 use frontend::ics::ResolvedIcs;
@@ -82,6 +83,16 @@ pub static NAIVE: AlgorithmSpec = AlgorithmSpec {
     has_literal: false,
     has_violations_only: false,
     build: Build::Plain(|_| Box::new(Naive::default())),
+};
+
+pub static STATEFUL: AlgorithmSpec = AlgorithmSpec {
+    name: "stateful",
+    title: "stateful",
+    summary: "every reachable state once, stored: the reference for programs that loop",
+    uses_constraints: false,
+    has_literal: false,
+    has_violations_only: false,
+    build: Build::Plain(|_| Box::new(Stateful)),
 };
 
 pub static SDPOR: AlgorithmSpec = AlgorithmSpec {
@@ -181,9 +192,10 @@ pub static OCDPOR: AlgorithmSpec = AlgorithmSpec {
     }),
 };
 
-/// Every algorithm, the reference first, then each before those that refine it.
-pub static ALGORITHMS: [&AlgorithmSpec; 9] = [
+/// Every algorithm, the references first, then each before those that refine it.
+pub static ALGORITHMS: [&AlgorithmSpec; 10] = [
     &NAIVE,
+    &STATEFUL,
     &SDPOR,
     &ODPOR,
     &ODPOR_OB,

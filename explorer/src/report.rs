@@ -43,6 +43,11 @@ pub struct Stats {
     pub final_states: u64,
     /// Mazurkiewicz traces among the complete executions (computed by `naive`).
     pub mazurkiewicz: Option<u64>,
+    /// The distinct states a stateful search stored ([`crate::visited`]); none for a
+    /// stateless search.
+    pub stored: Option<u64>,
+    /// The memory those stored states take, in bytes.
+    pub stored_bytes: u64,
     /// What each pruning of the DPOR algorithms did (`ic-check --stats`).
     pub pruning: Pruning,
 }
@@ -131,6 +136,9 @@ pub enum Stop {
     /// The execution tree is full, and the run was made only for its picture
     /// ([`crate::TreeConfig::halt_when_full`]).
     TreeFull,
+    /// The stored states of a stateful search took more than
+    /// [`crate::Config::max_memory`].
+    MemoryLimit,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -20,9 +20,10 @@ pub struct Cli {
     #[arg(required_unless_present_any = ["completions", "man"])]
     pub program: Option<PathBuf>,
 
-    /// The exploration algorithm.
-    #[arg(long, value_enum, default_value_t = Algo(registry::DEFAULT))]
-    pub algo: Algo,
+    /// The exploration algorithm [default: cdpor, and stateful once a state recurs:
+    /// the state space has cycles, which a stateless search cannot finish].
+    #[arg(long, value_enum)]
+    pub algo: Option<Algo>,
 
     /// Independence constraints from `ic-synth` (cdpor only); without it they are
     /// synthesised in-process. Refused when it was made for another program text or
@@ -90,6 +91,11 @@ pub struct Cli {
     /// its schedule, and the exploration stops.
     #[arg(long, value_name = "N", default_value_t = explorer::MAX_DEPTH)]
     pub max_depth: usize,
+
+    /// Megabytes the stored states of a stateful search (`--algo stateful`) may take:
+    /// past them the search stops and reports what it found, as --timeout does.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_memory: Option<u64>,
 
     /// No progress line on stderr (there is none with --json or off a terminal).
     #[arg(long)]
@@ -167,7 +173,7 @@ pub fn parse_timeout(s: &str) -> Result<Duration, String> {
 }
 
 /// `--algo`: one of [`explorer::registry::ALGORITHMS`], by name, each with its line
-/// of `--help`.
+/// of `--help`; without it, [`registry::DEFAULT`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Algo(pub &'static AlgorithmSpec);
 

@@ -7,7 +7,8 @@ mod witness;
 
 use clap::{CommandFactory, Parser};
 use cli::Cli;
-use explorer::{Algorithm, Config, Report, Stop, TreeConfig};
+use explorer::registry::{self, AlgorithmSpec};
+use explorer::{Algorithm, Config, Report, Stop, TreeConfig, ViolationKind};
 use frontend::ics::{Ics, ResolvedIcs};
 use frontend::interp::Limits;
 use ic_synth::cli::{finish, write_stdout};
@@ -56,7 +57,7 @@ fn main() -> ExitCode {
         // clap requires the program unless --completions or --man is given.
         return ExitCode::from(BAD_INPUT);
     };
-    let algo = cli.algo.0;
+    let algo = chosen(&cli);
     if cli.ics.is_some() && !algo.uses_constraints {
         let algo = algo.name;
         Cli::command()
@@ -256,6 +257,21 @@ fn spinner() -> ProgressBar {
     bar
 }
 
+/// The algorithm asked for, or the default.
+fn chosen(cli: &Cli) -> &'static AlgorithmSpec {
+    cli.algo.map_or(registry::DEFAULT, |a| a.0)
+}
+
+/// Why a stateless run found the state space cyclic: the message of its first
+/// non-terminating execution (a state that recurs).
+fn recurrence(report: &Report) -> Option<&str> {
+    report
+        .violations
+        .iter()
+        .find(|v| v.kind == ViolationKind::NonTermination)
+        .map(|v| v.message.as_str())
+}
+
 fn run(cli: &Cli, path: &Path) -> u8 {
     // `--timeout` counts from here: synthesis included.
     let started = Instant::now();
@@ -341,7 +357,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     let ctrl_c = CtrlC::install();
     let constraints =
         || constraints(cli, &file, &source, &program, deadline, &ctrl_c).map(Arc::new);
-    let mut algorithm: Box<dyn Algorithm> = match cli.algo.0.build(cli.literal, constraints) {
+    let mut algorithm: Box<dyn Algorithm> = match chosen(cli).build(cli.literal, constraints) {
         Ok(algorithm) => algorithm,
         Err((code, message)) => {
             if code == BAD_INPUT {
@@ -390,6 +406,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }),
         interrupt: Some(ctrl_c.interrupt.clone()),
         max_depth: Some(cli.max_depth),
+        max_memory: cli.max_memory.map(|mb| mb.saturating_mul(1_000_000)),
         max_outcomes: explorer::exploration::MAX_OUTCOMES,
         violations_only: cli.violations_only,
     };
@@ -402,13 +419,18 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }),
         ..config.clone()
     });
-    let started = Instant::now();
+    let exploring = Instant::now();
     let bar = shows_progress(cli).then(spinner);
     let mut show = |s: &explorer::Stats| {
         if let Some(bar) = &bar {
-            let per_second = s.states as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            // A stateful search counts the states it stores; a stateless one, events.
+            let rate = s.stored.unwrap_or(s.states) as f64;
+            let per_second = rate / exploring.elapsed().as_secs_f64().max(1e-3);
+            let stored = s.stored.map_or(String::new(), |n| {
+                format!("stored {n} ({:.0} MB)  ", s.stored_bytes as f64 / 1e6)
+            });
             bar.set_message(format!(
-                "traces {}  blocked {}  states {}  ({:.0} states/s)  max depth {}",
+                "traces {}  blocked {}  {stored}states {}  ({:.0} states/s)  max depth {}",
                 s.traces, s.blocked, s.states, per_second, s.pruning.max_depth
             ));
             bar.tick();
@@ -418,11 +440,35 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         if bar.is_some() { Some(&mut show) } else { None };
     ctrl_c.phase(Phase::Exploring);
     let mut report =
-        explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
+        explorer::explore_with_progress(&program, algorithm.as_mut(), config.clone(), progress);
+    // Without --algo, a state that recurs switches to the stateful search: the state
+    // space has cycles, and the stateless run can only stop at the first one (where it
+    // would hide whatever lies behind it). With --algo, the user's choice stands.
+    if let Some(why) = recurrence(&report).filter(|_| cli.algo.is_none()) {
+        if !cli.quiet {
+            let note = format!(
+                "note: {} found a cycle ({why}); exploring every state once instead \
+                 (--algo stateful)",
+                algorithm.name()
+            );
+            match &bar {
+                Some(bar) => bar.suspend(|| say!("{note}")),
+                None => say!("{note}"),
+            }
+        }
+        algorithm = Box::new(explorer::algorithms::stateful::Stateful);
+        let config = Config {
+            timeout: cli.timeout.map(|t| t.saturating_sub(started.elapsed())),
+            ..config
+        };
+        let progress: Option<explorer::Progress<'_>> =
+            if bar.is_some() { Some(&mut show) } else { None };
+        report = explorer::explore_with_progress(&program, algorithm.as_mut(), config, progress);
+    }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let elapsed = started.elapsed();
+    let elapsed = exploring.elapsed();
     let mut code = if !report.violations.is_empty() {
         FOUND
     } else if report.stop != Stop::Complete {

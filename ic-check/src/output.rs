@@ -53,6 +53,7 @@ impl Output<'_> {
             Stop::MaxTraces => " (stopped by --max-traces)".to_string(),
             Stop::Interrupted => " (stopped by Ctrl-C)".to_string(),
             Stop::TreeFull => " (stopped: the tree is full)".to_string(),
+            Stop::MemoryLimit => " (stopped by --max-memory)".to_string(),
         };
         let rows = [
             ("program", self.file.to_string()),
@@ -68,6 +69,16 @@ impl Output<'_> {
         }
         if let Some(m) = s.mazurkiewicz {
             let _ = writeln!(out, "{:<13} {}", "mazurkiewicz:", count(m, exact));
+        }
+        if let Some(stored) = s.stored {
+            let each = s.stored_bytes as f64 / stored.max(1) as f64;
+            let _ = writeln!(
+                out,
+                "{:<13} {} ({:.1} MB, {each:.0} bytes each)",
+                "stored:",
+                count(stored, exact),
+                s.stored_bytes as f64 / 1e6
+            );
         }
         let _ = writeln!(out, "{:<13} {:.3} s", "time:", elapsed.as_secs_f64());
         if stats {
@@ -95,7 +106,14 @@ impl Output<'_> {
         let replayed = (!endless && (!v.schedule.is_empty() || v.kind == ViolationKind::Deadlock))
             .then(|| replay::replay(self.program, self.limits, &v.schedule).ok())
             .flatten();
-        self.finding(v, replayed.as_ref())
+        let mut out = self.finding(v, replayed.as_ref());
+        if v.kind == ViolationKind::NonTermination {
+            out.push_str(
+                "hint: the state space has a cycle; `--algo stateful` explores each state \
+                 once (without --algo, ic-check switches to it by itself)\n",
+            );
+        }
+        out
     }
 
     /// A violation as [`Output::witness`] shows it, with the states of `replayed`.
@@ -214,6 +232,8 @@ impl Output<'_> {
             "states": s.states,
             "final_states": s.final_states,
             "mazurkiewicz": s.mazurkiewicz,
+            "stored": s.stored,
+            "stored_bytes": s.stored.map(|_| s.stored_bytes),
             "violations": violations,
             // Milliseconds to the microsecond: at most three decimals, no float noise.
             "time_ms": elapsed.as_micros() as f64 / 1000.0,
