@@ -373,12 +373,17 @@ impl<'p> Exploration<'p, '_> {
         }
     }
 
-    /// A stateful search has reached the current state: stores it, and says whether
-    /// it is new (an old one's continuations are explored, or being explored, from its
-    /// first visit). The search stops ([`Stop::MemoryLimit`]) once the stored states
-    /// take more than [`Config::max_memory`].
-    pub fn visit(&mut self) -> bool {
-        let state = self.ex.state.fingerprint_with_identities(self.program());
+    /// The current state's identity for a stateful search: its globals and every
+    /// process's identity, next block and live locals, as a fingerprint.
+    pub fn identity(&self) -> Fingerprint {
+        self.ex.state.fingerprint_with_identities(self.program())
+    }
+
+    /// A stateful search has reached `state` (its [`Exploration::identity`]): stores it,
+    /// and says whether it is new (an old one's continuations are explored, or being
+    /// explored, from its first visit). The search stops ([`Stop::MemoryLimit`]) once
+    /// the stored states take more than [`Config::max_memory`].
+    pub fn visit(&mut self, state: Fingerprint) -> bool {
         let Some(visited) = self.visited.as_mut() else {
             return true;
         };

@@ -11,6 +11,7 @@ use crate::algorithms::odpor_cs::OptimalContextSensitive;
 use crate::algorithms::odpor_cs_ob::OptimalContextSensitiveObservers;
 use crate::algorithms::odpor_ob::OptimalObservers;
 use crate::algorithms::sdpor::SourceDpor;
+use crate::algorithms::spor::Spor;
 use crate::algorithms::stateful::Stateful;
 use crate::dpor::Dpor;
 use crate::exploration::Algorithm;
@@ -93,6 +94,16 @@ pub static STATEFUL: AlgorithmSpec = AlgorithmSpec {
     has_literal: false,
     has_violations_only: false,
     build: Build::Plain(|_| Box::new(Stateful)),
+};
+
+pub static SPOR: AlgorithmSpec = AlgorithmSpec {
+    name: "spor",
+    title: "S-POR",
+    summary: "stateful, each state expanded by one invisible step where there is one (S-POR)",
+    uses_constraints: false,
+    has_literal: false,
+    has_violations_only: false,
+    build: Build::Plain(|_| Box::new(Spor)),
 };
 
 pub static SDPOR: AlgorithmSpec = AlgorithmSpec {
@@ -193,9 +204,10 @@ pub static OCDPOR: AlgorithmSpec = AlgorithmSpec {
 };
 
 /// Every algorithm, the references first, then each before those that refine it.
-pub static ALGORITHMS: [&AlgorithmSpec; 10] = [
+pub static ALGORITHMS: [&AlgorithmSpec; 11] = [
     &NAIVE,
     &STATEFUL,
+    &SPOR,
     &SDPOR,
     &ODPOR,
     &ODPOR_OB,

@@ -577,3 +577,72 @@ fn describe(source: &str, outcome: &Outcome, errors: &[String]) -> String {
 pub fn assert_agree(source: &str) -> Outcome {
     differential(source).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// The explorations of the stateful searches: as [`config`], but with no bound on
+/// an execution's depth (a stateful search's path is a simple path of the state
+/// graph, which a cycle does not lengthen).
+pub fn stateful_config() -> Config {
+    Config {
+        max_depth: None,
+        ..config()
+    }
+}
+
+/// Runs the stateful reference and every other stateful search of the registry on
+/// `source` (a program whose state space may have cycles); `Err` describes every
+/// disagreement: each must reach the reference's set of final states and of
+/// violations, and stop as it does.
+pub fn stateful_differential(source: &str) -> Result<(), String> {
+    let program = frontend::load(source, &[]).map_err(|d| {
+        format!(
+            "a generated program does not load:\n{source}\n{}",
+            frontend::diagnostic::render("generated.ic", source, &d, false)
+        )
+    })?;
+    let reference = explorer::explore(
+        &program,
+        &mut explorer::algorithms::stateful::Stateful,
+        stateful_config(),
+    );
+    let mut errors = Vec::new();
+    if reference.stop != Stop::Complete {
+        errors.push(format!("stateful did not complete ({:?})", reference.stop));
+    }
+    let violations = violation_set(&reference);
+    for spec in registry::ALGORITHMS {
+        let Ok(mut algorithm) = spec.build(false, || Err(())) else {
+            continue;
+        };
+        if !algorithm.stores_states() || spec == &registry::STATEFUL {
+            continue;
+        }
+        let report = explorer::explore(&program, algorithm.as_mut(), stateful_config());
+        let name = spec.name;
+        if report.stop != reference.stop {
+            errors.push(format!(
+                "{name}: stopped with {:?} (stateful: {:?})",
+                report.stop, reference.stop
+            ));
+        }
+        if report.finals != reference.finals {
+            errors.push(format!(
+                "{name}: {} final states (stateful: {})",
+                report.finals.len(),
+                reference.finals.len()
+            ));
+        }
+        let found = violation_set(&report);
+        if found != violations {
+            let missing: Vec<_> = violations.difference(&found).collect();
+            let extra: Vec<_> = found.difference(&violations).collect();
+            errors.push(format!(
+                "{name}: misses violations {missing:?}, reports others {extra:?}"
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}\n{source}", errors.join("\n")))
+    }
+}

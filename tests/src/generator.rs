@@ -189,6 +189,15 @@ pub enum Stmt {
     /// `while (c) { }`: spins inside one block while `c` holds — a runtime error
     /// ("block did not terminate") in the orders where nothing made `c` false before.
     Spin(BoolExpr),
+    /// `while (c) { yield; }`: spins across blocks while `c` holds, a cycle of the
+    /// state space where nothing else runs (the cyclic programs of the stateful
+    /// searches only: a stateless search stops at it).
+    SpinYield(BoolExpr),
+    /// `while (true) { await (g != 0); g = 0; yield; }` over the `n`-th variable: a
+    /// server that takes, for ever, each request the others raise in g (cyclic
+    /// programs only). It resets g rather than counting it down, so that its states
+    /// stay few whatever g holds (a countdown from near `i64::MAX` is not).
+    Serve(u8),
 }
 
 /// A spawn of `init`. The proc is given by an offset from the proc after the one the
@@ -283,7 +292,10 @@ fn weighted(body: &[Stmt], count: &dyn Fn(&Stmt) -> u64) -> u64 {
 }
 
 fn is_block_end(s: &Stmt) -> bool {
-    matches!(s, Stmt::Yield | Stmt::Await(_))
+    matches!(
+        s,
+        Stmt::Yield | Stmt::Await(_) | Stmt::SpinYield(_) | Stmt::Serve(_)
+    )
 }
 
 /// Removes the last statement (in source order, innermost last) that `pred` selects.
@@ -753,6 +765,17 @@ impl Printer<'_> {
             Stmt::Spin(c) => {
                 let c = self.bool(c);
                 self.line(indent, &format!("while ({c}) {{ }}"));
+            }
+            Stmt::SpinYield(c) => {
+                let c = self.bool(c);
+                self.line(indent, &format!("while ({c}) {{ yield; }}"));
+            }
+            Stmt::Serve(g) => {
+                let g = self.var(*g).to_string();
+                self.line(
+                    indent,
+                    &format!("while (true) {{ await ({g} != 0); {g} = 0; yield; }}"),
+                );
             }
             Stmt::Break(c) | Stmt::Continue(c) if in_loop => {
                 let word = if matches!(s, Stmt::Break(_)) {

@@ -169,6 +169,28 @@ init { spawn w(0); spawn w(1); spawn j(); spawn j(); }
     assert_eq!(out.naive.stats.final_states, 1);
 }
 
+fn cyclic_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: env_number("IC_DIFF_CYCLIC_CASES", 300),
+        ..proptest_config()
+    }
+}
+
+proptest! {
+    #![proptest_config(cyclic_config())]
+
+    /// The stateful searches on programs with cycles (a spin across blocks, a server
+    /// loop: `strategy::cyclic_program`), against the stateful reference, sets
+    /// compared: every final state, violation and deadlock.
+    #[test]
+    fn stateful_searches_agree_with_the_stateful_reference(program in strategy::cyclic_program()) {
+        let source = program.source();
+        if let Err(e) = stateful_differential(&source) {
+            return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
+        }
+    }
+}
+
 fn tree_config() -> ProptestConfig {
     ProptestConfig {
         cases: env_number("IC_DIFF_TREE_CASES", 200),

@@ -12,4 +12,5 @@ pub mod odpor_cs;
 pub mod odpor_cs_ob;
 pub mod odpor_ob;
 pub mod sdpor;
+pub mod spor;
 pub mod stateful;

@@ -43,7 +43,7 @@ impl Algorithm for Stateful {
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
-        run.visit();
+        run.visit(run.identity());
         let mut stack: Vec<Node> = Vec::new();
         let mut spare: Vec<Vec<usize>> = Vec::new();
         let mut enabled = Vec::new();
@@ -66,7 +66,7 @@ impl Algorithm for Stateful {
                 continue;
             };
             node.next += 1;
-            if run.step(proc).is_ok() && run.visit() {
+            if run.step(proc).is_ok() && run.visit(run.identity()) {
                 let mut enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
                 stack.push(Node { enabled, next: 0 });

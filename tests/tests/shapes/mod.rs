@@ -339,3 +339,48 @@ fn generator_produces_every_shape() {
         "shapes seen fewer than 10 times: {rare:?}\n{table}"
     );
 }
+
+/// The cyclic programs of the stateful searches' differential test
+/// (`strategy::cyclic_program`) have the cycles they are made for: over 300
+/// programs of this run's seed, a process that spins across blocks, a server loop,
+/// and a cycle the program can reach (naive, a stateless search, reports a
+/// non-terminating execution), each at least 10 times.
+#[test]
+fn the_cyclic_generator_produces_reachable_cycles() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::new(ProptestConfig {
+        failure_persistence: None,
+        ..proptest_config()
+    });
+    let strategy = strategy::cyclic_program();
+    let (mut spins, mut servers, mut reached) = (0, 0, 0);
+    let programs = 300;
+    for _ in 0..programs {
+        let generated = strategy
+            .new_tree(&mut runner)
+            .expect("the strategy always generates")
+            .current();
+        let has = |pred: &dyn Fn(&Stmt) -> bool| {
+            (generated.procs.iter()).any(|p| all_stmts(&p.body).into_iter().any(pred))
+        };
+        spins += u32::from(has(&|s| matches!(s, Stmt::SpinYield(_))));
+        servers += u32::from(has(&|s| matches!(s, Stmt::Serve(_))));
+        // No depth bound: naive runs into the recurring state, reported from depth
+        // 1,000 on, rather than into `config`'s depth limit.
+        let naive = explorer::explore(
+            &tests::load(&generated.source(), &[]),
+            &mut Naive::default(),
+            stateful_config(),
+        );
+        reached +=
+            u32::from((naive.violations.iter()).any(|v| v.kind == ViolationKind::NonTermination));
+    }
+    let table = format!(
+        "cyclic programs (IC_DIFF_SEED={}): {spins} spin across blocks, {servers} serve, \
+         {reached} reach a cycle, of {programs}",
+        seed()
+    );
+    println!("{table}");
+    assert!(spins >= 10 && servers >= 10 && reached >= 10, "{table}");
+}

@@ -519,3 +519,25 @@ pub fn program() -> impl Strategy<Value = Program> {
             p
         })
 }
+
+/// A program of [`program`] with a cycle in its state space: a process that spins
+/// across blocks on a global (`while (x == 0) { yield; }`) until another writes it, or
+/// a server that consumes, for ever, what the others add to a global. For the
+/// stateful searches, against the stateful reference: a stateless search stops at
+/// the cycle.
+pub fn cyclic_program() -> impl Strategy<Value = Program> {
+    let cycle = prop_oneof![
+        3 => global_cond(vec![Cmp::Eq, Cmp::Ne], 0..=1).prop_map(Stmt::SpinYield),
+        1 => global().prop_map(Stmt::Serve),
+    ];
+    (program(), 0usize..4, cycle, any::<bool>()).prop_map(|(mut p, at, cycle, first)| {
+        let i = at % p.procs.len();
+        let body = &mut p.procs[i].body;
+        if first {
+            body.insert(0, cycle);
+        } else {
+            body.push(cycle);
+        }
+        p
+    })
+}
