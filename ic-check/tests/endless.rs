@@ -106,26 +106,13 @@ fn no_example_or_benchmark_reaches_the_default_depth() {
     assert_eq!(o.status.code(), Some(0), "{}", clip(&stdout(&o)));
 }
 
-/// The test-and-set spinlock of issue 43 (two workers): without `--algo`, cdpor finds
-/// a state that recurs (a worker spinning), says so on stderr, and explores every
-/// state once instead: verified, exit 0, no false non-termination.
+/// The test-and-set spinlock of `benches/programs/cyclic/spinlock.ic` (two workers):
+/// without `--algo`, cdpor finds a state that recurs (a worker spinning), says so on
+/// stderr, and explores every state once instead: verified, exit 0, no false
+/// non-termination.
 #[test]
 fn without_algo_a_cycle_switches_to_the_stateful_search() {
-    let spinlock = file(
-        "endless",
-        "spinlock.ic",
-        "param N = 2;
-global int lock = 0; global int counter = 0; global int done = 0;
-proc worker() {
-  bool got = false;
-  while (!got) { if (lock == 0) { lock = 1; got = true; } yield; }
-  counter = counter + 1; yield;
-  lock = 0; done = done + 1;
-}
-proc check() { await (done == N); assert(counter == N, \"lost update\"); }
-init { for k in 0..N { spawn worker(); } spawn check(); }
-",
-    );
+    let spinlock = repo("benches/programs/cyclic/spinlock.ic");
     let o = ic_check(&[spinlock.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", clip(&stdout(&o)));
     let out = stdout(&o);

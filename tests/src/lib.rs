@@ -16,6 +16,18 @@ pub fn load(source: &str, defines: &[(&str, i64)]) -> frontend::ir::Program {
     })
 }
 
+/// The names of the programs of the repository's `examples/` directory, sorted.
+pub fn example_names() -> Vec<String> {
+    let dir = format!("{}/../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".ic"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// Loads an example of the repository's `examples/` directory.
 pub fn example(name: &str) -> String {
     let path = format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"));

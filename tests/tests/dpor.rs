@@ -576,13 +576,7 @@ fn cut_keeps_races_of_blocked_executions() {
 /// naive's count, at the examples' default parameters. So do Optimal-DPOR's.
 #[test]
 fn sdpor_and_odpor_meet_the_mazurkiewicz_count_on_every_example() {
-    let dir = format!("{}/../examples", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("examples/ exists")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".ic"))
-        .collect();
-    names.sort();
+    let names = tests::example_names();
     assert!(names.len() >= 8, "the examples: {names:?}");
     for name in names {
         let source = example(&name);

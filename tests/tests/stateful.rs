@@ -71,22 +71,14 @@ init { spawn p(); spawn q(); }",
 /// free and takes it in the same block, increments the counter in its critical
 /// section, and releases the lock. Whatever the interleaving, the checker sees
 /// `counter == N`: verified, with one final state (lock free, counter and done N).
-const SPINLOCK: &str = "param N = 2;
-global int lock = 0; global int counter = 0; global int done = 0;
-proc worker() {
-  bool got = false;
-  while (!got) { if (lock == 0) { lock = 1; got = true; } yield; }
-  counter = counter + 1; yield;
-  lock = 0; done = done + 1;
+fn spinlock() -> String {
+    tests::benchmark("cyclic/spinlock.ic")
 }
-proc check() { await (done == N); assert(counter == N, \"lost update\"); }
-init { for k in 0..N { spawn worker(); } spawn check(); }
-";
 
 #[test]
 fn the_spinlock_is_verified() {
     for n in 2..=4 {
-        let program = load(SPINLOCK, &[("N", n)]);
+        let program = load(&spinlock(), &[("N", n)]);
         let r = explore_all(&program, &mut Stateful);
         assert_eq!(r.stop, Stop::Complete, "N = {n}");
         assert!(r.violations.is_empty(), "N = {n}: {:?}", r.violations);
@@ -99,21 +91,13 @@ fn the_spinlock_is_verified() {
     }
 }
 
-/// The spinlock with its test and its set in two blocks: both workers may see the
-/// lock free before either takes it, and both then increment a counter each read
-/// before the other wrote it. The lost update is found, and its schedule replays to
-/// the failed assertion.
+/// The spinlock with its test and its set in two blocks (`spinlock_split.ic`): both
+/// workers may see the lock free before either takes it, and both then increment a
+/// counter each read before the other wrote it. The lost update is found, and its
+/// schedule replays to the failed assertion.
 #[test]
 fn a_lock_whose_test_and_set_are_two_blocks_loses_an_update() {
-    let src = SPINLOCK
-        .replace(
-            "if (lock == 0) { lock = 1; got = true; }",
-            "if (lock == 0) { yield; lock = 1; got = true; }",
-        )
-        .replace(
-            "counter = counter + 1; yield;",
-            "int c = counter; yield; counter = c + 1; yield;",
-        );
+    let src = tests::benchmark("cyclic/spinlock_split.ic");
     let program = load(&src, &[]);
     let r = explore_all(&program, &mut Stateful);
     let lost: Vec<_> = r
@@ -136,14 +120,7 @@ fn a_lock_whose_test_and_set_are_two_blocks_loses_an_update() {
 /// and violations: on every example.
 #[test]
 fn stateful_agrees_with_naive_on_every_example() {
-    let dir = format!("{}/../examples", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("examples/ exists")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".ic"))
-        .collect();
-    names.sort();
-    for name in names {
+    for name in tests::example_names() {
         let program = load(&tests::example(&name), &[]);
         let naive = explore_all(&program, &mut Naive::default());
         let stateful = explore_all(&program, &mut Stateful);
@@ -170,7 +147,7 @@ fn stateful_agrees_with_naive_on_every_example() {
 /// `--max-memory`: the search stops once its stored states take more, and says so.
 #[test]
 fn the_memory_limit_stops_the_search() {
-    let program = load(SPINLOCK, &[("N", 4)]);
+    let program = load(&spinlock(), &[("N", 4)]);
     let config = Config {
         max_memory: Some(1_000),
         ..Config::default()
@@ -256,8 +233,8 @@ init { spawn p(); spawn q(); }";
 #[test]
 fn spor_verifies_the_spinlock() {
     for n in 2..=4 {
-        let full = stateful(SPINLOCK, &[("N", n)]);
-        let r = spor(SPINLOCK, &[("N", n)]);
+        let full = stateful(&spinlock(), &[("N", n)]);
+        let r = spor(&spinlock(), &[("N", n)]);
         assert!(r.violations.is_empty(), "N = {n}: {:?}", r.violations);
         assert_eq!(r.finals, full.finals, "N = {n}");
         assert!(r.stats.stored <= full.stats.stored, "N = {n}");
