@@ -141,6 +141,8 @@ pub struct Exploration<'p, 'a> {
     /// The states a stateful search stored; `None` for a stateless search, whose
     /// executions are checked for a recurring state instead ([`lasso`]).
     visited: Option<Visited>,
+    /// The bytes the algorithm holds besides the stored states ([`Exploration::hold`]).
+    held: u64,
 }
 
 /// A state as final states are compared (docs/soundness.md, "What the counts mean"): its globals, and
@@ -219,6 +221,7 @@ pub fn explore_with_progress(
         tree,
         lasso: Lasso::default(),
         visited: algorithm.stores_states().then(Visited::default),
+        held: 0,
     };
     algorithm.explore(&mut run);
     let finals_exhaustive = !(run.config.violations_only && algorithm.observes_the_end());
@@ -382,7 +385,8 @@ impl<'p> Exploration<'p, '_> {
     /// A stateful search has reached `state` (its [`Exploration::identity`]): stores it,
     /// and says whether it is new (an old one's continuations are explored, or being
     /// explored, from its first visit). The search stops ([`Stop::MemoryLimit`]) once
-    /// the stored states take more than [`Config::max_memory`].
+    /// the stored states (and what it [holds](Exploration::hold)) take more than
+    /// [`Config::max_memory`].
     pub fn visit(&mut self, state: Fingerprint) -> bool {
         let Some(visited) = self.visited.as_mut() else {
             return true;
@@ -390,12 +394,25 @@ impl<'p> Exploration<'p, '_> {
         let new = visited.insert(state);
         if new {
             self.stats.stored = Some(visited.len());
-            self.stats.stored_bytes = visited.bytes();
-            if self.config.max_memory.is_some_and(|m| visited.bytes() > m) {
-                self.stop.get_or_insert(Stop::MemoryLimit);
-            }
+            self.account();
         }
         new
+    }
+
+    /// A stateful search holds `bytes` besides its stored states (what it keeps of
+    /// the transitions it took, say): counted in the stored states' memory and
+    /// against [`Config::max_memory`].
+    pub fn hold(&mut self, bytes: u64) {
+        self.held = bytes;
+        self.account();
+    }
+
+    fn account(&mut self) {
+        let stored = self.visited.as_ref().map_or(0, Visited::bytes);
+        self.stats.stored_bytes = stored + self.held;
+        if (self.config.max_memory).is_some_and(|m| self.stats.stored_bytes > m) {
+            self.stop.get_or_insert(Stop::MemoryLimit);
+        }
     }
 
     /// The algorithm abandons the current execution: counted as `blocked`.

@@ -15,6 +15,7 @@ pub mod replay;
 pub mod report;
 pub mod schedule;
 pub mod state;
+pub mod stateful;
 pub mod tree;
 pub mod visited;
 

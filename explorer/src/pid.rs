@@ -36,6 +36,12 @@ impl Pid {
         Pid(Arc::from(path))
     }
 
+    /// The process that spawned this one; `None` for a process `init` spawned.
+    pub fn parent(&self) -> Option<Pid> {
+        let (_, path) = self.0.split_last()?;
+        (!path.is_empty()).then(|| Pid(Arc::from(path)))
+    }
+
     /// Parses `1.2.3`.
     pub fn parse(s: &str) -> Option<Pid> {
         let path: Option<Vec<u32>> = s

@@ -4,6 +4,8 @@
 
 use crate::algorithms::cdpor::Constrained;
 use crate::algorithms::csdpor::ContextSensitive;
+use crate::algorithms::despor::Despor;
+use crate::algorithms::dlspor::Dlspor;
 use crate::algorithms::naive::Naive;
 use crate::algorithms::ocdpor::OptimalConstrained;
 use crate::algorithms::odpor::OptimalDpor;
@@ -106,6 +108,26 @@ pub static SPOR: AlgorithmSpec = AlgorithmSpec {
     build: Build::Plain(|_| Box::new(Spor)),
 };
 
+pub static DE_SPOR: AlgorithmSpec = AlgorithmSpec {
+    name: "de-spor",
+    title: "DE-S-POR",
+    summary: "stateful, each state expanded by a source set computed eagerly (DE-S-POR)",
+    uses_constraints: false,
+    has_literal: false,
+    has_violations_only: false,
+    build: Build::Plain(|_| Box::new(Despor)),
+};
+
+pub static DL_SPOR: AlgorithmSpec = AlgorithmSpec {
+    name: "dl-spor",
+    title: "DL-S-POR",
+    summary: "stateful, each state expanded by a source set computed lazily, when the search backs up to it (DL-S-POR)",
+    uses_constraints: false,
+    has_literal: false,
+    has_violations_only: false,
+    build: Build::Plain(|_| Box::new(Dlspor)),
+};
+
 pub static SDPOR: AlgorithmSpec = AlgorithmSpec {
     name: "sdpor",
     title: "SDPOR",
@@ -204,10 +226,12 @@ pub static OCDPOR: AlgorithmSpec = AlgorithmSpec {
 };
 
 /// Every algorithm, the references first, then each before those that refine it.
-pub static ALGORITHMS: [&AlgorithmSpec; 11] = [
+pub static ALGORITHMS: [&AlgorithmSpec; 13] = [
     &NAIVE,
     &STATEFUL,
     &SPOR,
+    &DE_SPOR,
+    &DL_SPOR,
     &SDPOR,
     &ODPOR,
     &ODPOR_OB,

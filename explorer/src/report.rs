@@ -46,7 +46,8 @@ pub struct Stats {
     /// The distinct states a stateful search stored ([`crate::visited`]); none for a
     /// stateless search.
     pub stored: Option<u64>,
-    /// The memory those stored states take, in bytes.
+    /// The memory those stored states take, in bytes, with what the search keeps of
+    /// the transitions between them (the source-set searches' explored graph).
     pub stored_bytes: u64,
     /// What each pruning of the DPOR algorithms did (`ic-check --stats`).
     pub pruning: Pruning,

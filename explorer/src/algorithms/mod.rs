@@ -5,6 +5,8 @@
 
 pub mod cdpor;
 pub mod csdpor;
+pub mod despor;
+pub mod dlspor;
 pub mod naive;
 pub mod ocdpor;
 pub mod odpor;

@@ -9,18 +9,11 @@
 //! | lines | what | where |
 //! | --- | --- | --- |
 //! | 3 | a state already visited is not explored again | [`Exploration::visit`] |
-//! | 4 | `safeSet(s)`: `{t}` for a `t` whose next step is invisible, else `enabled(s)` | [`safe_step`] |
+//! | 4 | `safeSet(s)`: `{t}` for a `t` whose next step is invisible, else `enabled(s)` | [`invisible_step`] |
 //! | 5–8 | each step of the safe set, depth first | `Spor::explore` |
 //!
-//! **Invisible steps.** The paper's invisible actions access no shared object. Here a
-//! step is invisible when its block, run from its process's local state, may read or
-//! write no global location at all ([`crate::dependency::footprint`]: its transition
-//! footprint is empty, its `await` guard included) and it cannot fail. Such a step
-//! is independent of every step of every other process, in every state, and no
-//! other process can disable it (its guard reads no global): `{t}` is a persistent
-//! set, so a source set, for every state where it is enabled. The paper's
-//! "starting threads" are invisible too: a step that spawns touches no global
-//! location by spawning, and the new processes exist only after it.
+//! **Invisible steps** are those whose block may touch no global location
+//! ([`crate::stateful::safe_sets`] says why `{t}` is then a persistent set).
 //!
 //! **Beyond the paper: a step that fails.** Our executions end where a step fails
 //! (`naive` explores no further), so a failing invisible step of `t`, explored
@@ -43,6 +36,7 @@
 
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
+use crate::stateful::safe_sets::invisible_step;
 use rustc_hash::FxHashSet;
 
 #[derive(Default)]
@@ -139,7 +133,7 @@ impl Algorithm for Spor {
 fn node(run: &Exploration<'_, '_>, state: Fingerprint) -> Node {
     let mut enabled = Vec::new();
     run.ex.enabled(&mut enabled);
-    let safe = safe_step(run, &enabled);
+    let safe = invisible_step(run, &enabled);
     Node {
         state,
         enabled,
@@ -148,17 +142,4 @@ fn node(run: &Exploration<'_, '_>, state: Fingerprint) -> Node {
         next: 0,
         safe_done: false,
     }
-}
-
-/// Alg. 1's `safeSet(s)` when it is a single process: the first enabled process
-/// whose next step may touch no global location, guard included (an invisible
-/// action, see the module's doc).
-fn safe_step(run: &Exploration<'_, '_>, enabled: &[usize]) -> Option<usize> {
-    enabled.iter().copied().find(|&p| {
-        let process = &run.ex.state.procs[p];
-        process.next.is_some_and(|block| {
-            let footprint = run.ex.transition(block, &process.locals);
-            footprint.reads.is_empty() && footprint.writes.is_empty()
-        })
-    })
 }

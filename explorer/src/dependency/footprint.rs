@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 pub use frontend::analysis::may_touch::WHOLE;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Footprint {
     /// Sorted, deduplicated locations read (an `await` guard's reads included).
     pub reads: Vec<Loc>,
@@ -24,6 +24,12 @@ impl Footprint {
         intersects(&self.writes, &other.writes)
             || intersects(&self.writes, &other.reads)
             || intersects(&self.reads, &other.writes)
+    }
+
+    /// Adds what `other` touched to what this one did.
+    pub fn absorb(&mut self, other: &Footprint) {
+        merge(&mut self.reads, &other.reads);
+        merge(&mut self.writes, &other.writes);
     }
 
     /// [`Footprint::conflicts`], two writes conflicting only on a global `observed`
@@ -40,6 +46,16 @@ impl Footprint {
 
 /// Whether two sorted location lists overlap, [`WHOLE`] overlapping every element
 /// of its global (it sorts first among them).
+/// `into ∪ from`, both sorted and deduplicated.
+fn merge(into: &mut Vec<Loc>, from: &[Loc]) {
+    if from.iter().all(|l| into.binary_search(l).is_ok()) {
+        return;
+    }
+    into.extend_from_slice(from);
+    into.sort_unstable();
+    into.dedup();
+}
+
 pub(crate) fn intersects(a: &[Loc], b: &[Loc]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {

@@ -1,0 +1,147 @@
+//! `de-spor`: Eager Source Set POR (Cirisci, Enea, Farzan, Mutluergil, *A Pragmatic
+//! Approach to Stateful Partial Order Reduction*, Alg. 2, "DE-S-POR"): a stateful
+//! search that expands each state by a source set computed on the fly. A state with
+//! an invisible step is expanded by it alone, as in [`spor`](super::spor); any other
+//! state starts with one process and goes on with those that later steps show to
+//! depend on it, until the explored processes hold a persistent subset.
+//!
+//! Alg. 2, line by line:
+//!
+//! | lines | what | where |
+//! | --- | --- | --- |
+//! | 3 | a state visited before is not expanded again | [`search`] |
+//! | 4–5 | `backtrack` starts with one process of `safeSet(s)` | [`SourceSets::new`], [`crate::stateful::safe_sets`] |
+//! | 6–10 | each process of `backtrack \ done` is explored, `current[t] = {t}` | [`SourceSets::explore_next`] |
+//! | 11, 18–22 | `UpdateCurr(a)`: the last step of the current path dependent on `a`, of another process, gets `a`'s process in its `current` set | `Eager::followed` |
+//! | 13 | `UpdateBack` once the step's subtree is explored | [`SourceSets::update_back`] |
+//! | 15–17 | at a state visited before: `UpdateCurr` for every action its explored continuations take (`A_s`) | `Eager::revisited`, [`Graph::reachable`] |
+//!
+//! Actions are what a step touched (its footprint, as every search here judges
+//! dependency: [`crate::dependency`]); two actions of different processes are
+//! dependent when their footprints conflict. A step that enables or disables another
+//! writes what the other's guard reads: a conflict, as the paper assumes.
+//!
+//! What the search does beyond the paper (failures, cycles, processes that wait) is
+//! shared with [`dlspor`](super::dlspor) and argued in [`crate::stateful::search`].
+
+use crate::dependency::footprint::Footprint;
+use crate::exploration::{Algorithm, Exploration};
+use crate::fingerprint::{fingerprint, Fingerprint};
+use crate::stateful::graph::Action;
+#[cfg(doc)]
+use crate::stateful::graph::Graph;
+use crate::stateful::search::{search, Explored, Node, Tracking};
+#[cfg(doc)]
+use crate::stateful::source_sets::SourceSets;
+
+#[derive(Default)]
+pub struct Despor;
+
+impl Algorithm for Despor {
+    fn name(&self) -> &'static str {
+        "de-spor"
+    }
+
+    fn stores_states(&self) -> bool {
+        true
+    }
+
+    fn explore(&mut self, run: &mut Exploration<'_, '_>) {
+        search(run, &mut Eager);
+    }
+}
+
+/// The `current` sets filled as steps are taken.
+struct Eager;
+
+impl Tracking for Eager {
+    /// `UpdateCurr(a)` (lines 18–22): the last step of the current path that is
+    /// dependent on `a`, of another process, and that `a` could overtake, gets `a`'s
+    /// process in its `current` set.
+    ///
+    /// **Beyond the paper: steps `a` cannot overtake.** The paper takes the last
+    /// dependent step `b` whatever lies between it and `a`, and relies on exploring
+    /// `a` before `b` from `b`'s state (its induction, Proposition 4). When `b` also
+    /// happens before an earlier step of `a`'s process between them (it enables that
+    /// step: it writes what its `await` reads), `a` can never precede `b`: `b`'s state
+    /// has `a`'s process outside its safe set, `UpdateBack` expands it whole, and no
+    /// earlier race with `a` is ever recorded, so a state where a third process had to
+    /// go first was left with a source set too small (the differential test: a
+    /// server's write read by a process before the one that woke the server). Here
+    /// the walk back keeps the steps that happen before `a` through later steps
+    /// (Source-DPOR's happens-before: program order, and dependency with a step
+    /// already kept), passes over them, and records `a` at the last dependent step
+    /// that does not: a race of `a` in Source-DPOR's sense (Abdulla et al., JACM
+    /// 2017, Def. 3.3). Where `b` is the paper's step, it is that race, and the
+    /// record is the paper's; where it is passed over, the race of `b` with the step
+    /// of `a`'s process it reaches first was recorded when that step was taken.
+    ///
+    /// **Beyond the paper: spawns.** The paper's threads all exist from the start;
+    /// here a process is spawned by a step of another, and cannot run before it. The
+    /// steps of its creators up to its creation happen before `a` as its own earlier
+    /// steps do, and are passed over the same way. (Recording `a` at its creator's
+    /// step instead, which `a` can never precede, lost a final state: the
+    /// differential test.)
+    fn followed(&mut self, explored: &Explored, path: &mut [Node], a: Action) {
+        let footprint = explored.graph.footprint(a);
+        if footprint.reads.is_empty() && footprint.writes.is_empty() {
+            return;
+        }
+        // The processes with a step kept: `a`'s, and its creators whose step that
+        // spawned the next of the line is not on the path (it came after, in a
+        // continuation replayed from the graph: every step of theirs on the path is
+        // before it); the others join where the path spawns the next of the line.
+        let mut before = vec![a.process];
+        let mut line = explored.pids.get(&a.process).cloned();
+        while let Some(child) = line {
+            let parent = child.parent();
+            if let Some(creator) = &parent {
+                let child_key = fingerprint(&child);
+                let spawned_here = |n: &Node| n.taken.is_some() && n.spawned.contains(&child_key);
+                if !path.iter().any(spawned_here) {
+                    before.push(fingerprint(creator));
+                }
+            }
+            line = parent;
+        }
+        // What the steps kept touched.
+        let mut kept = Footprint::default();
+        for node in path.iter_mut().rev() {
+            let Some((t, b)) = node.taken else {
+                continue;
+            };
+            let b_footprint = explored.graph.footprint(b);
+            if node.spawned.iter().any(|c| before.contains(c)) && !before.contains(&t) {
+                before.push(t);
+            }
+            let happens_before = before.contains(&t) || b_footprint.conflicts(&kept);
+            if !happens_before && dependent(footprint, b_footprint) {
+                node.sets.add_current(t, a.process);
+                return;
+            }
+            if happens_before {
+                if !before.contains(&t) {
+                    before.push(t);
+                }
+                kept.absorb(b_footprint);
+            }
+        }
+    }
+
+    /// Lines 15–17: `UpdateCurr` for every action the explored continuations of
+    /// `state` take (`A_s`), as if they were taken again.
+    fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: Fingerprint) {
+        for a in explored.graph.reachable(state) {
+            self.followed(explored, path, a);
+        }
+    }
+
+    /// Nothing: the `current` sets are up to date.
+    fn backed_up(&mut self, _: &Explored, _: &mut Node) {}
+}
+
+/// Whether two actions of different processes are dependent: their footprints
+/// conflict.
+fn dependent(a: &Footprint, b: &Footprint) -> bool {
+    a.conflicts(b)
+}

@@ -1,0 +1,93 @@
+//! `dl-spor`: Lazy Source Set POR (Cirisci, Enea, Farzan, Mutluergil, *A Pragmatic
+//! Approach to Stateful Partial Order Reduction*, Alg. 3, "DL-S-POR"): the search of
+//! [`despor`](super::despor), which learns the steps that depend on a state's step
+//! only when it backs up to that state, from the explored graph, rather than at
+//! every step for every state of the path.
+//!
+//! Alg. 3, line by line:
+//!
+//! | lines | what | where |
+//! | --- | --- | --- |
+//! | 1–12 | depth first; a state visited before is not expanded again | [`search`] |
+//! | 5–8 | the next process: of `backtrack \ done`, first of `safeSet(s)` | [`SourceSets::explore_next`] |
+//! | 13–16, 30–32 | back at `s`: done when `backtrack = done` | [`SourceSets::update_back`], [`SourceSets::explore_next`] |
+//! | 19–21 | `done = safeSet(s)`: no re-traversal (App. A, first optimisation) | `Lazy::backed_up`, [`SourceSets::decided`] |
+//! | 26–28 | `current[t]`: `t`, and the process of every action reachable from `s'` in the graph that is dependent on `t`'s | `Lazy::backed_up`, [`Graph::walk`] |
+//! | 29 | `UpdateBack` | [`SourceSets::update_back`] |
+//!
+//! `done` holds `t` from the moment `t`'s step is explored (DE-S-POR's place, Alg. 2
+//! line 9) rather than from line 19: nothing reads `done` between the two, so the
+//! sets are the same when `UpdateBack` runs.
+//!
+//! The re-traversal (lines 27–28) visits each transition once (App. A) and stops
+//! early (App. A, "stopping a traversal early") once `current[t]` holds a process
+//! outside `safeSet(s)`, after which `UpdateBack` gives `safeSet(s)` whatever else
+//! it finds, or once it holds all of `safeSet(s)`, after which nothing it finds can
+//! change `current[t]`. Line 28 takes every dependent action reachable, not the last
+//! one before each, so `current[t]` holds at least what Alg. 2's does for the same
+//! graph: the paper's Theorem 2 then carries over, and what the search does beyond
+//! the paper (failures, cycles, processes that wait) is argued once, in
+//! [`crate::stateful::search`].
+//!
+//! **Beyond the paper: spawns.** A process that does not exist in `s` is outside
+//! `safeSet(s)`: an action of its that depends on `t`'s step gives `backtrack =
+//! safeSet(s)` (`UpdateBack`'s first case, the paper's rule for a process that `s`
+//! cannot run first).
+//!
+//! Not done: the second disjunct of line 21 (every process of `safeSet(s)` not yet
+//! explored leads to a stored state), which needs each of their steps run to know.
+
+use crate::exploration::{Algorithm, Exploration};
+use crate::fingerprint::Fingerprint;
+use crate::stateful::graph::Action;
+#[cfg(doc)]
+use crate::stateful::graph::Graph;
+use crate::stateful::search::{search, Explored, Node, Tracking};
+#[cfg(doc)]
+use crate::stateful::source_sets::SourceSets;
+
+#[derive(Default)]
+pub struct Dlspor;
+
+impl Algorithm for Dlspor {
+    fn name(&self) -> &'static str {
+        "dl-spor"
+    }
+
+    fn stores_states(&self) -> bool {
+        true
+    }
+
+    fn explore(&mut self, run: &mut Exploration<'_, '_>) {
+        search(run, &mut Lazy);
+    }
+}
+
+/// The `current` sets filled when the search backs up.
+struct Lazy;
+
+impl Tracking for Lazy {
+    /// Nothing: the graph keeps the action.
+    fn followed(&mut self, _: &Explored, _: &mut [Node], _: Action) {}
+
+    /// Nothing: the graph keeps the state's continuations.
+    fn revisited(&mut self, _: &Explored, _: &mut [Node], _: Fingerprint) {}
+
+    /// `IsComplete(s)`'s update of `current[t]` for the step `t` took from `node`
+    /// (lines 19–28), to the state `s'` it reached.
+    fn backed_up(&mut self, explored: &Explored, node: &mut Node) {
+        let Some((t, a)) = node.taken else {
+            return;
+        };
+        if node.sets.decided() {
+            return;
+        }
+        let footprint = explored.graph.footprint(a);
+        explored.graph.walk(node.reached, |b| {
+            if b.process != t && footprint.conflicts(explored.graph.footprint(b)) {
+                node.sets.add_current(t, b.process);
+            }
+            !node.sets.current_settled(t)
+        });
+    }
+}

@@ -1,0 +1,13 @@
+//! What the stateful searches share beyond the store of visited states
+//! ([`crate::visited`]): safe sets ([`safe_sets`]), the stored transitions of the
+//! explored graph ([`graph`], the paper's `L_r`), the cycles closed in it
+//! ([`cycles`]), the source sets computed over them ([`source_sets`]), and the search
+//! that puts these together ([`search`]) — the parts of seed paper 003's S-POR, DE-S-POR and
+//! DL-S-POR (Cirisci, Enea, Farzan, Mutluergil, *A Pragmatic Approach to Stateful
+//! Partial Order Reduction*).
+
+pub mod cycles;
+pub mod graph;
+pub mod safe_sets;
+pub mod search;
+pub mod source_sets;

@@ -1,0 +1,198 @@
+//! The depth-first search that paper 003's source-set algorithms share (Alg. 2 and
+//! Alg. 3 differ only in when they learn which steps depend on which): a path of
+//! states, each expanded by the processes of its `backtrack` set until that set is
+//! `done` ([`SourceSets`]); every transition taken stored in the explored graph
+//! ([`Graph`], `L_r`); a state stored before not expanded again. A [`Tracking`]
+//! fills the `current` sets: [`despor`](crate::algorithms::despor) as steps are taken,
+//! [`dlspor`](crate::algorithms::dlspor) when the search backs up to a state.
+//!
+//! **Beyond the paper: failures.** A step that fails changes nothing but stops its
+//! process; the search goes on from there with the others, as the stateless
+//! searches' do (its execution is no complete one:
+//! [`Exploration::complete_execution`]). Backing off instead would hide the
+//! violations of the processes a source set postpones: `{t}`, where `t` fails, is
+//! closed (nothing follows it), and the others' failures, which naive reaches by
+//! running them first, would never run.
+//!
+//! **Beyond the paper: cycles.** The paper's state spaces are acyclic. On a cycle, a
+//! continuation leads back to a state of the current path, whose own continuations
+//! are not all explored yet: the `current` sets of the path's states from that one
+//! on miss the steps that will follow it later, and an invisible step alone could
+//! close the cycle for ever (the ignoring problem). Those states are expanded by
+//! every enabled process ([`SourceSets::expand_whole`]), whether the cycle closes on
+//! a step from the top or through the explored continuations of a state visited
+//! before ([`Cycles`] finds both). The states below the cycle's entry stay on the
+//! path while every continuation of the cycle is explored, so their `current` sets
+//! see every step that follows them, as in the paper's argument; and every state on
+//! a cycle of the explored graph is expanded whole.
+//!
+//! **Beyond the paper: processes that wait.** The paper assumes no deadlocks: every
+//! action enabled in a state of a full execution occurs in it. Here a process may
+//! wait at an `await` for ever, and a step that disables it is dependent on its step
+//! (it writes what the guard reads) though that step never occurs after it: the
+//! dependency would show in no `current` set, and a state where the waiting process
+//! could still run first would be left with a source set that misses it (the
+//! differential test found a deadlock lost so). Each process waiting in a state
+//! therefore takes part as a *probe*: an action with its next block's whole
+//! transition footprint (guard included), which the explored graph keeps at that
+//! state (a state reached again replays it) and the tracking sees there, as the
+//! stateless searches probe theirs.
+
+use crate::exploration::Exploration;
+use crate::fingerprint::Fingerprint;
+use crate::pid::Pid;
+use crate::stateful::cycles::Cycles;
+use crate::stateful::graph::{Action, Graph};
+use crate::stateful::safe_sets::invisible_step;
+use crate::stateful::source_sets::SourceSets;
+use rustc_hash::FxHashMap;
+
+/// What the search knows besides its path.
+#[derive(Debug, Default)]
+pub struct Explored {
+    /// `L_r`, the transitions explored so far.
+    pub graph: Graph,
+    /// The identity of every process met, by its key (whose creators are whose).
+    pub pids: FxHashMap<Fingerprint, Pid>,
+    cycles: Cycles,
+}
+
+/// A state on the current path.
+#[derive(Debug)]
+pub struct Node {
+    pub state: Fingerprint,
+    pub sets: SourceSets,
+    /// The step explored from here now, by process key, and its action.
+    pub taken: Option<(Fingerprint, Action)>,
+    /// The state that step reached.
+    pub reached: Fingerprint,
+    /// The processes that step spawned.
+    pub spawned: Vec<Fingerprint>,
+}
+
+/// How an algorithm fills the `current` sets of the path's states.
+pub trait Tracking {
+    /// `action` now follows the path: a step just taken from its top (not yet the
+    /// top's `taken`), or a probe at its top. Nothing for a lazy tracking.
+    fn followed(&mut self, explored: &Explored, path: &mut [Node], action: Action);
+
+    /// The top of the path stepped to a state stored before, whose explored
+    /// continuations now follow the path too.
+    fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: Fingerprint);
+
+    /// The search is back at `node` from the subtree of its step `node.taken`
+    /// (explored, or stored before), before `UpdateBack`.
+    fn backed_up(&mut self, explored: &Explored, node: &mut Node);
+}
+
+/// Runs the search with `tracking`.
+pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
+    let mut explored = Explored::default();
+    let mut path: Vec<Node> = Vec::new();
+    let first = run.identity();
+    run.visit(first);
+    open(run, &mut explored, tracking, &mut path, first);
+    while let Some(top) = path.last_mut() {
+        if run.stopped() {
+            break;
+        }
+        let Some(t) = top.sets.explore_next() else {
+            let done = path.pop().expect("the path is not empty");
+            explored.cycles.pop(done.state);
+            if let Some(parent) = path.last_mut() {
+                run.back();
+                tracking.backed_up(&explored, parent);
+                parent.taken = None;
+                parent.sets.update_back();
+            }
+            continue;
+        };
+        let Some(p) = (run.ex.state.procs.iter()).position(|q| q.pid_key == t) else {
+            continue;
+        };
+        let _ = run.step(p);
+        let event = run.ex.events().last().expect("a step was just run");
+        let action = explored.graph.action(t, &event.footprint);
+        let procs = &run.ex.state.procs;
+        let spawned = (event.spawned.0..event.spawned.1).map(|c| procs[c].pid_key);
+        let from = top.state;
+        let to = run.identity();
+        let spawned = spawned.collect();
+        tracking.followed(&explored, &mut path, action);
+        let top = path.last_mut().expect("the node just stepped from");
+        top.taken = Some((t, action));
+        top.reached = to;
+        top.spawned = spawned;
+        explored.graph.record(from, action, Some(to));
+        if run.visit(to) {
+            open(run, &mut explored, tracking, &mut path, to);
+            continue;
+        }
+        if let Some(entry) = explored.cycles.close(to) {
+            for node in &mut path[entry..] {
+                node.sets.expand_whole();
+            }
+        }
+        tracking.revisited(&explored, &mut path, to);
+        run.back();
+        let top = path.last_mut().expect("the node just stepped from");
+        tracking.backed_up(&explored, top);
+        top.taken = None;
+        top.sets.update_back();
+    }
+}
+
+/// Pushes the node of the current state `state`, new: its sets, its report when it
+/// is final, and the probes of its waiting processes.
+fn open(
+    run: &mut Exploration<'_, '_>,
+    explored: &mut Explored,
+    tracking: &mut impl Tracking,
+    path: &mut Vec<Node>,
+    state: Fingerprint,
+) {
+    explored.cycles.push(state, path.len());
+    path.push(node(run, state));
+    let procs = &run.ex.state.procs;
+    for q in procs {
+        explored
+            .pids
+            .entry(q.pid_key)
+            .or_insert_with(|| q.pid.clone());
+    }
+    let waiting = (0..procs.len()).filter(|&r| procs[r].next.is_some() && !run.ex.is_enabled(r));
+    let probes: Vec<Action> = waiting
+        .filter_map(|r| {
+            let q = &run.ex.state.procs[r];
+            let footprint = run.ex.transition(q.next?, &q.locals);
+            Some(explored.graph.action(q.pid_key, &footprint))
+        })
+        .collect();
+    for probe in probes {
+        explored.graph.record(state, probe, None);
+        tracking.followed(explored, path, probe);
+    }
+    run.hold(explored.graph.bytes() + explored.cycles.bytes());
+}
+
+/// The node of the current state: its sets, and, when it is final, its report.
+fn node(run: &mut Exploration<'_, '_>, state: Fingerprint) -> Node {
+    let mut enabled = Vec::new();
+    run.ex.enabled(&mut enabled);
+    if enabled.is_empty() {
+        run.complete_execution();
+    }
+    let key = |p: usize| run.ex.state.procs[p].pid_key;
+    let safe: Vec<Fingerprint> = match invisible_step(run, &enabled) {
+        Some(t) => vec![key(t)],
+        None => enabled.iter().map(|&p| key(p)).collect(),
+    };
+    let enabled = enabled.iter().map(|&p| key(p)).collect();
+    Node {
+        state,
+        sets: SourceSets::new(safe, enabled),
+        taken: None,
+        reached: state,
+        spawned: Vec::new(),
+    }
+}

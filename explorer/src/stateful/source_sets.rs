@@ -1,0 +1,138 @@
+//! The sets of paper 003's source-set searches at a state `s` (Fig. 2): `done`, the
+//! processes whose step from `s` was explored; `current[t]`, the processes that take
+//! a step dependent on `t`'s step from `s` after it in an explored execution; and
+//! `backtrack`, which is a source set of `s` once it equals `done` (Theorem 1).
+//!
+//! Processes are named by identity key (their spawn path's fingerprint): the same in
+//! every path, as the actions of the explored graph name them.
+
+use crate::fingerprint::Fingerprint;
+
+/// The sets of one state.
+#[derive(Debug, Default)]
+pub struct SourceSets {
+    /// `safeSet(s)`: one process with an invisible step, or every enabled one.
+    safe: Vec<Fingerprint>,
+    /// Every enabled process.
+    enabled: Vec<Fingerprint>,
+    backtrack: Vec<Fingerprint>,
+    done: Vec<Fingerprint>,
+    /// `current[t]` for each `t` of `done`: `t` first.
+    current: Vec<Vec<Fingerprint>>,
+    /// Expanded by every enabled process whatever its sets say: the state lies on a
+    /// cycle of the explored graph (see [`SourceSets::expand_whole`]).
+    whole: bool,
+}
+
+impl SourceSets {
+    /// The sets of a new state: `backtrack` starts as the first process of `safe`
+    /// (Alg. 2, line 5).
+    pub fn new(safe: Vec<Fingerprint>, enabled: Vec<Fingerprint>) -> SourceSets {
+        SourceSets {
+            backtrack: safe.first().copied().into_iter().collect(),
+            safe,
+            enabled,
+            ..SourceSets::default()
+        }
+    }
+
+    /// A process of `backtrack` not yet in `done` (Alg. 2, line 6), which becomes
+    /// `done` with `current[t] = {t}` (lines 9–10).
+    pub fn explore_next(&mut self) -> Option<Fingerprint> {
+        let t = self
+            .backtrack
+            .iter()
+            .copied()
+            .find(|t| !self.done.contains(t))?;
+        self.done.push(t);
+        self.current.push(vec![t]);
+        Some(t)
+    }
+
+    /// `UpdateCurr`'s effect on this state: process `u` takes, later, a step dependent
+    /// on `t`'s step from here (`t` in `done`).
+    pub fn add_current(&mut self, t: Fingerprint, u: Fingerprint) {
+        if let Some(i) = self.done.iter().position(|&d| d == t) {
+            if !self.current[i].contains(&u) {
+                self.current[i].push(u);
+            }
+        }
+    }
+
+    /// The state lies on a cycle of the explored graph, whose continuations are not
+    /// all explored yet: its `current` sets cannot be trusted, and it is expanded by
+    /// every enabled process (which also keeps an invisible step from closing the
+    /// cycle alone: the ignoring problem).
+    pub fn expand_whole(&mut self) {
+        self.whole = true;
+        self.backtrack.clone_from(&self.enabled);
+    }
+
+    /// `UpdateBack` (Fig. 2), after the step of `t` from here was explored:
+    /// - `safeSet(s)` when a `current` set holds a process outside it (a process the
+    ///   state cannot run first: disabled, or not yet spawned). The paper asks this
+    ///   of `current[t]` alone; a `current` set of an earlier step may have grown
+    ///   since, and `backtrack` must stay within what can run here;
+    /// - `done` when some non-empty `T ⊆ done` is closed (`T = ∪ current[t']` over
+    ///   `t' ∈ T`): `T` is then a persistent set, and `done ⊇ T` a source set;
+    /// - otherwise `∪ current[t']` over `done`.
+    pub fn update_back(&mut self) {
+        if self.whole {
+            self.backtrack.clone_from(&self.enabled);
+            return;
+        }
+        let outside = |set: &Vec<Fingerprint>| set.iter().any(|u| !self.safe.contains(u));
+        if self.current.iter().any(outside) {
+            self.backtrack.clone_from(&self.safe);
+        } else if self.has_closed_subset() {
+            self.backtrack.clone_from(&self.done);
+        } else {
+            let mut union: Vec<Fingerprint> = Vec::new();
+            for u in self.current.iter().flatten() {
+                if !union.contains(u) {
+                    union.push(*u);
+                }
+            }
+            self.backtrack = union;
+        }
+    }
+
+    /// Whether some non-empty `T ⊆ done` has `∪ current[t'] = T`: the closure of one
+    /// process of `done` under `current` stays within `done`.
+    fn has_closed_subset(&self) -> bool {
+        (0..self.done.len()).any(|start| {
+            let mut closure = vec![self.done[start]];
+            let mut k = 0;
+            while let Some(&t) = closure.get(k) {
+                k += 1;
+                let Some(i) = self.done.iter().position(|&d| d == t) else {
+                    return false;
+                };
+                for &u in &self.current[i] {
+                    if !closure.contains(&u) {
+                        closure.push(u);
+                    }
+                }
+            }
+            true
+        })
+    }
+
+    /// Whether `UpdateBack` no longer reads the `current` sets: the state is
+    /// expanded whole, or every process of `safeSet(s)` is done (Alg. 3, line 21's
+    /// first disjunct).
+    pub fn decided(&self) -> bool {
+        self.whole || self.safe.iter().all(|t| self.done.contains(t))
+    }
+
+    /// Whether what `current[t]` holds already decides what `UpdateBack` makes of it:
+    /// a process outside `safeSet(s)` (then `backtrack = safeSet(s)`), or every
+    /// process of it.
+    pub fn current_settled(&self, t: Fingerprint) -> bool {
+        let Some(i) = self.done.iter().position(|&d| d == t) else {
+            return true;
+        };
+        let current = &self.current[i];
+        current.iter().any(|u| !self.safe.contains(u)) || current.len() >= self.safe.len()
+    }
+}
