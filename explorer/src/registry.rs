@@ -245,6 +245,10 @@ pub static ALGORITHMS: [&AlgorithmSpec; 13] = [
 /// The algorithm `ic-check` runs when none is named.
 pub static DEFAULT: &AlgorithmSpec = &CDPOR;
 
+/// The algorithm `ic-check` switches to, when none is named, once [`DEFAULT`] finds
+/// a state that recurs: the reduced stateful search (`stateful` is its reference).
+pub static DEFAULT_CYCLIC: &AlgorithmSpec = &DL_SPOR;
+
 /// The algorithm called `name`.
 pub fn named(name: &str) -> Option<&'static AlgorithmSpec> {
     ALGORITHMS.iter().copied().find(|a| a.name == name)

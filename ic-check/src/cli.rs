@@ -20,7 +20,7 @@ pub struct Cli {
     #[arg(required_unless_present_any = ["completions", "man"])]
     pub program: Option<PathBuf>,
 
-    /// The exploration algorithm [default: cdpor, and stateful once a state recurs:
+    /// The exploration algorithm [default: cdpor, and dl-spor once a state recurs:
     /// the state space has cycles, which a stateless search cannot finish].
     #[arg(long, value_enum)]
     pub algo: Option<Algo>,

@@ -441,22 +441,24 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     ctrl_c.phase(Phase::Exploring);
     let mut report =
         explorer::explore_with_progress(&program, algorithm.as_mut(), config.clone(), progress);
-    // Without --algo, a state that recurs switches to the stateful search: the state
+    // Without --algo, a state that recurs switches to a stateful search: the state
     // space has cycles, and the stateless run can only stop at the first one (where it
     // would hide whatever lies behind it). With --algo, the user's choice stands.
     if let Some(why) = recurrence(&report).filter(|_| cli.algo.is_none()) {
+        let cyclic = registry::DEFAULT_CYCLIC;
         if !cli.quiet {
             let note = format!(
-                "note: {} found a cycle ({why}); exploring every state once instead \
-                 (--algo stateful)",
-                algorithm.name()
+                "note: {} found a cycle ({why}); storing states instead (--algo {})",
+                algorithm.name(),
+                cyclic.name
             );
             match &bar {
                 Some(bar) => bar.suspend(|| say!("{note}")),
                 None => say!("{note}"),
             }
         }
-        algorithm = Box::new(explorer::algorithms::stateful::Stateful);
+        algorithm =
+            (cyclic.build(false, || Err(()))).expect("a stateful search needs no constraints");
         let config = Config {
             timeout: cli.timeout.map(|t| t.saturating_sub(started.elapsed())),
             ..config

@@ -109,8 +109,9 @@ impl Output<'_> {
         let mut out = self.finding(v, replayed.as_ref());
         if v.kind == ViolationKind::NonTermination {
             out.push_str(
-                "hint: the state space has a cycle; `--algo stateful` explores each state \
-                 once (without --algo, ic-check switches to it by itself)\n",
+                "hint: the state space has a cycle; `--algo dl-spor` (or `stateful`, with no \
+                 reduction) explores each state once (without --algo, ic-check switches to \
+                 dl-spor by itself)\n",
             );
         }
         out

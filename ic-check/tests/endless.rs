@@ -1,8 +1,8 @@
 //! Executions without end. A process that loops for ever across blocks is reported,
 //! with its schedule, by every stateless algorithm: as a non-terminating execution
 //! when its state recurs, as a depth limit when it does not. Without `--algo`, a state
-//! that recurs switches to the stateful search, which explores each state once and
-//! reports no false non-termination.
+//! that recurs switches to a stateful search (dl-spor), which explores each state once
+//! and reports no false non-termination.
 
 mod common;
 
@@ -108,21 +108,27 @@ fn no_example_or_benchmark_reaches_the_default_depth() {
 
 /// The test-and-set spinlock of `benches/programs/cyclic/spinlock.ic` (two workers):
 /// without `--algo`, cdpor finds a state that recurs (a worker spinning), says so on
-/// stderr, and explores every state once instead: verified, exit 0, no false
-/// non-termination.
+/// stderr, and stores states instead (dl-spor): verified, exit 0, no false
+/// non-termination, the reference's 19 states.
 #[test]
-fn without_algo_a_cycle_switches_to_the_stateful_search() {
+fn without_algo_a_cycle_switches_to_a_stateful_search() {
     let spinlock = repo("benches/programs/cyclic/spinlock.ic");
     let o = ic_check(&[spinlock.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", clip(&stdout(&o)));
     let out = stdout(&o);
     assert!(
-        out.contains("algorithm:    stateful\nresult:       ok\n"),
+        out.contains("algorithm:    dl-spor\nresult:       ok\n"),
         "{out}"
     );
     assert!(out.contains("final states: 1\n"), "{out}");
+    assert!(out.contains("stored:       19 ("), "{out}");
     assert!(
         stderr(&o).contains("note: cdpor found a cycle (the state after step 1000 recurs"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("storing states instead (--algo dl-spor)"),
         "{}",
         stderr(&o)
     );
@@ -130,7 +136,7 @@ fn without_algo_a_cycle_switches_to_the_stateful_search() {
     // says which search explores it.
     let o = ic_check(&["--algo", "cdpor", spinlock.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", clip(&stdout(&o)));
-    assert!(stdout(&o).contains("hint: the state space has a cycle; `--algo stateful`"));
+    assert!(stdout(&o).contains("hint: the state space has a cycle; `--algo dl-spor`"));
     // A program that only loops has no final state: no finding without a liveness
     // check, and the summary says so.
     let spin = file("endless", "spin-only.ic", SPIN);

@@ -198,6 +198,15 @@ pub enum Stmt {
     /// programs only). It resets g rather than counting it down, so that its states
     /// stay few whatever g holds (a countdown from near `i64::MAX` is not).
     Serve(u8),
+    /// `int cN = g; yield; while (true) { if (g == cN) { g = (cN + 1) % 3; break; }
+    /// cN = g; yield; }` over the `n`-th variable: a compare-and-swap retry loop,
+    /// whose failed attempt reads the value it retries with (cyclic programs only).
+    CasRetry(u8),
+    /// `while (true) { a = 1; yield; if (b == 0) { break; } a = 0; yield; } a = 0;`
+    /// over the variables `a` and `b`: raise a flag, back off while the other's is
+    /// raised; two processes with the flags swapped can livelock (cyclic programs
+    /// only).
+    Backoff(u8, u8),
 }
 
 /// A spawn of `init`. The proc is given by an offset from the proc after the one the
@@ -294,7 +303,12 @@ fn weighted(body: &[Stmt], count: &dyn Fn(&Stmt) -> u64) -> u64 {
 fn is_block_end(s: &Stmt) -> bool {
     matches!(
         s,
-        Stmt::Yield | Stmt::Await(_) | Stmt::SpinYield(_) | Stmt::Serve(_)
+        Stmt::Yield
+            | Stmt::Await(_)
+            | Stmt::SpinYield(_)
+            | Stmt::Serve(_)
+            | Stmt::CasRetry(_)
+            | Stmt::Backoff(..)
     )
 }
 
@@ -776,6 +790,32 @@ impl Printer<'_> {
                     indent,
                     &format!("while (true) {{ await ({g} != 0); {g} = 0; yield; }}"),
                 );
+            }
+            Stmt::CasRetry(g) => {
+                let g = self.var(*g).to_string();
+                let c = format!("c{}", self.counters);
+                self.counters += 1;
+                self.line(indent, &format!("int {c} = {g};"));
+                self.line(indent, "yield;");
+                self.line(indent, "while (true) {");
+                self.line(
+                    indent + 1,
+                    &format!("if ({g} == {c}) {{ {g} = ({c} + 1) % 3; break; }}"),
+                );
+                self.line(indent + 1, &format!("{c} = {g};"));
+                self.line(indent + 1, "yield;");
+                self.line(indent, "}");
+            }
+            Stmt::Backoff(a, b) => {
+                let (a, b) = (self.var(*a).to_string(), self.var(*b).to_string());
+                self.line(indent, "while (true) {");
+                self.line(indent + 1, &format!("{a} = 1;"));
+                self.line(indent + 1, "yield;");
+                self.line(indent + 1, &format!("if ({b} == 0) {{ break; }}"));
+                self.line(indent + 1, &format!("{a} = 0;"));
+                self.line(indent + 1, "yield;");
+                self.line(indent, "}");
+                self.line(indent, &format!("{a} = 0;"));
             }
             Stmt::Break(c) | Stmt::Continue(c) if in_loop => {
                 let word = if matches!(s, Stmt::Break(_)) {

@@ -171,7 +171,7 @@ init { spawn w(0); spawn w(1); spawn j(); spawn j(); }
 
 fn cyclic_config() -> ProptestConfig {
     ProptestConfig {
-        cases: env_number("IC_DIFF_CYCLIC_CASES", 300),
+        cases: env_number("IC_DIFF_CYCLIC_CASES", 1000),
         ..proptest_config()
     }
 }

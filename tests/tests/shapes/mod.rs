@@ -343,8 +343,9 @@ fn generator_produces_every_shape() {
 /// The cyclic programs of the stateful searches' differential test
 /// (`strategy::cyclic_program`) have the cycles they are made for: over 300
 /// programs of this run's seed, a process that spins across blocks, a server loop,
-/// and a cycle the program can reach (naive, a stateless search, reports a
-/// non-terminating execution), each at least 10 times.
+/// a compare-and-swap retry loop, a back-off, and a cycle the program can reach
+/// (naive, a stateless search, reports a non-terminating execution), each at least
+/// 10 times.
 #[test]
 fn the_cyclic_generator_produces_reachable_cycles() {
     use proptest::strategy::ValueTree;
@@ -354,7 +355,7 @@ fn the_cyclic_generator_produces_reachable_cycles() {
         ..proptest_config()
     });
     let strategy = strategy::cyclic_program();
-    let (mut spins, mut servers, mut reached) = (0, 0, 0);
+    let (mut spins, mut servers, mut retries, mut backoffs, mut reached) = (0, 0, 0, 0, 0);
     let programs = 300;
     for _ in 0..programs {
         let generated = strategy
@@ -366,6 +367,8 @@ fn the_cyclic_generator_produces_reachable_cycles() {
         };
         spins += u32::from(has(&|s| matches!(s, Stmt::SpinYield(_))));
         servers += u32::from(has(&|s| matches!(s, Stmt::Serve(_))));
+        retries += u32::from(has(&|s| matches!(s, Stmt::CasRetry(_))));
+        backoffs += u32::from(has(&|s| matches!(s, Stmt::Backoff(..))));
         // No depth bound: naive runs into the recurring state, reported from depth
         // 1,000 on, rather than into `config`'s depth limit.
         let naive = explorer::explore(
@@ -378,9 +381,11 @@ fn the_cyclic_generator_produces_reachable_cycles() {
     }
     let table = format!(
         "cyclic programs (IC_DIFF_SEED={}): {spins} spin across blocks, {servers} serve, \
-         {reached} reach a cycle, of {programs}",
+         {retries} retry a compare-and-swap, {backoffs} back off, {reached} reach a cycle, \
+         of {programs}",
         seed()
     );
     println!("{table}");
-    assert!(spins >= 10 && servers >= 10 && reached >= 10, "{table}");
+    let shapes = [spins, servers, retries, backoffs, reached];
+    assert!(shapes.iter().all(|&n| n >= 10), "{table}");
 }

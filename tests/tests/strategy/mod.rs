@@ -521,22 +521,34 @@ pub fn program() -> impl Strategy<Value = Program> {
 }
 
 /// A program of [`program`] with a cycle in its state space: a process that spins
-/// across blocks on a global (`while (x == 0) { yield; }`) until another writes it, or
-/// a server that consumes, for ever, what the others add to a global. For the
-/// stateful searches, against the stateful reference: a stateless search stops at
-/// the cycle.
+/// across blocks on a global (`while (x == 0) { yield; }`) until another writes it, a
+/// server that consumes, for ever, what the others add to a global, a
+/// compare-and-swap retry loop, or two processes that raise a flag each and back off
+/// while the other's is raised (a livelock). For the stateful searches, against the
+/// stateful reference: a stateless search stops at the cycle.
 pub fn cyclic_program() -> impl Strategy<Value = Program> {
     let cycle = prop_oneof![
         3 => global_cond(vec![Cmp::Eq, Cmp::Ne], 0..=1).prop_map(Stmt::SpinYield),
         1 => global().prop_map(Stmt::Serve),
+        2 => global().prop_map(Stmt::CasRetry),
+        2 => (global(), global()).prop_map(|(a, b)| Stmt::Backoff(a, b)),
     ];
     (program(), 0usize..4, cycle, any::<bool>()).prop_map(|(mut p, at, cycle, first)| {
         let i = at % p.procs.len();
-        let body = &mut p.procs[i].body;
-        if first {
-            body.insert(0, cycle);
-        } else {
-            body.push(cycle);
+        // A back-off livelocks with its mirror in the next proc.
+        let mirror = match cycle {
+            Stmt::Backoff(a, b) if p.procs.len() > 1 => {
+                Some(((i + 1) % p.procs.len(), Stmt::Backoff(b, a)))
+            }
+            _ => None,
+        };
+        for (j, stmt) in std::iter::once((i, cycle)).chain(mirror) {
+            let body = &mut p.procs[j].body;
+            if first {
+                body.insert(0, stmt);
+            } else {
+                body.push(stmt);
+            }
         }
         p
     })
