@@ -5,6 +5,7 @@ use crate::dpor::sleep::SleepSet;
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
+use crate::livelock::FairCycle;
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
@@ -71,6 +72,9 @@ pub struct Config {
     /// The bytes a stateful search's stored states may take before it stops
     /// ([`Stop::MemoryLimit`]).
     pub max_memory: Option<u64>,
+    /// The stateful reference records the state graph and reports its fair cycles
+    /// ([`crate::livelock`]); the other searches ignore it.
+    pub livelocks: bool,
 }
 
 /// The default of [`Config::max_outcomes`].
@@ -96,6 +100,7 @@ impl Default for Config {
             max_outcomes: MAX_OUTCOMES,
             violations_only: false,
             max_memory: None,
+            livelocks: false,
         }
     }
 }
@@ -413,6 +418,28 @@ impl<'p> Exploration<'p, '_> {
         if (self.config.max_memory).is_some_and(|m| self.stats.stored_bytes > m) {
             self.stop.get_or_insert(Stop::MemoryLimit);
         }
+    }
+
+    /// A fair cycle of the state graph, reported as a livelock with its lasso, once
+    /// the search is complete (which it stays: the counts are exact).
+    pub fn livelock(&mut self, lasso: &FairCycle) {
+        let k = lasso.prefix.len();
+        let steps = match lasso.cycle.len() {
+            1 => "the step in parentheses returns".to_string(),
+            n => format!("the {n} steps in parentheses return"),
+        };
+        let message = format!(
+            "after step {k}, {steps} to the same state, and every process enabled throughout \
+             the cycle takes a step in it ({}): it can repeat for ever under weak fairness",
+            lasso.stepping.join(", ")
+        );
+        self.violations.push(Violation {
+            kind: ViolationKind::Livelock,
+            message,
+            block: String::new(),
+            span: None,
+            schedule: lasso.schedule(),
+        });
     }
 
     /// The algorithm abandons the current execution: counted as `blocked`.

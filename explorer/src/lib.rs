@@ -8,6 +8,7 @@ pub mod executor;
 pub mod exploration;
 pub mod fingerprint;
 pub mod lasso;
+pub mod livelock;
 pub mod pid;
 pub mod reads_from;
 pub mod registry;

@@ -28,6 +28,9 @@ pub enum End {
     Final { deadlock: bool },
     /// The schedule ended while these processes could still run.
     Open { enabled: Vec<String> },
+    /// The schedule is a lasso whose cycle, steps `from + 1` to the last, returned to
+    /// the state after step `from`: it can repeat for ever.
+    Cycle { from: usize },
 }
 
 pub struct Replay {
@@ -37,9 +40,11 @@ pub struct Replay {
 }
 
 /// Runs `text` (see [`schedule`]) from the initial state. A step that names no
-/// process, an ended one, or one whose guard does not hold is an error.
+/// process, an ended one, or one whose guard does not hold is an error, and so is a
+/// lasso whose cycle does not return to the state it started from.
 pub fn replay(program: &Program, limits: Limits, text: &str) -> Result<Replay, String> {
-    let steps = schedule::parse(text)?;
+    let (steps, cycle) = schedule::parse_lasso(text)?;
+    let mut start = None;
     let mut ex = match Executor::new(program, limits) {
         Ok(ex) => ex,
         Err(fault) => {
@@ -54,6 +59,9 @@ pub fn replay(program: &Program, limits: Limits, text: &str) -> Result<Replay, S
     let mut done = Vec::new();
     let mut enabled = Vec::new();
     for (n, step) in steps.iter().enumerate() {
+        if cycle == Some(n) {
+            start = Some(ex.state.fingerprint_with_identities(program));
+        }
         let i = schedule::resolve(program, &ex.state, step)?;
         ex.enabled(&mut enabled);
         let p = &ex.state.procs[i];
@@ -98,7 +106,16 @@ pub fn replay(program: &Program, limits: Limits, text: &str) -> Result<Replay, S
         });
     }
     ex.enabled(&mut enabled);
-    let end = if enabled.is_empty() {
+    let end = if let (Some(from), Some(start)) = (cycle, start) {
+        if ex.state.fingerprint_with_identities(program) != start {
+            return Err(format!(
+                "the cycle (steps {} to {}) does not return to the state after step {from}",
+                from + 1,
+                steps.len()
+            ));
+        }
+        End::Cycle { from }
+    } else if enabled.is_empty() {
         End::Final {
             deadlock: ex.state.procs.iter().any(|p| p.next.is_some()),
         }

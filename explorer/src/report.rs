@@ -13,6 +13,10 @@ pub enum ViolationKind {
     NonTermination,
     /// An execution reached [`crate::Config::max_depth`] events.
     DepthLimit,
+    /// A cycle of the state graph that is fair: every process enabled throughout it
+    /// takes a step in it (`--livelocks`, [`crate::livelock`]). Its schedule is a
+    /// lasso, `prefix ( cycle )`.
+    Livelock,
 }
 
 /// A failed assertion, a runtime error or a deadlock, with a schedule that reaches it.

@@ -3,7 +3,9 @@
 //! processes run the same proc; `@pid` alone is accepted too. A step followed by `xN`
 //! runs N times (`worker@2 x996`): schedules print a run of three or more equal steps
 //! so, as a spin loop makes them. (A process whose proc is named like a count, `x3`,
-//! is printed with its identity, `x3@1`.)
+//! is printed with its identity, `x3@1`.) A livelock's schedule is a lasso,
+//! `prefix ( cycle )`: the steps between the parentheses return to the state they
+//! start from.
 
 use crate::pid::Pid;
 use crate::state::State;
@@ -50,12 +52,41 @@ pub struct StepRef {
     pub text: String,
 }
 
+/// The steps of a schedule, a lasso's prefix and cycle one after the other.
 pub fn parse(text: &str) -> Result<Vec<StepRef>, String> {
+    parse_lasso(text).map(|(steps, _)| steps)
+}
+
+/// The steps of a schedule, and for a lasso (`prefix ( cycle )`) the index of its
+/// cycle's first step: the cycle runs to the end.
+pub fn parse_lasso(text: &str) -> Result<(Vec<StepRef>, Option<usize>), String> {
     let mut steps: Vec<StepRef> = Vec::new();
+    let mut cycle = None;
+    let mut closed = false;
     for t in text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
     {
+        if closed {
+            return Err(format!(
+                "`{t}` after `)`: a lasso's cycle ends the schedule"
+            ));
+        }
+        match t {
+            "(" if cycle.is_some() => return Err("a second `(`: a lasso has one cycle".into()),
+            "(" => {
+                cycle = Some(steps.len());
+                continue;
+            }
+            ")" if cycle.is_none_or(|c| c == steps.len()) => {
+                return Err("`)` closes no cycle: `prefix ( cycle )`, the cycle not empty".into())
+            }
+            ")" => {
+                closed = true;
+                continue;
+            }
+            _ => {}
+        }
         if let Some(n) = repeat_count(t) {
             let Some(last) = steps.last().cloned() else {
                 return Err(format!("`{t}` repeats a step, but no step comes before it"));
@@ -69,7 +100,10 @@ pub fn parse(text: &str) -> Result<Vec<StepRef>, String> {
         }
         steps.push(step(t)?);
     }
-    Ok(steps)
+    if cycle.is_some() && !closed {
+        return Err("`(` with no `)`: `prefix ( cycle )`".into());
+    }
+    Ok((steps, cycle))
 }
 
 /// The most times `xN` may repeat a step.

@@ -92,6 +92,14 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = explorer::MAX_DEPTH)]
     pub max_depth: usize,
 
+    /// Report livelocks: cycles of the state graph that an execution can follow for
+    /// ever under weak fairness (every process enabled throughout the cycle takes a
+    /// step in it), each with a lasso schedule `prefix ( cycle )` that --replay runs.
+    /// Runs the stateful reference (the default with this flag, and the only
+    /// algorithm it accepts).
+    #[arg(long)]
+    pub livelocks: bool,
+
     /// Megabytes the stored states of a stateful search (`--algo stateful`) may take:
     /// past them the search stops and reports what it found, as --timeout does.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]

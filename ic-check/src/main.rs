@@ -58,6 +58,19 @@ fn main() -> ExitCode {
         return ExitCode::from(BAD_INPUT);
     };
     let algo = chosen(&cli);
+    if cli.livelocks && algo != &registry::STATEFUL {
+        let algo = algo.name;
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "--livelocks looks for fair cycles in the whole state graph, which only \
+                     --algo stateful explores (--algo {algo} leaves transitions out, and cycles \
+                     with them); leave out --algo, or use --algo stateful"
+                ),
+            )
+            .exit();
+    }
     if cli.ics.is_some() && !algo.uses_constraints {
         let algo = algo.name;
         Cli::command()
@@ -257,9 +270,14 @@ fn spinner() -> ProgressBar {
     bar
 }
 
-/// The algorithm asked for, or the default.
+/// The algorithm asked for, or the default: the stateful reference with
+/// `--livelocks` (which needs the whole state graph).
 fn chosen(cli: &Cli) -> &'static AlgorithmSpec {
-    cli.algo.map_or(registry::DEFAULT, |a| a.0)
+    match cli.algo {
+        Some(a) => a.0,
+        None if cli.livelocks => &registry::STATEFUL,
+        None => registry::DEFAULT,
+    }
 }
 
 /// Why a stateless run found the state space cyclic: the message of its first
@@ -338,6 +356,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
                     explorer::replay::End::Fault { .. }
                         | explorer::replay::End::InitFault(_)
                         | explorer::replay::End::Final { deadlock: true }
+                        | explorer::replay::End::Cycle { .. }
                 ) {
                     FOUND
                 } else {
@@ -409,6 +428,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         max_memory: cli.max_memory.map(|mb| mb.saturating_mul(1_000_000)),
         max_outcomes: explorer::exploration::MAX_OUTCOMES,
         violations_only: cli.violations_only,
+        livelocks: cli.livelocks,
     };
     // --tree-full runs naive on the same terms.
     let naive_config = cli.tree_full.then(|| Config {

@@ -119,7 +119,11 @@ impl Output<'_> {
 
     /// A violation as [`Output::witness`] shows it, with the states of `replayed`.
     pub fn finding(&self, v: &Violation, replayed: Option<&Replay>) -> String {
-        let mut out = format!("{}: {} (block {})\n", kind_name(v.kind), v.message, v.block);
+        let mut out = if v.block.is_empty() {
+            format!("{}: {}\n", kind_name(v.kind), v.message)
+        } else {
+            format!("{}: {} (block {})\n", kind_name(v.kind), v.message, v.block)
+        };
         if let Some(span) = v.span {
             let d = Diagnostic::error(span, v.message.clone())
                 .with_label(format!("in block {}", v.block));
@@ -184,6 +188,15 @@ impl Output<'_> {
             }
             End::Open { enabled } => {
                 let _ = writeln!(out, "  (schedule ends; enabled: {})", enabled.join(" "));
+            }
+            End::Cycle { from } => {
+                let _ = writeln!(
+                    out,
+                    "  cycle: steps {} to {} return to the state after step {from}, and can \
+                     repeat for ever",
+                    from + 1,
+                    n - 1
+                );
             }
         }
         out
@@ -347,5 +360,6 @@ fn kind_name(kind: ViolationKind) -> &'static str {
         ViolationKind::Deadlock => "deadlock",
         ViolationKind::NonTermination => "non-terminating execution",
         ViolationKind::DepthLimit => "depth limit",
+        ViolationKind::Livelock => "livelock",
     }
 }

@@ -191,6 +191,8 @@ pub fn reproduced(finding: &Finding, replay: &Replay) -> Result<Option<Span>, St
         {
             return Ok(None)
         }
+        End::Cycle { .. } if finding.kind == ViolationKind::Livelock => return Ok(None),
+        End::Cycle { .. } => return Err("a cycle".to_string()),
         End::Open { enabled } => {
             return Err(format!(
                 "no finding: the schedule ends while {} can still run",

@@ -646,3 +646,69 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
         Err(format!("{}\n{source}", errors.join("\n")))
     }
 }
+
+/// Runs the stateful reference with `--livelocks` (every fair cycle) on `source`, and
+/// checks each livelock's lasso on its own: the prefix and the cycle run, the cycle
+/// returns to the state it starts from, and every process enabled in all the cycle's
+/// states takes a step in it (weak fairness). `Err` says which does not hold.
+pub fn livelocks_are_fair_cycles(source: &str) -> Result<(), String> {
+    let program = frontend::load(source, &[]).map_err(|_| "does not load".to_string())?;
+    let config = Config {
+        livelocks: true,
+        ..stateful_config()
+    };
+    let report = explorer::explore(
+        &program,
+        &mut explorer::algorithms::stateful::Stateful,
+        config.clone(),
+    );
+    let lassos = report
+        .violations
+        .iter()
+        .filter(|v| v.kind == ViolationKind::Livelock);
+    for v in lassos {
+        let fail = |why: String| Err(format!("{why}: {}\n{source}", v.schedule));
+        let (steps, Some(from)) = explorer::schedule::parse_lasso(&v.schedule)? else {
+            return fail("a livelock's schedule is no lasso".into());
+        };
+        let mut ex = explorer::executor::Executor::new(&program, config.limits)
+            .map_err(|f| format!("init fails: {f}"))?;
+        let mut start = None;
+        // The processes enabled in every state of the cycle, and those that step.
+        let mut always: Option<Vec<_>> = None;
+        let mut stepping = Vec::new();
+        let mut enabled = Vec::new();
+        for (n, step) in steps.iter().enumerate() {
+            if n == from {
+                start = Some(ex.state.fingerprint_with_identities(&program));
+            }
+            let i = explorer::schedule::resolve(&program, &ex.state, step)?;
+            ex.enabled(&mut enabled);
+            if !enabled.contains(&i) {
+                return fail(format!("step {} is not enabled", n + 1));
+            }
+            if n >= from {
+                let keys: Vec<_> = enabled.iter().map(|&p| ex.state.procs[p].pid_key).collect();
+                match &mut always {
+                    Some(a) => a.retain(|k| keys.contains(k)),
+                    None => always = Some(keys),
+                }
+                stepping.push(ex.state.procs[i].pid_key);
+            }
+            if ex.step(i).is_err() {
+                return fail(format!("step {} fails", n + 1));
+            }
+        }
+        if start != Some(ex.state.fingerprint_with_identities(&program)) {
+            return fail("the cycle does not return to its first state".into());
+        }
+        let unfair = always
+            .unwrap_or_default()
+            .into_iter()
+            .find(|k| !stepping.contains(k));
+        if unfair.is_some() {
+            return fail("a process enabled throughout the cycle takes no step in it".into());
+        }
+    }
+    Ok(())
+}

@@ -189,6 +189,16 @@ proptest! {
             return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
         }
     }
+
+    /// Every livelock the stateful reference reports on a program with cycles is a
+    /// fair cycle, checked on its own by running its lasso.
+    #[test]
+    fn livelocks_are_fair_cycles_that_replay(program in strategy::cyclic_program()) {
+        let source = program.source();
+        if let Err(e) = livelocks_are_fair_cycles(&source) {
+            return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
+        }
+    }
 }
 
 fn tree_config() -> ProptestConfig {

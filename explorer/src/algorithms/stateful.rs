@@ -18,19 +18,26 @@
 //! and every process's identity, next block and live locals are: what follows a
 //! state depends on nothing else.
 //!
+//! With [`Config::livelocks`](crate::Config::livelocks) it also records the state
+//! graph (each state's enabled processes and every transition) and reports its fair
+//! cycles once the search is complete ([`crate::livelock`]).
+//!
 //! Counts: `stored states` are the distinct states; `states` is, as everywhere, 1 +
 //! every event run (here, every transition taken, to a new state or an old one);
 //! `traces` are the final states stored (each reached once).
 
 use crate::exploration::{Algorithm, Exploration};
+use crate::livelock::StateGraph;
 
 #[derive(Default)]
 pub struct Stateful;
 
-/// A state on the current path: its enabled processes and the next to run.
+/// A state on the current path: its enabled processes, the next to run, and its id
+/// in the state graph when one is recorded.
 struct Node {
     enabled: Vec<usize>,
     next: usize,
+    id: u32,
 }
 
 impl Algorithm for Stateful {
@@ -43,12 +50,19 @@ impl Algorithm for Stateful {
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
-        run.visit(run.identity());
+        let mut graph = run.config.livelocks.then(StateGraph::default);
         let mut stack: Vec<Node> = Vec::new();
         let mut spare: Vec<Vec<usize>> = Vec::new();
         let mut enabled = Vec::new();
         run.ex.enabled(&mut enabled);
-        stack.push(Node { enabled, next: 0 });
+        let first = run.identity();
+        run.visit(first);
+        let id = record_state(run, graph.as_mut(), &enabled, None);
+        stack.push(Node {
+            enabled,
+            next: 0,
+            id,
+        });
         while let Some(node) = stack.last_mut() {
             if run.stopped() {
                 break;
@@ -66,13 +80,75 @@ impl Algorithm for Stateful {
                 continue;
             };
             node.next += 1;
-            if run.step(proc).is_ok() && run.visit(run.identity()) {
-                let mut enabled = spare.pop().unwrap_or_default();
+            let from = node.id;
+            let process = graph.as_mut().map(|g| process(run, g, proc));
+            if run.step(proc).is_err() {
+                run.back();
+                continue;
+            }
+            let state = run.identity();
+            let new = run.visit(state);
+            let mut enabled = Vec::new();
+            if new {
+                enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
-                stack.push(Node { enabled, next: 0 });
+            }
+            if let (Some(g), Some(p)) = (graph.as_mut(), process) {
+                let to = match g.id(state) {
+                    Some(to) => to,
+                    None => record_state(run, Some(&mut *g), &enabled, Some((from, p))),
+                };
+                g.edge(from, to, p);
+            }
+            if new {
+                let id = graph.as_ref().and_then(|g| g.id(state)).unwrap_or(0);
+                stack.push(Node {
+                    enabled,
+                    next: 0,
+                    id,
+                });
             } else {
                 run.back();
             }
         }
+        if let Some(g) = graph {
+            if !run.stopped() {
+                let all = run.config.all_violations;
+                for cycle in g
+                    .fair_cycles()
+                    .iter()
+                    .take(if all { usize::MAX } else { 1 })
+                {
+                    run.livelock(cycle);
+                }
+            }
+        }
     }
+}
+
+/// Records the current state, new, in the state graph if there is one: its id (0
+/// without a graph).
+fn record_state(
+    run: &mut Exploration<'_, '_>,
+    graph: Option<&mut StateGraph>,
+    enabled: &[usize],
+    parent: Option<(u32, u32)>,
+) -> u32 {
+    let Some(g) = graph else {
+        return 0;
+    };
+    for p in 0..run.ex.state.procs.len() {
+        process(run, g, p);
+    }
+    let ids = enabled.iter().map(|&p| process(run, g, p)).collect();
+    let id = g.state(run.identity(), ids, parent);
+    run.hold(g.bytes());
+    id
+}
+
+/// The id in `graph` of process `p` of the current state.
+fn process(run: &Exploration<'_, '_>, graph: &mut StateGraph, p: usize) -> u32 {
+    let q = &run.ex.state.procs[p];
+    let proc = || run.program().procs[q.proc as usize].name.clone();
+    graph.process(q.pid_key, || (proc(), q.pid.to_string()))
 }

@@ -77,6 +77,7 @@ fn survey() {
                 ViolationKind::Assert => "assertion".to_string(),
                 ViolationKind::Deadlock => "deadlock".to_string(),
                 ViolationKind::NonTermination => "non-terminating".to_string(),
+                ViolationKind::Livelock => "livelock".to_string(),
                 ViolationKind::DepthLimit => "depth limit".to_string(),
                 ViolationKind::Runtime => {
                     let m = &v.message;

@@ -343,9 +343,9 @@ fn generator_produces_every_shape() {
 /// The cyclic programs of the stateful searches' differential test
 /// (`strategy::cyclic_program`) have the cycles they are made for: over 300
 /// programs of this run's seed, a process that spins across blocks, a server loop,
-/// a compare-and-swap retry loop, a back-off, and a cycle the program can reach
-/// (naive, a stateless search, reports a non-terminating execution), each at least
-/// 10 times.
+/// a compare-and-swap retry loop, a back-off, a cycle the program can reach
+/// (naive, a stateless search, reports a non-terminating execution), and a livelock
+/// (a fair cycle: `--livelocks`), each at least 10 times.
 #[test]
 fn the_cyclic_generator_produces_reachable_cycles() {
     use proptest::strategy::ValueTree;
@@ -355,7 +355,8 @@ fn the_cyclic_generator_produces_reachable_cycles() {
         ..proptest_config()
     });
     let strategy = strategy::cyclic_program();
-    let (mut spins, mut servers, mut retries, mut backoffs, mut reached) = (0, 0, 0, 0, 0);
+    let (mut spins, mut servers, mut retries, mut backoffs) = (0, 0, 0, 0);
+    let (mut reached, mut livelocks) = (0, 0);
     let programs = 300;
     for _ in 0..programs {
         let generated = strategy
@@ -371,21 +372,28 @@ fn the_cyclic_generator_produces_reachable_cycles() {
         backoffs += u32::from(has(&|s| matches!(s, Stmt::Backoff(..))));
         // No depth bound: naive runs into the recurring state, reported from depth
         // 1,000 on, rather than into `config`'s depth limit.
-        let naive = explorer::explore(
-            &tests::load(&generated.source(), &[]),
-            &mut Naive::default(),
-            stateful_config(),
+        let program = tests::load(&generated.source(), &[]);
+        let naive = explorer::explore(&program, &mut Naive::default(), stateful_config());
+        let found = |r: &explorer::Report, kind| r.violations.iter().any(|v| v.kind == kind);
+        reached += u32::from(found(&naive, ViolationKind::NonTermination));
+        let config = explorer::Config {
+            livelocks: true,
+            ..stateful_config()
+        };
+        let stateful = explorer::explore(
+            &program,
+            &mut explorer::algorithms::stateful::Stateful,
+            config,
         );
-        reached +=
-            u32::from((naive.violations.iter()).any(|v| v.kind == ViolationKind::NonTermination));
+        livelocks += u32::from(found(&stateful, ViolationKind::Livelock));
     }
     let table = format!(
         "cyclic programs (IC_DIFF_SEED={}): {spins} spin across blocks, {servers} serve, \
          {retries} retry a compare-and-swap, {backoffs} back off, {reached} reach a cycle, \
-         of {programs}",
+         {livelocks} have a livelock, of {programs}",
         seed()
     );
     println!("{table}");
-    let shapes = [spins, servers, retries, backoffs, reached];
+    let shapes = [spins, servers, retries, backoffs, reached, livelocks];
     assert!(shapes.iter().all(|&n| n >= 10), "{table}");
 }
