@@ -6,7 +6,7 @@ use super::families::Set;
 use super::memory;
 use explorer::fingerprint::Fingerprint;
 use explorer::registry::{self, AlgorithmSpec};
-use explorer::{Config, Deps, Stop};
+use explorer::{Config, Deps, Stop, ViolationKind};
 use frontend::ics::ResolvedIcs;
 use frontend::ir::Program;
 use std::sync::Arc;
@@ -28,6 +28,10 @@ impl Algo {
         }
     }
 
+    pub const STATEFUL: Algo = Algo::plain(&registry::STATEFUL);
+    pub const SPOR: Algo = Algo::plain(&registry::SPOR);
+    pub const DE_SPOR: Algo = Algo::plain(&registry::DE_SPOR);
+    pub const DL_SPOR: Algo = Algo::plain(&registry::DL_SPOR);
     pub const SDPOR: Algo = Algo::plain(&registry::SDPOR);
     pub const ODPOR: Algo = Algo::plain(&registry::ODPOR);
     pub const ODPOR_CS: Algo = Algo::plain(&registry::ODPOR_CS);
@@ -152,6 +156,11 @@ pub struct Run {
     pub finals: Vec<Fingerprint>,
     /// How far the process's resident memory rose during the run, in MB.
     pub mem_mb: Option<f64>,
+    /// The states a stateful search stored; none for a stateless one.
+    pub stored: Option<u64>,
+    /// Whether the first violation is an assertion or a runtime error (not a
+    /// deadlock).
+    pub failed: bool,
 }
 
 impl Run {
@@ -194,7 +203,11 @@ pub fn run(
         .violations
         .first()
         .map(|v| format!("{} (in `{}`)", v.message, v.block));
+    let failed = (report.violations.iter())
+        .any(|v| matches!(v.kind, ViolationKind::Assert | ViolationKind::Runtime));
     Ok(Run {
+        stored: report.stats.stored,
+        failed,
         traces: report.stats.traces,
         states: report.stats.states,
         seconds,

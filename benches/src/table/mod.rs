@@ -3,6 +3,7 @@
 //! static and dynamic dependencies, printed in the shape of the CDPOR paper's Table 1
 //! next to the papers' own numbers.
 
+pub mod cyclic;
 pub mod families;
 pub mod machine;
 pub mod markdown;
@@ -10,3 +11,4 @@ pub mod measure;
 pub mod memory;
 pub mod report;
 pub mod speedup;
+pub mod spin;

@@ -566,6 +566,8 @@ mod tests {
             violation: None,
             finals: finals.to_vec(),
             mem_mb: Some(1.25),
+            stored: None,
+            failed: false,
         })
     }
 

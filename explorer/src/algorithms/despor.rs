@@ -138,6 +138,13 @@ impl Tracking for Eager {
 
     /// Nothing: the `current` sets are up to date.
     fn backed_up(&mut self, _: &Explored, _: &mut Node) {}
+
+    /// Nothing: `A_s` is read from the graph at each state reached again.
+    fn finished(&mut self, _: &Explored, _: &[Fingerprint]) {}
+
+    fn bytes(&self) -> u64 {
+        0
+    }
 }
 
 /// Whether two actions of different processes are dependent: their footprints

@@ -12,21 +12,24 @@
 //! | 5–8 | the next process: of `backtrack \ done`, first of `safeSet(s)` | [`SourceSets::explore_next`] |
 //! | 13–16, 30–32 | back at `s`: done when `backtrack = done` | [`SourceSets::update_back`], [`SourceSets::explore_next`] |
 //! | 19–21 | `done = safeSet(s)`: no re-traversal (App. A, first optimisation) | `Lazy::backed_up`, [`SourceSets::decided`] |
-//! | 26–28 | `current[t]`: `t`, and the process of every action reachable from `s'` in the graph that is dependent on `t`'s | `Lazy::backed_up`, [`Graph::walk`] |
+//! | 26–28 | `current[t]`: `t`, and the process of every action reachable from `s'` in the graph that is dependent on `t`'s | `Lazy::backed_up`, [`Summaries`] |
 //! | 29 | `UpdateBack` | [`SourceSets::update_back`] |
 //!
 //! `done` holds `t` from the moment `t`'s step is explored (DE-S-POR's place, Alg. 2
 //! line 9) rather than from line 19: nothing reads `done` between the two, so the
 //! sets are the same when `UpdateBack` runs.
 //!
-//! The re-traversal (lines 27–28) visits each transition once (App. A) and stops
-//! early (App. A, "stopping a traversal early") once `current[t]` holds a process
-//! outside `safeSet(s)`, after which `UpdateBack` gives `safeSet(s)` whatever else
-//! it finds, or once it holds all of `safeSet(s)`, after which nothing it finds can
-//! change `current[t]`. Line 28 takes every dependent action reachable, not the last
-//! one before each, so `current[t]` holds at least what Alg. 2's does for the same
-//! graph: the paper's Theorem 2 then carries over, and what the search does beyond
-//! the paper (failures, cycles, processes that wait) is argued once, in
+//! **The re-traversal** (lines 27–28) is not run: each finished state of the graph
+//! keeps a summary of what may follow it (for each process, the union of its
+//! footprints), made once when its strongly connected component is finished, which
+//! gives exactly the processes of line 28 ([`Summaries`] says why). The paper
+//! re-traverses the graph from `s'` at every back-up, visiting each transition once
+//! and stopping early (App. A); that is linear in the graph each time, and took more
+//! than a minute on the filter lock at N = 4 where the summaries take 3 s. Line 28
+//! takes every dependent action reachable, not the last one before each, so
+//! `current[t]` holds at least what Alg. 2's does for the same graph: the paper's
+//! Theorem 2 then carries over, and what the search does beyond the paper
+//! (failures, cycles, processes that wait) is argued once, in
 //! [`crate::stateful::search`].
 //!
 //! **Beyond the paper: spawns.** A process that does not exist in `s` is outside
@@ -40,11 +43,10 @@
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
 use crate::stateful::graph::Action;
-#[cfg(doc)]
-use crate::stateful::graph::Graph;
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
 use crate::stateful::source_sets::SourceSets;
+use crate::stateful::summaries::Summaries;
 
 #[derive(Default)]
 pub struct Dlspor;
@@ -59,12 +61,15 @@ impl Algorithm for Dlspor {
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
-        search(run, &mut Lazy);
+        search(run, &mut Lazy::default());
     }
 }
 
 /// The `current` sets filled when the search backs up.
-struct Lazy;
+#[derive(Default)]
+struct Lazy {
+    summaries: Summaries,
+}
 
 impl Tracking for Lazy {
     /// Nothing: the graph keeps the action.
@@ -73,8 +78,20 @@ impl Tracking for Lazy {
     /// Nothing: the graph keeps the state's continuations.
     fn revisited(&mut self, _: &Explored, _: &mut [Node], _: Fingerprint) {}
 
+    fn finished(&mut self, explored: &Explored, component: &[Fingerprint]) {
+        self.summaries.finish(&explored.graph, component);
+    }
+
+    fn bytes(&self) -> u64 {
+        self.summaries.bytes()
+    }
+
     /// `IsComplete(s)`'s update of `current[t]` for the step `t` took from `node`
-    /// (lines 19–28), to the state `s'` it reached.
+    /// (lines 19–28), to the state `s'` it reached: from `s'`'s summary. A state
+    /// whose sets are not decided is on no cycle of the explored graph, so `s'` is
+    /// finished and summarised ([`crate::stateful::search`]: a step to a state whose
+    /// component is not finished closes a cycle, and the path's states from its
+    /// entry on, this one among them, are expanded whole).
     fn backed_up(&mut self, explored: &Explored, node: &mut Node) {
         let Some((t, a)) = node.taken else {
             return;
@@ -83,11 +100,16 @@ impl Tracking for Lazy {
             return;
         }
         let footprint = explored.graph.footprint(a);
-        explored.graph.walk(node.reached, |b| {
-            if b.process != t && footprint.conflicts(explored.graph.footprint(b)) {
-                node.sets.add_current(t, b.process);
+        let Some(summary) = self.summaries.of(node.reached) else {
+            // Not finished: the state is on a cycle after all (see above), and is
+            // expanded whole.
+            node.sets.expand_whole();
+            return;
+        };
+        for (u, union) in summary {
+            if *u != t && footprint.conflicts(union) {
+                node.sets.add_current(t, *u);
             }
-            !node.sets.current_settled(t)
-        });
+        }
     }
 }

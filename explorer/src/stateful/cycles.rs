@@ -50,20 +50,22 @@ impl Cycles {
     }
 
     /// `state` leaves the path, its continuations explored: when it is its
-    /// component's root, the component is finished and its states closed.
-    pub fn pop(&mut self, state: Fingerprint) {
-        let Some(&number) = self.open.get(&state) else {
-            return;
-        };
-        if self.roots.last().is_some_and(|&(root, _)| root == number) {
-            self.roots.pop();
-            while let Some(s) = self.states.pop() {
-                self.open.remove(&s);
-                if s == state {
-                    break;
-                }
+    /// component's root, the component is finished, its states closed, and returned.
+    pub fn pop(&mut self, state: Fingerprint) -> Option<Vec<Fingerprint>> {
+        let &number = self.open.get(&state)?;
+        if self.roots.last().is_none_or(|&(root, _)| root != number) {
+            return None;
+        }
+        self.roots.pop();
+        let mut component = Vec::new();
+        while let Some(s) = self.states.pop() {
+            self.open.remove(&s);
+            component.push(s);
+            if s == state {
+                break;
             }
         }
+        Some(component)
     }
 
     /// The bytes it holds.
@@ -91,9 +93,9 @@ mod tests {
         c.push(f(2), 2);
         assert_eq!(c.close(f(1)), Some(1));
         // 2 is in 1's component: a later step to 2 closes a cycle from 1 too.
-        c.pop(f(2));
+        assert_eq!(c.pop(f(2)), None);
         assert_eq!(c.close(f(2)), Some(1));
-        c.pop(f(1));
+        assert_eq!(c.pop(f(1)), Some(vec![f(2), f(1)]));
         // The component {1, 2} is finished: no step to it closes a cycle.
         assert_eq!(c.close(f(2)), None);
         assert_eq!(c.close(f(1)), None);
@@ -113,5 +115,6 @@ mod tests {
         c.pop(f(2));
         c.pop(f(1));
         assert_eq!(c.close(f(3)), Some(0));
+        assert_eq!(c.pop(f(0)).map(|c| c.len()), Some(4));
     }
 }

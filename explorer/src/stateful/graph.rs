@@ -1,7 +1,7 @@
 //! The explored graph `L_r` of a stateful search (paper 003, Sec. 2): each stored
 //! state's explored transitions, each as the process that took it, its *action*
 //! (what it touched: its footprint, interned) and the state it reached (none for a
-//! step that failed). The source-set searches read it back at a state reached
+//! probe: the next step of a process that waits, which did not run). The source-set searches read it back at a state reached
 //! again: every action that may follow that state (`A_s`, Alg. 2 line 16, Alg. 3
 //! line 27) is one that its explored continuations took.
 
@@ -23,7 +23,7 @@ pub struct Action {
 #[derive(Clone, Copy, Debug)]
 struct Edge {
     action: Action,
-    /// The state reached; `None` for a step that failed (its execution ends).
+    /// The state reached; `None` for a probe (a waiting process's next step).
     to: Option<Fingerprint>,
 }
 
@@ -75,35 +75,29 @@ impl Graph {
     }
 
     /// `A_s`: every action of a transition reachable from `s` in the graph, each
-    /// once, in a fixed order.
+    /// once, in a fixed order; each transition is visited once (the paper's first
+    /// optimisation of re-traversals, App. A).
     pub fn reachable(&self, s: Fingerprint) -> Vec<Action> {
         let mut actions: FxHashSet<Action> = FxHashSet::default();
-        self.walk(s, |a| {
-            actions.insert(a);
-            true
-        });
+        let mut seen: FxHashSet<Fingerprint> = FxHashSet::default();
+        let mut todo = vec![s];
+        seen.insert(s);
+        while let Some(state) = todo.pop() {
+            for (action, to) in self.from(state) {
+                actions.insert(action);
+                todo.extend(to.filter(|&to| seen.insert(to)));
+            }
+        }
         let mut actions: Vec<Action> = actions.into_iter().collect();
         actions.sort_unstable_by_key(|a| (a.process, a.footprint));
         actions
     }
 
-    /// Calls `f` on the action of every transition reachable from `s` in the graph,
-    /// each transition once (the paper's first optimisation of re-traversals,
-    /// App. A), until `f` says to stop.
-    pub fn walk(&self, s: Fingerprint, mut f: impl FnMut(Action) -> bool) {
-        let mut seen: FxHashSet<Fingerprint> = FxHashSet::default();
-        let mut todo = vec![s];
-        seen.insert(s);
-        while let Some(state) = todo.pop() {
-            for edge in self.edges.get(&state).map_or(&[][..], Vec::as_slice) {
-                if !f(edge.action) {
-                    return;
-                }
-                if let Some(to) = edge.to.filter(|&to| seen.insert(to)) {
-                    todo.push(to);
-                }
-            }
-        }
+    /// The transitions from `s`: each action, and the state reached (none for a
+    /// probe).
+    pub fn from(&self, s: Fingerprint) -> impl Iterator<Item = (Action, Option<Fingerprint>)> + '_ {
+        let edges = self.edges.get(&s).map_or(&[][..], Vec::as_slice);
+        edges.iter().map(|e| (e.action, e.to))
     }
 
     /// The bytes the graph holds: its transitions, its table of states (8 slots for

@@ -1,7 +1,8 @@
 //! What the stateful searches share beyond the store of visited states
 //! ([`crate::visited`]): safe sets ([`safe_sets`]), the stored transitions of the
 //! explored graph ([`graph`], the paper's `L_r`), the cycles closed in it
-//! ([`cycles`]), the source sets computed over them ([`source_sets`]), and the search
+//! ([`cycles`]), the source sets computed over them ([`source_sets`]), what may follow
+//! a finished state ([`summaries`]), and the search
 //! that puts these together ([`search`]) — the parts of seed paper 003's S-POR, DE-S-POR and
 //! DL-S-POR (Cirisci, Enea, Farzan, Mutluergil, *A Pragmatic Approach to Stateful
 //! Partial Order Reduction*).
@@ -11,3 +12,4 @@ pub mod graph;
 pub mod safe_sets;
 pub mod search;
 pub mod source_sets;
+pub mod summaries;

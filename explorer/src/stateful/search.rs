@@ -72,6 +72,9 @@ pub struct Node {
 
 /// How an algorithm fills the `current` sets of the path's states.
 pub trait Tracking {
+    /// The bytes the tracking holds.
+    fn bytes(&self) -> u64;
+
     /// `action` now follows the path: a step just taken from its top (not yet the
     /// top's `taken`), or a probe at its top. Nothing for a lazy tracking.
     fn followed(&mut self, explored: &Explored, path: &mut [Node], action: Action);
@@ -83,6 +86,10 @@ pub trait Tracking {
     /// The search is back at `node` from the subtree of its step `node.taken`
     /// (explored, or stored before), before `UpdateBack`.
     fn backed_up(&mut self, explored: &Explored, node: &mut Node);
+
+    /// The states of `component`, a strongly connected component of the explored
+    /// graph, are finished: nothing will be added to what follows them.
+    fn finished(&mut self, explored: &Explored, component: &[Fingerprint]);
 }
 
 /// Runs the search with `tracking`.
@@ -98,7 +105,9 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         }
         let Some(t) = top.sets.explore_next() else {
             let done = path.pop().expect("the path is not empty");
-            explored.cycles.pop(done.state);
+            if let Some(component) = explored.cycles.pop(done.state) {
+                tracking.finished(&explored, &component);
+            }
             if let Some(parent) = path.last_mut() {
                 run.back();
                 tracking.backed_up(&explored, parent);
@@ -172,7 +181,7 @@ fn open(
         explored.graph.record(state, probe, None);
         tracking.followed(explored, path, probe);
     }
-    run.hold(explored.graph.bytes() + explored.cycles.bytes());
+    run.hold(explored.graph.bytes() + explored.cycles.bytes() + tracking.bytes());
 }
 
 /// The node of the current state: its sets, and, when it is final, its report.

@@ -124,15 +124,4 @@ impl SourceSets {
     pub fn decided(&self) -> bool {
         self.whole || self.safe.iter().all(|t| self.done.contains(t))
     }
-
-    /// Whether what `current[t]` holds already decides what `UpdateBack` makes of it:
-    /// a process outside `safeSet(s)` (then `backtrack = safeSet(s)`), or every
-    /// process of it.
-    pub fn current_settled(&self, t: Fingerprint) -> bool {
-        let Some(i) = self.done.iter().position(|&d| d == t) else {
-            return true;
-        };
-        let current = &self.current[i];
-        current.iter().any(|u| !self.safe.contains(u)) || current.len() >= self.safe.len()
-    }
 }

@@ -1,0 +1,269 @@
+//! The cyclic set: programs that loop (locks that spin, a livelock-prone back-off),
+//! explored by the stateful searches and, beside them, by SPIN on the Promela
+//! translations of `benches/promela/`. Each row says what was expected (verified, or
+//! the bug found), what each search stored and how long it took, and what SPIN
+//! stored and took end to end; anything unexpected is flagged under the table.
+
+use super::markdown::{count, seconds};
+use super::measure::{self, Algo, Run};
+use super::speedup::{Bound, Value};
+use super::spin::{self, SpinRun};
+use explorer::Deps;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+/// One model of the cyclic set, run at increasing sizes.
+#[derive(Debug)]
+pub struct CyclicFamily {
+    pub name: &'static str,
+    /// The program, under `benches/programs/cyclic/`.
+    pub file: &'static str,
+    /// Its Promela translation, under `benches/promela/`.
+    pub promela: &'static str,
+    /// The `param` the sizes set; none for a model of two processes.
+    pub param: Option<&'static str>,
+    pub sizes: &'static [i64],
+    /// Whether the model has a bug that the searches must report.
+    pub buggy: bool,
+}
+
+const fn sized(
+    name: &'static str,
+    file: &'static str,
+    promela: &'static str,
+    sizes: &'static [i64],
+    buggy: bool,
+) -> CyclicFamily {
+    CyclicFamily {
+        name,
+        file,
+        promela,
+        param: Some("N"),
+        sizes,
+        buggy,
+    }
+}
+
+const fn pair(
+    name: &'static str,
+    file: &'static str,
+    promela: &'static str,
+    buggy: bool,
+) -> CyclicFamily {
+    CyclicFamily {
+        name,
+        file,
+        promela,
+        param: None,
+        sizes: &[2],
+        buggy,
+    }
+}
+
+/// The cyclic set, correct models before their buggy variants.
+pub const CYCLIC: &[CyclicFamily] = &[
+    sized("spinlock", "spinlock.ic", "", &[2, 3, 4, 5, 6], false),
+    sized("spinlock-split", "spinlock_split.ic", "", &[2, 3, 4], true),
+    pair("peterson", "peterson.ic", "peterson.pml", false),
+    pair(
+        "peterson-swapped",
+        "peterson_swapped.ic",
+        "peterson_swapped.pml",
+        true,
+    ),
+    pair("dekker", "dekker.ic", "dekker.pml", false),
+    sized("filter", "filter.ic", "filter.pml", &[2, 3, 4, 5], false),
+    sized(
+        "filter-buggy",
+        "filter_buggy.ic",
+        "filter_buggy.pml",
+        &[2, 3, 4],
+        true,
+    ),
+    sized("ticket", "ticket.ic", "ticket.pml", &[2, 3, 4, 5, 6], false),
+    sized(
+        "ticket-buggy",
+        "ticket_buggy.ic",
+        "ticket_buggy.pml",
+        &[2, 3, 4],
+        true,
+    ),
+    sized("bakery", "bakery.ic", "bakery.pml", &[2, 3], false),
+    sized(
+        "bakery-buggy",
+        "bakery_buggy.ic",
+        "bakery_buggy.pml",
+        &[2, 3],
+        true,
+    ),
+];
+
+/// The stateful searches, the reference first.
+pub const ALGOS: [Algo; 4] = [Algo::STATEFUL, Algo::SPOR, Algo::DE_SPOR, Algo::DL_SPOR];
+
+/// One row: a model at one size.
+pub struct CyclicRow {
+    pub family: &'static CyclicFamily,
+    pub n: i64,
+    /// One per algorithm of [`ALGOS`].
+    pub runs: Vec<Result<Run, String>>,
+    /// `None` where the model has no translation or SPIN is not installed.
+    pub spin: Option<Result<SpinRun, String>>,
+}
+
+/// Measures `family` at size `n`: each search, then SPIN when `with_spin`.
+pub fn measure(
+    family: &'static CyclicFamily,
+    n: i64,
+    timeout: Duration,
+    with_spin: bool,
+) -> Result<CyclicRow, String> {
+    let path = format!("{}/cyclic/{}", crate::PROGRAMS, family.file);
+    let source = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let defines: Vec<(String, i64)> = (family.param.map(|p| (p.to_string(), n)))
+        .into_iter()
+        .collect();
+    let program = frontend::load(&source, &defines)
+        .map_err(|_| format!("{}: does not load at N = {n}", family.file))?;
+    let runs = ALGOS
+        .iter()
+        .map(|&algo| measure::run(&program, algo, Deps::Dynamic, timeout, None))
+        .collect();
+    let promela = Path::new(crate::PROGRAMS).join("../promela");
+    let spin = (with_spin && !family.promela.is_empty())
+        .then(|| spin::run(&promela, family.promela, family.param.map(|_| n)));
+    Ok(CyclicRow {
+        family,
+        n,
+        runs,
+        spin,
+    })
+}
+
+impl CyclicRow {
+    fn label(&self) -> String {
+        match self.family.param {
+            Some(_) => format!("{}({})", self.family.name, self.n),
+            None => self.family.name.to_string(),
+        }
+    }
+
+    /// What is wrong with the row: a verdict other than expected, searches that
+    /// disagree, stored states out of the order the reductions promise.
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let label = self.label();
+        for (algo, run) in ALGOS.iter().zip(&self.runs) {
+            let name = algo.name();
+            match run {
+                Err(e) => out.push(format!("{label}, {name}: {e}")),
+                Ok(run) if run.timed_out() => {}
+                Ok(run) if run.failed != self.family.buggy => out.push(format!(
+                    "{label}, {name}: {}",
+                    match &run.violation {
+                        Some(v) => format!("reports {v} in a correct model"),
+                        None => "finds no bug in a buggy model".to_string(),
+                    }
+                )),
+                Ok(run) if !run.complete() && !self.family.buggy => {
+                    out.push(format!("{label}, {name}: stopped ({:?})", run.stop))
+                }
+                Ok(_) => {}
+            }
+        }
+        let complete: Vec<&Run> = (self.runs.iter().flatten())
+            .filter(|r| r.complete() && r.violation.is_none())
+            .collect();
+        if complete.windows(2).any(|w| w[0].finals != w[1].finals) {
+            out.push(format!(
+                "{label}: the searches reach different final states"
+            ));
+        }
+        let stored = |i: usize| {
+            (self.runs[i].as_ref().ok())
+                .filter(|r| r.complete() && r.violation.is_none())
+                .and_then(|r| r.stored)
+        };
+        // stateful >= spor >= dl-spor, where all three completed.
+        if let (Some(full), Some(spor), Some(dl)) = (stored(0), stored(1), stored(3)) {
+            if !(dl <= spor && spor <= full) {
+                out.push(format!(
+                    "{label}: stored states out of order: stateful {full}, spor {spor}, \
+                     dl-spor {dl}"
+                ));
+            }
+        }
+        if let Some(Ok(spin)) = &self.spin {
+            if spin.violation != self.family.buggy {
+                out.push(format!(
+                    "{label}, SPIN: its verdict is not the expected one"
+                ));
+            }
+        }
+        if let Some(Err(e)) = &self.spin {
+            out.push(format!("{label}, SPIN: {e}"));
+        }
+        out
+    }
+}
+
+/// The table of `rows`, then the problems found in them; whether there were any.
+pub fn report(rows: &[CyclicRow]) -> (String, bool) {
+    let mut out = String::from("| Bench | expected |");
+    for algo in ALGOS {
+        let _ = write!(out, " {} stored | T |", algo.title());
+    }
+    out.push_str(" SPIN stored | SPIN T (end to end) |\n|---|---|");
+    for _ in 0..ALGOS.len() + 1 {
+        out.push_str("---:|---:|");
+    }
+    out.push('\n');
+    let mut problems = Vec::new();
+    for row in rows {
+        let expected = if row.family.buggy { "bug" } else { "ok" };
+        let _ = write!(out, "| {} | {expected} |", row.label());
+        for run in &row.runs {
+            match run {
+                Ok(run) => {
+                    let mark = if run.violation.is_some() {
+                        " (bug)"
+                    } else {
+                        ""
+                    };
+                    let stopped = !run.complete();
+                    let stored = run.stored.map_or(String::new(), |s| count(s, stopped));
+                    let bound = if run.timed_out() {
+                        Bound::AtLeast
+                    } else {
+                        Bound::Exact
+                    };
+                    let t = seconds(Value {
+                        value: run.seconds,
+                        bound,
+                    });
+                    let _ = write!(out, " {stored}{mark} | {t} |");
+                }
+                Err(_) => out.push_str(" error | |"),
+            }
+        }
+        match &row.spin {
+            Some(Ok(s)) => {
+                let mark = if s.violation { " (bug)" } else { "" };
+                let t = seconds(Value::exact(s.seconds));
+                let _ = write!(out, " {}{mark} | {t} |", count(s.stored, false));
+            }
+            Some(Err(_)) => out.push_str(" error | |"),
+            None => out.push_str(" | |"),
+        }
+        out.push('\n');
+        problems.extend(row.problems());
+    }
+    if !problems.is_empty() {
+        out.push_str("\nProblems:\n\n");
+        for p in &problems {
+            let _ = writeln!(out, "- {p}");
+        }
+    }
+    (out, !problems.is_empty())
+}
