@@ -327,3 +327,85 @@ fn source_set_searches_on_the_spinlocks() {
         assert_eq!(lost, ["assertion failed: lost update"], "{name}");
     }
 }
+
+/// The cyclic benchmarks (`benches/programs/cyclic/`), at sizes CI affords: each
+/// correct lock verified by every stateful search, with the reference's final states
+/// and stored states in the order the reductions promise (dl-spor <= spor <=
+/// stateful); each buggy variant's assertion found by each, with a schedule that
+/// replays to it. The larger sizes are in BENCHMARKS.md (`cargo run --release -p
+/// benches --bin cyclic`).
+#[test]
+fn the_cyclic_benchmarks_are_verified_and_their_bugs_found() {
+    let correct: [(&str, &[i64]); 6] = [
+        ("spinlock.ic", &[2, 3, 4]),
+        ("peterson.ic", &[2]),
+        ("dekker.ic", &[2]),
+        ("filter.ic", &[2, 3]),
+        ("ticket.ic", &[2, 3, 4]),
+        ("bakery.ic", &[2]),
+    ];
+    let buggy: [(&str, &[i64]); 5] = [
+        ("spinlock_split.ic", &[2]),
+        ("peterson_swapped.ic", &[2]),
+        ("filter_buggy.ic", &[3]),
+        ("ticket_buggy.ic", &[2]),
+        ("bakery_buggy.ic", &[2]),
+    ];
+    let stored = |r: &Report| r.stats.stored.expect("a stateful search stores states");
+    // The two-process models have no `param N`.
+    let sized = |source: &str, n: i64| -> Vec<(&'static str, i64)> {
+        if source.contains("param N") {
+            vec![("N", n)]
+        } else {
+            Vec::new()
+        }
+    };
+    for (file, sizes) in correct {
+        let source = tests::benchmark(&format!("cyclic/{file}"));
+        for &n in sizes {
+            let defines = sized(&source, n);
+            let full = stateful(&source, &defines);
+            assert!(
+                full.violations.is_empty(),
+                "{file} N = {n}: {:?}",
+                full.violations
+            );
+            let spor = spor(&source, &defines);
+            for name in ["spor", "de-spor", "dl-spor"] {
+                let r = if name == "spor" {
+                    spor.clone()
+                } else {
+                    source_sets(name, &source, &defines)
+                };
+                assert!(
+                    r.violations.is_empty(),
+                    "{name}, {file} N = {n}: {:?}",
+                    r.violations
+                );
+                assert_eq!(r.finals, full.finals, "{name}, {file} N = {n}");
+                assert!(stored(&r) <= stored(&spor), "{name}, {file} N = {n}");
+            }
+            assert!(stored(&spor) <= stored(&full), "{file} N = {n}");
+        }
+    }
+    for (file, sizes) in buggy {
+        let source = tests::benchmark(&format!("cyclic/{file}"));
+        for &n in sizes {
+            let program = load(&source, &sized(&source, n));
+            for name in ["stateful", "spor", "de-spor", "dl-spor"] {
+                let spec = explorer::registry::named(name).expect("a registered algorithm");
+                let mut algorithm = spec.build(false, || Err(())).expect("no constraints");
+                let r = explorer::explore(&program, algorithm.as_mut(), Config::default());
+                let v = (r.violations.first()).unwrap_or_else(|| panic!("{name}, {file}: no bug"));
+                assert_eq!(v.kind, ViolationKind::Assert, "{name}, {file}: {v:?}");
+                let limits = Config::default().limits;
+                let replay = explorer::replay::replay(&program, limits, &v.schedule)
+                    .unwrap_or_else(|e| panic!("{name}, {file}: {e}"));
+                assert!(
+                    matches!(replay.end, explorer::replay::End::Fault { .. }),
+                    "{name}, {file}: the schedule does not end in the assertion"
+                );
+            }
+        }
+    }
+}

@@ -44,8 +44,6 @@ impl Footprint {
     }
 }
 
-/// Whether two sorted location lists overlap, [`WHOLE`] overlapping every element
-/// of its global (it sorts first among them).
 /// `into ∪ from`, both sorted and deduplicated.
 fn merge(into: &mut Vec<Loc>, from: &[Loc]) {
     if from.iter().all(|l| into.binary_search(l).is_ok()) {
@@ -56,6 +54,8 @@ fn merge(into: &mut Vec<Loc>, from: &[Loc]) {
     into.dedup();
 }
 
+/// Whether two sorted location lists overlap, [`WHOLE`] overlapping every element
+/// of its global (it sorts first among them).
 pub(crate) fn intersects(a: &[Loc], b: &[Loc]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
