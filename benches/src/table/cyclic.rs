@@ -73,7 +73,9 @@ pub const CYCLIC: &[CyclicFamily] = &[
         true,
     ),
     pair("dekker", "dekker.ic", "dekker.pml", false),
-    sized("filter", "filter.ic", "filter.pml", &[2, 3, 4, 5], false),
+    // At N = 5 no search finishes in a minute, and SPIN's pan ran out of 12 GB
+    // after 6 minutes: BENCHMARKS.md gives the long runs.
+    sized("filter", "filter.ic", "filter.pml", &[2, 3, 4], false),
     sized(
         "filter-buggy",
         "filter_buggy.ic",
@@ -86,15 +88,15 @@ pub const CYCLIC: &[CyclicFamily] = &[
         "ticket-buggy",
         "ticket_buggy.ic",
         "ticket_buggy.pml",
-        &[2, 3, 4],
+        &[2, 3, 4, 5],
         true,
     ),
-    sized("bakery", "bakery.ic", "bakery.pml", &[2, 3], false),
+    sized("bakery", "bakery.ic", "bakery.pml", &[2, 3, 4], false),
     sized(
         "bakery-buggy",
         "bakery_buggy.ic",
         "bakery_buggy.pml",
-        &[2, 3],
+        &[2, 3, 4],
         true,
     ),
 ];

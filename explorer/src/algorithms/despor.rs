@@ -26,10 +26,10 @@
 
 use crate::dependency::footprint::Footprint;
 use crate::exploration::{Algorithm, Exploration};
-use crate::fingerprint::{fingerprint, Fingerprint};
-use crate::stateful::graph::Action;
+use crate::fingerprint::fingerprint;
 #[cfg(doc)]
 use crate::stateful::graph::Graph;
+use crate::stateful::graph::{Action, StateId};
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
 use crate::stateful::source_sets::SourceSets;
@@ -130,7 +130,7 @@ impl Tracking for Eager {
 
     /// Lines 15–17: `UpdateCurr` for every action the explored continuations of
     /// `state` take (`A_s`), as if they were taken again.
-    fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: Fingerprint) {
+    fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: StateId) {
         for a in explored.graph.reachable(state) {
             self.followed(explored, path, a);
         }
@@ -140,7 +140,7 @@ impl Tracking for Eager {
     fn backed_up(&mut self, _: &Explored, _: &mut Node) {}
 
     /// Nothing: `A_s` is read from the graph at each state reached again.
-    fn finished(&mut self, _: &Explored, _: &[Fingerprint]) {}
+    fn finished(&mut self, _: &Explored, _: &[StateId]) {}
 
     fn bytes(&self) -> u64 {
         0

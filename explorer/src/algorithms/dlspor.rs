@@ -41,8 +41,7 @@
 //! explored leads to a stored state), which needs each of their steps run to know.
 
 use crate::exploration::{Algorithm, Exploration};
-use crate::fingerprint::Fingerprint;
-use crate::stateful::graph::Action;
+use crate::stateful::graph::{Action, StateId};
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
 use crate::stateful::source_sets::SourceSets;
@@ -76,9 +75,9 @@ impl Tracking for Lazy {
     fn followed(&mut self, _: &Explored, _: &mut [Node], _: Action) {}
 
     /// Nothing: the graph keeps the state's continuations.
-    fn revisited(&mut self, _: &Explored, _: &mut [Node], _: Fingerprint) {}
+    fn revisited(&mut self, _: &Explored, _: &mut [Node], _: StateId) {}
 
-    fn finished(&mut self, explored: &Explored, component: &[Fingerprint]) {
+    fn finished(&mut self, explored: &Explored, component: &[StateId]) {
         self.summaries.finish(&explored.graph, component);
     }
 

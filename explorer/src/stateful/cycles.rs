@@ -13,15 +13,17 @@
 //! replaces a traversal of the explored graph at every state reached again by a
 //! lookup.
 
-use crate::fingerprint::Fingerprint;
-use rustc_hash::FxHashMap;
+use crate::stateful::graph::StateId;
+
+/// The preorder number of a state not open.
+const CLOSED: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
 pub struct Cycles {
-    /// Each open state's preorder number.
-    open: FxHashMap<Fingerprint, u32>,
+    /// Each state's preorder number while it is open, [`CLOSED`] otherwise, by id.
+    open: Vec<u32>,
     /// Gabow's stack `S`: the open states, in preorder.
-    states: Vec<Fingerprint>,
+    states: Vec<StateId>,
     /// Gabow's stack `B`: the root of each open component, as its preorder number
     /// and its depth on the path (a root is always on the path).
     roots: Vec<(u32, usize)>,
@@ -30,19 +32,31 @@ pub struct Cycles {
 
 impl Cycles {
     /// `state`, new, joins the path at `depth`.
-    pub fn push(&mut self, state: Fingerprint, depth: usize) {
+    pub fn push(&mut self, state: StateId, depth: usize) {
         let number = self.preorder;
         self.preorder += 1;
-        self.open.insert(state, number);
+        let i = state as usize;
+        if self.open.len() <= i {
+            self.open.resize(i + 1, CLOSED);
+        }
+        self.open[i] = number;
         self.states.push(state);
         self.roots.push((number, depth));
+    }
+
+    /// `state`'s preorder number, if it is open.
+    fn number(&self, state: StateId) -> Option<u32> {
+        self.open
+            .get(state as usize)
+            .copied()
+            .filter(|&n| n != CLOSED)
     }
 
     /// The top of the path took a step to `to`, a state stored before: when `to` is
     /// open, the step closes a cycle, and the depth of the path from which the
     /// cycle's states lie on it is returned.
-    pub fn close(&mut self, to: Fingerprint) -> Option<usize> {
-        let &number = self.open.get(&to)?;
+    pub fn close(&mut self, to: StateId) -> Option<usize> {
+        let number = self.number(to)?;
         while self.roots.last().is_some_and(|&(root, _)| number < root) {
             self.roots.pop();
         }
@@ -51,15 +65,15 @@ impl Cycles {
 
     /// `state` leaves the path, its continuations explored: when it is its
     /// component's root, the component is finished, its states closed, and returned.
-    pub fn pop(&mut self, state: Fingerprint) -> Option<Vec<Fingerprint>> {
-        let &number = self.open.get(&state)?;
+    pub fn pop(&mut self, state: StateId) -> Option<Vec<StateId>> {
+        let number = self.number(state)?;
         if self.roots.last().is_none_or(|&(root, _)| root != number) {
             return None;
         }
         self.roots.pop();
         let mut component = Vec::new();
         while let Some(s) = self.states.pop() {
-            self.open.remove(&s);
+            self.open[s as usize] = CLOSED;
             component.push(s);
             if s == state {
                 break;
@@ -70,10 +84,7 @@ impl Cycles {
 
     /// The bytes it holds.
     pub fn bytes(&self) -> u64 {
-        let entry = std::mem::size_of::<Fingerprint>() + 4 + 1;
-        (self.open.capacity() * entry * 8 / 7
-            + self.states.capacity() * std::mem::size_of::<Fingerprint>()
-            + self.roots.capacity() * 16) as u64
+        (self.open.capacity() * 4 + self.states.capacity() * 4 + self.roots.capacity() * 16) as u64
     }
 }
 
@@ -81,8 +92,8 @@ impl Cycles {
 mod tests {
     use super::*;
 
-    fn f(n: u128) -> Fingerprint {
-        Fingerprint::from(n)
+    fn f(n: StateId) -> StateId {
+        n
     }
 
     #[test]

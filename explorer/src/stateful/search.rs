@@ -42,7 +42,7 @@ use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::stateful::cycles::Cycles;
-use crate::stateful::graph::{Action, Graph};
+use crate::stateful::graph::{Action, Graph, StateId};
 use crate::stateful::safe_sets::invisible_step;
 use crate::stateful::source_sets::SourceSets;
 use rustc_hash::FxHashMap;
@@ -60,12 +60,12 @@ pub struct Explored {
 /// A state on the current path.
 #[derive(Debug)]
 pub struct Node {
-    pub state: Fingerprint,
+    pub state: StateId,
     pub sets: SourceSets,
     /// The step explored from here now, by process key, and its action.
     pub taken: Option<(Fingerprint, Action)>,
     /// The state that step reached.
-    pub reached: Fingerprint,
+    pub reached: StateId,
     /// The processes that step spawned.
     pub spawned: Vec<Fingerprint>,
 }
@@ -81,7 +81,7 @@ pub trait Tracking {
 
     /// The top of the path stepped to a state stored before, whose explored
     /// continuations now follow the path too.
-    fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: Fingerprint);
+    fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: StateId);
 
     /// The search is back at `node` from the subtree of its step `node.taken`
     /// (explored, or stored before), before `UpdateBack`.
@@ -89,7 +89,7 @@ pub trait Tracking {
 
     /// The states of `component`, a strongly connected component of the explored
     /// graph, are finished: nothing will be added to what follows them.
-    fn finished(&mut self, explored: &Explored, component: &[Fingerprint]);
+    fn finished(&mut self, explored: &Explored, component: &[StateId]);
 }
 
 /// Runs the search with `tracking`.
@@ -98,6 +98,7 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
     let mut path: Vec<Node> = Vec::new();
     let first = run.identity();
     run.visit(first);
+    let first = explored.graph.state(first);
     open(run, &mut explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
@@ -125,7 +126,8 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         let procs = &run.ex.state.procs;
         let spawned = (event.spawned.0..event.spawned.1).map(|c| procs[c].pid_key);
         let from = top.state;
-        let to = run.identity();
+        let to_state = run.identity();
+        let to = explored.graph.state(to_state);
         let spawned = spawned.collect();
         tracking.followed(&explored, &mut path, action);
         let top = path.last_mut().expect("the node just stepped from");
@@ -133,7 +135,7 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         top.reached = to;
         top.spawned = spawned;
         explored.graph.record(from, action, Some(to));
-        if run.visit(to) {
+        if run.visit(to_state) {
             open(run, &mut explored, tracking, &mut path, to);
             continue;
         }
@@ -158,7 +160,7 @@ fn open(
     explored: &mut Explored,
     tracking: &mut impl Tracking,
     path: &mut Vec<Node>,
-    state: Fingerprint,
+    state: StateId,
 ) {
     explored.cycles.push(state, path.len());
     path.push(node(run, state));
@@ -185,7 +187,7 @@ fn open(
 }
 
 /// The node of the current state: its sets, and, when it is final, its report.
-fn node(run: &mut Exploration<'_, '_>, state: Fingerprint) -> Node {
+fn node(run: &mut Exploration<'_, '_>, state: StateId) -> Node {
     let mut enabled = Vec::new();
     run.ex.enabled(&mut enabled);
     if enabled.is_empty() {

@@ -17,15 +17,19 @@
 
 use crate::dependency::footprint::Footprint;
 use crate::fingerprint::Fingerprint;
-use crate::stateful::graph::Graph;
+use crate::stateful::graph::{Graph, StateId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Each process that may step after a state, with the union of its footprints.
 pub type Summary = Vec<(Fingerprint, Footprint)>;
 
+/// A state without a summary yet.
+const NONE: u32 = u32::MAX;
+
 #[derive(Debug, Default)]
 pub struct Summaries {
-    of: FxHashMap<Fingerprint, u32>,
+    /// Each state's summary, by id ([`NONE`] before its component is finished).
+    of: Vec<u32>,
     summaries: Vec<Summary>,
     interned: FxHashMap<Summary, u32>,
     bytes: u64,
@@ -33,25 +37,33 @@ pub struct Summaries {
 
 impl Summaries {
     /// Summarises the states of `component`, finished.
-    pub fn finish(&mut self, graph: &Graph, component: &[Fingerprint]) {
-        let inside: FxHashSet<Fingerprint> = component.iter().copied().collect();
-        let mut union: FxHashMap<Fingerprint, Footprint> = FxHashMap::default();
-        let mut below: FxHashSet<u32> = FxHashSet::default();
+    pub fn finish(&mut self, graph: &Graph, component: &[StateId]) {
+        // Most components are one state: a set of them only for the others.
+        let inside: FxHashSet<StateId> = match component {
+            [_] => FxHashSet::default(),
+            _ => component.iter().copied().collect(),
+        };
+        let outside = |to: &StateId| match component {
+            [only] => to != only,
+            _ => !inside.contains(to),
+        };
+        // A few processes: a vector, sorted by process, is the cheapest union.
+        let mut summary: Summary = Vec::new();
+        let mut below: Vec<u32> = Vec::new();
         for &s in component {
             for (action, to) in graph.from(s) {
-                let footprint = graph.footprint(action);
-                union.entry(action.process).or_default().absorb(footprint);
-                let next = to.filter(|to| !inside.contains(to));
-                below.extend(next.and_then(|to| self.of.get(&to).copied()));
+                absorb(&mut summary, action.process, graph.footprint(action));
+                let next = to.filter(outside);
+                below.extend(next.and_then(|to| self.id(to)));
             }
         }
+        below.sort_unstable();
+        below.dedup();
         for id in below {
             for (p, footprint) in &self.summaries[id as usize] {
-                union.entry(*p).or_default().absorb(footprint);
+                absorb(&mut summary, *p, footprint);
             }
         }
-        let mut summary: Summary = union.into_iter().collect();
-        summary.sort_unstable_by_key(|(p, _)| *p);
         let id = match self.interned.get(&summary) {
             Some(&id) => id,
             None => {
@@ -68,19 +80,36 @@ impl Summaries {
             }
         };
         for &s in component {
-            self.of.insert(s, id);
+            let i = s as usize;
+            if self.of.len() <= i {
+                self.of.resize(i + 1, NONE);
+            }
+            self.of[i] = id;
         }
-        self.bytes +=
-            component.len() as u64 * (std::mem::size_of::<(Fingerprint, u32)>() as u64 + 1);
+    }
+
+    fn id(&self, state: StateId) -> Option<u32> {
+        self.of
+            .get(state as usize)
+            .copied()
+            .filter(|&id| id != NONE)
     }
 
     /// The summary of `state`, once its component is finished.
-    pub fn of(&self, state: Fingerprint) -> Option<&Summary> {
-        self.of.get(&state).map(|&id| &self.summaries[id as usize])
+    pub fn of(&self, state: StateId) -> Option<&Summary> {
+        self.id(state).map(|id| &self.summaries[id as usize])
     }
 
     /// The bytes held, roughly (the tables' slack aside).
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        self.bytes + self.of.capacity() as u64 * 4
+    }
+}
+
+/// Adds `footprint` to `process`'s union in `summary` (sorted by process).
+fn absorb(summary: &mut Summary, process: Fingerprint, footprint: &Footprint) {
+    match summary.binary_search_by_key(&process, |(p, _)| *p) {
+        Ok(i) => summary[i].1.absorb(footprint),
+        Err(i) => summary.insert(i, (process, footprint.clone())),
     }
 }
