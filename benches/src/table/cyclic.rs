@@ -63,8 +63,20 @@ const fn pair(
 
 /// The cyclic set, correct models before their buggy variants.
 pub const CYCLIC: &[CyclicFamily] = &[
-    sized("spinlock", "spinlock.ic", "", &[2, 3, 4, 5, 6], false),
-    sized("spinlock-split", "spinlock_split.ic", "", &[2, 3, 4], true),
+    sized(
+        "spinlock",
+        "spinlock.ic",
+        "spinlock.pml",
+        &[2, 3, 4, 5, 6],
+        false,
+    ),
+    sized(
+        "spinlock-split",
+        "spinlock_split.ic",
+        "spinlock_split.pml",
+        &[2, 3, 4],
+        true,
+    ),
     pair("peterson", "peterson.ic", "peterson.pml", false),
     pair(
         "peterson-swapped",
