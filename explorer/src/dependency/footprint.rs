@@ -26,6 +26,13 @@ impl Footprint {
             || intersects(&self.reads, &other.writes)
     }
 
+    /// Whether this footprint touched everything `other` did.
+    pub fn contains(&self, other: &Footprint) -> bool {
+        let within =
+            |small: &[Loc], big: &[Loc]| small.iter().all(|l| big.binary_search(l).is_ok());
+        within(&other.reads, &self.reads) && within(&other.writes, &self.writes)
+    }
+
     /// Adds what `other` touched to what this one did.
     pub fn absorb(&mut self, other: &Footprint) {
         merge(&mut self.reads, &other.reads);

@@ -99,6 +99,10 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
     let first = run.identity();
     run.visit(first);
     let first = explored.graph.state(first);
+    // Every other process is met first where a step of the search spawns it.
+    for q in &run.ex.state.procs {
+        explored.pids.insert(q.pid_key, q.pid.clone());
+    }
     open(run, &mut explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
@@ -124,6 +128,9 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         let event = run.ex.events().last().expect("a step was just run");
         let action = explored.graph.action(t, &event.footprint);
         let procs = &run.ex.state.procs;
+        for q in &procs[event.spawned.0..event.spawned.1] {
+            explored.pids.insert(q.pid_key, q.pid.clone());
+        }
         let spawned = (event.spawned.0..event.spawned.1).map(|c| procs[c].pid_key);
         let from = top.state;
         let to_state = run.identity();
@@ -165,12 +172,6 @@ fn open(
     explored.cycles.push(state, path.len());
     path.push(node(run, state));
     let procs = &run.ex.state.procs;
-    for q in procs {
-        explored
-            .pids
-            .entry(q.pid_key)
-            .or_insert_with(|| q.pid.clone());
-    }
     let waiting = (0..procs.len()).filter(|&r| procs[r].next.is_some() && !run.ex.is_enabled(r));
     let probes: Vec<Action> = waiting
         .filter_map(|r| {

@@ -59,6 +59,19 @@ impl Summaries {
         }
         below.sort_unstable();
         below.dedup();
+        // The common case, a chain: one summary below that already holds every
+        // action taken here, which is then this component's too.
+        if let [only] = below[..] {
+            let holds = |(p, footprint): &(Fingerprint, Footprint)| {
+                let below = &self.summaries[only as usize];
+                (below.binary_search_by_key(p, |(q, _)| *q).ok())
+                    .is_some_and(|i| below[i].1.contains(footprint))
+            };
+            if summary.iter().all(holds) {
+                self.assign(component, only);
+                return;
+            }
+        }
         for id in below {
             for (p, footprint) in &self.summaries[id as usize] {
                 absorb(&mut summary, *p, footprint);
@@ -79,6 +92,11 @@ impl Summaries {
                 id
             }
         };
+        self.assign(component, id);
+    }
+
+    /// The states of `component` have summary `id`.
+    fn assign(&mut self, component: &[StateId], id: u32) {
         for &s in component {
             let i = s as usize;
             if self.of.len() <= i {
