@@ -336,20 +336,22 @@ fn source_set_searches_on_the_spinlocks() {
 /// benches --bin cyclic`).
 #[test]
 fn the_cyclic_benchmarks_are_verified_and_their_bugs_found() {
-    let correct: [(&str, &[i64]); 6] = [
+    let correct: [(&str, &[i64]); 7] = [
         ("spinlock.ic", &[2, 3, 4]),
         ("peterson.ic", &[2]),
         ("dekker.ic", &[2]),
         ("filter.ic", &[2, 3]),
         ("ticket.ic", &[2, 3, 4]),
         ("bakery.ic", &[2]),
+        ("treiber.ic", &[2, 3]),
     ];
-    let buggy: [(&str, &[i64]); 5] = [
+    let buggy: [(&str, &[i64]); 6] = [
         ("spinlock_split.ic", &[2]),
         ("peterson_swapped.ic", &[2]),
         ("filter_buggy.ic", &[3]),
         ("ticket_buggy.ic", &[2]),
         ("bakery_buggy.ic", &[2]),
+        ("treiber_buggy.ic", &[2]),
     ];
     let stored = |r: &Report| r.stats.stored.expect("a stateful search stores states");
     // The two-process models have no `param N`.

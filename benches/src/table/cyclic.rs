@@ -111,6 +111,8 @@ pub const CYCLIC: &[CyclicFamily] = &[
         &[2, 3, 4],
         true,
     ),
+    sized("treiber", "treiber.ic", "", &[2, 3], false),
+    sized("treiber-buggy", "treiber_buggy.ic", "", &[2, 3], true),
 ];
 
 /// The stateful searches, the reference first.
