@@ -27,7 +27,7 @@
 //! reduced search leaves transitions out, and with them cycles.
 
 use crate::fingerprint::Fingerprint;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The state graph, as the stateful reference explores it.
 #[derive(Debug, Default)]
@@ -149,17 +149,17 @@ impl StateGraph {
         }
         let steps_in = |p: u32| steps.iter().any(|&(_, _, q)| q == p);
         let mut always = self.states[c[0] as usize].enabled.clone();
-        let mut sometimes = always.clone();
+        let mut sometimes: FxHashSet<u32> = always.iter().copied().collect();
         for &s in &c[1..] {
             let enabled = &self.states[s as usize].enabled;
             always.retain(|p| enabled.binary_search(p).is_ok());
-            sometimes.extend_from_slice(enabled);
+            sometimes.extend(enabled.iter().copied());
         }
         if !always.iter().all(|&p| steps_in(p)) {
             return None;
         }
+        let mut sometimes: Vec<u32> = sometimes.into_iter().collect();
         sometimes.sort_unstable();
-        sometimes.dedup();
         // A state where each process enabled somewhere in `c`, and stepping nowhere
         // in it, is disabled.
         let mut visits: Vec<u32> = Vec::new();
@@ -214,16 +214,16 @@ impl StateGraph {
     /// The processes of a shortest path from `from` to `to` within component `c`
     /// (breadth first).
     fn walk(&self, c: &[u32], from: u32, to: u32) -> Vec<u32> {
+        // Each state reached, with the transition that reached it first.
         let mut back: FxHashMap<u32, (u32, u32)> = FxHashMap::default();
         let mut queue = std::collections::VecDeque::from([from]);
-        let mut seen = vec![from];
         while let Some(s) = queue.pop_front() {
             if s == to {
                 break;
             }
             for &(next, p) in &self.states[s as usize].edges {
-                if c.binary_search(&next).is_ok() && !seen.contains(&next) {
-                    seen.push(next);
+                let inside = c.binary_search(&next).is_ok();
+                if inside && next != from && !back.contains_key(&next) {
                     back.insert(next, (s, p));
                     queue.push_back(next);
                 }

@@ -28,6 +28,7 @@ pub struct CyclicFamily {
     pub buggy: bool,
 }
 
+/// A model sized by its `param N`.
 const fn sized(
     name: &'static str,
     file: &'static str,
@@ -45,6 +46,7 @@ const fn sized(
     }
 }
 
+/// A model of two processes: no size to set.
 const fn pair(
     name: &'static str,
     file: &'static str,
@@ -52,12 +54,8 @@ const fn pair(
     buggy: bool,
 ) -> CyclicFamily {
     CyclicFamily {
-        name,
-        file,
-        promela,
         param: None,
-        sizes: &[2],
-        buggy,
+        ..sized(name, file, promela, &[2], buggy)
     }
 }
 
