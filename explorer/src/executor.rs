@@ -4,6 +4,7 @@
 //! spawned processes are appended and truncated.
 
 use crate::dependency::footprint::{Footprint, Policy};
+use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::state::{Process, State};
 use crate::Deps;
@@ -55,6 +56,8 @@ struct Saved {
     next: Option<BlockId>,
     locals: Vec<Value>,
     spawned: u32,
+    /// The process's kept fingerprints ([`Process::keys`]).
+    keys: [Fingerprint; 2],
 }
 
 pub struct Executor<'p> {
@@ -104,6 +107,14 @@ impl<'p> Executor<'p> {
     pub fn transition(&self, block: BlockId, locals: &[Value]) -> Footprint {
         self.policy
             .transition(&self.machine, &self.state.mem, block, locals)
+    }
+
+    /// Whether `block` run with `locals` may touch no global location at all (its
+    /// transition footprint is empty): at once when its syntactic footprint is.
+    pub fn touches_nothing(&self, block: BlockId, locals: &[Value]) -> bool {
+        let empty = |f: &Footprint| f.reads.is_empty() && f.writes.is_empty();
+        empty(&self.policy.blocks[block as usize])
+            || (self.policy).with_transition(&self.machine, &self.state.mem, block, locals, empty)
     }
 
     /// Event `i`'s transition footprint: what it carries, unless it failed or was a
@@ -206,6 +217,7 @@ impl<'p> Executor<'p> {
         saved.next = p.next;
         saved.locals.clone_from(&p.locals);
         saved.spawned = p.spawned;
+        saved.keys = p.keys();
         self.fx.clear();
         let result = self.machine.run_block(
             block,
@@ -237,6 +249,7 @@ impl<'p> Executor<'p> {
                 Err(fault)
             }
         };
+        self.state.procs[proc].rehash(program);
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
@@ -338,6 +351,7 @@ impl<'p> Executor<'p> {
         saved.next = p.next;
         saved.locals.clone_from(&p.locals);
         saved.spawned = p.spawned;
+        saved.keys = p.keys();
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = p
@@ -362,6 +376,7 @@ impl<'p> Executor<'p> {
         p.next = saved.next;
         p.failed = false;
         p.spawned = saved.spawned;
+        p.restore_keys(saved.keys);
         std::mem::swap(&mut p.locals, &mut saved.locals);
     }
 

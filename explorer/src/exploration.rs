@@ -10,7 +10,7 @@ use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
 use crate::tree::{Blocked, End, Recorder, Tree, TreeConfig};
-use crate::visited::Visited;
+use crate::visited::{StateId, Visited};
 use frontend::interp::{Fault, Limits};
 use frontend::ir::Program;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -393,15 +393,19 @@ impl<'p> Exploration<'p, '_> {
     /// the stored states (and what it [holds](Exploration::hold)) take more than
     /// [`Config::max_memory`].
     pub fn visit(&mut self, state: Fingerprint) -> bool {
-        let Some(visited) = self.visited.as_mut() else {
-            return true;
-        };
-        let new = visited.insert(state);
+        self.store(state).1
+    }
+
+    /// [`Exploration::visit`], with the state's number: the order in which the
+    /// search stored it, from 0.
+    pub fn store(&mut self, state: Fingerprint) -> (StateId, bool) {
+        let visited = (self.visited.as_mut()).expect("a search that stores states");
+        let (id, new) = visited.insert(state);
         if new {
             self.stats.stored = Some(visited.len());
             self.account();
         }
-        new
+        (id, new)
     }
 
     /// A stateful search holds `bytes` besides its stored states (what it keeps of
@@ -534,7 +538,7 @@ impl<'p> Exploration<'p, '_> {
     /// are fewer than `max_outcomes`, with the current schedule.
     fn record_final(&mut self) {
         let program = self.program();
-        let fingerprint = self.ex.state.fingerprint(program);
+        let fingerprint = self.ex.state.fingerprint();
         // A map beside the set, rather than one map of them all: the set of a
         // program with millions of final states stays as small as it was.
         if let Some(&i) = self.outcome_index.get(&fingerprint) {

@@ -23,6 +23,12 @@ pub struct Process {
     pub failed: bool,
     /// A fingerprint of `pid`, computed once at spawn.
     pub pid_key: Fingerprint,
+    /// A fingerprint of what state equality sees of the process
+    /// ([`Process::live_key`]), kept with it: a step changes one process, and a state's
+    /// fingerprint, asked at every state, then sums the others' as they are.
+    live_key: Fingerprint,
+    /// A fingerprint of `pid_key` and `live_key` together, kept likewise.
+    identity_key: Fingerprint,
 }
 
 /// `clone_from` reuses the locals' buffer: the explorers copy states into snapshots
@@ -37,6 +43,8 @@ impl Clone for Process {
             spawned: self.spawned,
             failed: self.failed,
             pid_key: self.pid_key,
+            live_key: self.live_key,
+            identity_key: self.identity_key,
         }
     }
 
@@ -48,6 +56,8 @@ impl Clone for Process {
         self.spawned = source.spawned;
         self.failed = source.failed;
         self.pid_key = source.pid_key;
+        self.live_key = source.live_key;
+        self.identity_key = source.identity_key;
     }
 }
 
@@ -97,7 +107,7 @@ impl Process {
 
     /// A process about to run its proc's entry block.
     pub fn spawned(program: &Program, pid: Pid, proc: ProcId, locals: Vec<Value>) -> Process {
-        Process {
+        let mut p = Process {
             pid_key: fingerprint(&pid),
             pid,
             proc,
@@ -105,7 +115,45 @@ impl Process {
             locals,
             spawned: 0,
             failed: false,
-        }
+            live_key: 0,
+            identity_key: 0,
+        };
+        p.rehash(program);
+        p
+    }
+
+    /// The fingerprint of the process as state equality sees it
+    /// ([`Process::same_live`]): its proc, next block and live locals; or that it
+    /// failed; 0 for a process that ended normally, which holds nothing.
+    pub fn live_key(&self) -> Fingerprint {
+        self.live_key
+    }
+
+    /// Computes [`Process::live_key`] again: after anything changed its next block,
+    /// its locals or whether it failed (only the executor changes them).
+    pub fn rehash(&mut self, program: &Program) {
+        self.live_key = match self.next {
+            _ if self.failed => fingerprint(&(self.proc, "failed")),
+            None => 0,
+            Some(block) => fingerprint(&LiveProcess {
+                process: self,
+                block,
+                live: &program.blocks[block as usize].live,
+            }),
+        };
+        self.identity_key = fingerprint(&(self.pid_key, self.live_key));
+    }
+
+    /// Both kept fingerprints, for [`Process::restore_keys`].
+    pub(crate) fn keys(&self) -> [Fingerprint; 2] {
+        [self.live_key, self.identity_key]
+    }
+
+    /// Sets the kept fingerprints to those taken before with the same next block,
+    /// locals and failure (the executor, stepping back).
+    pub(crate) fn restore_keys(&mut self, [live, identity]: [Fingerprint; 2]) {
+        self.live_key = live;
+        self.identity_key = identity;
     }
 
     /// The live locals of the process at `block` as the user named them, `name = value`.
@@ -159,23 +207,11 @@ impl State {
     /// The state identity of docs/language.md: global memory plus the multiset of live
     /// processes, each as (procedure, next block, live locals). Identities and dead
     /// locals are bookkeeping, not state; ended processes hold nothing.
-    pub fn fingerprint(&self, program: &Program) -> Fingerprint {
-        // Processes are combined by a commutative sum: a multiset, whatever their order.
-        let live = self
-            .procs
-            .iter()
-            .filter_map(|p| {
-                if p.failed {
-                    return Some(fingerprint(&(p.proc, "failed")));
-                }
-                let block = p.next?;
-                let live = &program.blocks[block as usize].live;
-                Some(fingerprint(&LiveProcess {
-                    process: p,
-                    block,
-                    live,
-                }))
-            })
+    pub fn fingerprint(&self) -> Fingerprint {
+        // Processes are combined by a commutative sum: a multiset, whatever their order
+        // (an ended process adds 0: nothing).
+        let live = (self.procs.iter())
+            .map(Process::live_key)
             .fold(0u128, u128::wrapping_add);
         fingerprint(&(&self.mem, live))
     }
@@ -199,23 +235,8 @@ impl State {
     }
 
     fn identities_fingerprint(&self, program: &Program, dead: &[GlobalId]) -> Fingerprint {
-        let procs = self
-            .procs
-            .iter()
-            .map(|p| match p.next {
-                None => fingerprint(&(p.pid_key, p.failed)),
-                Some(block) => {
-                    let live = &program.blocks[block as usize].live;
-                    fingerprint(&(
-                        p.pid_key,
-                        LiveProcess {
-                            process: p,
-                            block,
-                            live,
-                        },
-                    ))
-                }
-            })
+        let procs = (self.procs.iter())
+            .map(|p| p.identity_key)
             .fold(0u128, u128::wrapping_add);
         fingerprint(&(MemoryExcept(&self.mem, program, dead), procs))
     }

@@ -7,36 +7,80 @@
 //! that any two of them share a fingerprint is at most `n² / 2^129` (the birthday
 //! bound over 128 bits): about 1.5 · 10^-23 for 10^8 states, 1.5 · 10^-19 for 10^10.
 //! SPIN's default hash compaction keeps 64 bits or fewer.
+//!
+//! States are numbered in the order they are stored ([`StateId`]), so that a search
+//! that keeps more about each (the explored graph of the source-set searches, the
+//! state graph of the liveness check) keeps it in vectors, with no table of its own.
+//! The table holds each fingerprint beside its number: a state found again costs one
+//! probe of the table, not a second read elsewhere.
 
 use crate::fingerprint::Fingerprint;
-use rustc_hash::FxHashSet;
+use hashbrown::HashTable;
+
+/// A stored state, numbered from 0 in the order the search stored them.
+pub type StateId = u32;
+
+/// A fingerprint as two words: 8-byte aligned, so that a slot of the table, with the
+/// state's number, takes 24 bytes rather than the 32 of a 16-byte aligned `u128`.
+type Key = [u64; 2];
+
+fn key(state: Fingerprint) -> Key {
+    [state as u64, (state >> 64) as u64]
+}
 
 /// The fingerprints of the stored states.
 #[derive(Debug, Default)]
 pub struct Visited {
-    set: FxHashSet<Fingerprint>,
+    /// Each state's fingerprint and number.
+    table: HashTable<(Key, StateId)>,
 }
 
 impl Visited {
-    /// Stores `state`; whether it was new.
-    pub fn insert(&mut self, state: Fingerprint) -> bool {
-        self.set.insert(state)
+    /// Stores `state`: its number, and whether it was new.
+    pub fn insert(&mut self, state: Fingerprint) -> (StateId, bool) {
+        let k = key(state);
+        // A fingerprint is already a uniform hash: its low word serves the table.
+        let next = self.table.len() as StateId;
+        let entry = self.table.entry(k[0], |(e, _)| *e == k, |(e, _)| e[0]);
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => (e.get().1, false),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert((k, next));
+                (next, true)
+            }
+        }
     }
 
     /// How many states are stored.
     pub fn len(&self) -> u64 {
-        self.set.len() as u64
+        self.table.len() as u64
     }
 
     pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
+        self.table.is_empty()
     }
 
-    /// The bytes the store holds: its table's slots (a fingerprint and a control
-    /// byte each; the table keeps 8 slots for each 7 it may fill), whatever is in
-    /// them.
+    /// The bytes the store holds: its table's slots (a fingerprint, a number and a
+    /// control byte each; the table keeps 8 slots for each 7 it may fill), whatever
+    /// is in them.
     pub fn bytes(&self) -> u64 {
-        let slot = std::mem::size_of::<Fingerprint>() as u64 + 1;
-        self.set.capacity() as u64 * 8 / 7 * slot
+        let slot = std::mem::size_of::<(Key, StateId)>() as u64 + 1;
+        self.table.capacity() as u64 * 8 / 7 * slot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_are_numbered_in_the_order_stored() {
+        let mut v = Visited::default();
+        assert_eq!(v.insert(7), (0, true));
+        assert_eq!(v.insert(1 << 64), (1, true));
+        assert_eq!(v.insert(7), (0, false));
+        assert_eq!(v.insert((1 << 64) | 7), (2, true));
+        assert_eq!(v.insert(1 << 64), (1, false));
+        assert_eq!(v.len(), 3);
     }
 }

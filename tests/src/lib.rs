@@ -118,7 +118,7 @@ pub fn final_states(
             }
         }
         let shown = show_state(program, &ex.state);
-        out.entry(ex.state.fingerprint(program))
+        out.entry(ex.state.fingerprint())
             .and_modify(|s: &mut String| {
                 if shown < *s {
                     *s = shown.clone();

@@ -98,16 +98,19 @@ impl Tracking for Lazy {
         if node.sets.decided() {
             return;
         }
-        let footprint = explored.graph.footprint(a);
-        let Some(summary) = self.summaries.of(node.reached) else {
+        let found = self
+            .summaries
+            .conflicting(&explored.graph, node.reached, a.footprint);
+        let Some(found) = found else {
             // Not finished: the state is on a cycle after all (see above), and is
             // expanded whole.
             node.sets.expand_whole();
             return;
         };
-        for (u, union) in summary {
-            if *u != t && footprint.conflicts(union) {
-                node.sets.add_current(t, *u);
+        for u in found {
+            let u = explored.graph.process(u);
+            if u != t {
+                node.sets.add_current(t, u);
             }
         }
     }

@@ -4,17 +4,16 @@
 //! probe: the next step of a process that waits, which did not run). The
 //! source-set searches read it back at a state reached again: every action that may
 //! follow that state (`A_s`, Alg. 2 line 16, Alg. 3 line 27) is one that its
-//! explored continuations took. States are numbered in the order they are met
-//! ([`StateId`]): one lookup of a state's fingerprint, and every other table of the
-//! search is a vector.
+//! explored continuations took. States are named by their number in the store
+//! ([`StateId`]), so every table of the graph is a vector; processes and footprints
+//! are interned, so a transition takes 12 bytes.
 
 use crate::dependency::footprint::Footprint;
 use crate::fingerprint::Fingerprint;
 use frontend::memory::Loc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// A state of the graph, numbered from 0 in the order the search met them.
-pub type StateId = u32;
+pub use crate::visited::StateId;
 
 /// The `to` of a probe's transition.
 const PROBE: StateId = StateId::MAX;
@@ -31,7 +30,9 @@ pub struct Action {
 /// One explored transition.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
-    action: Action,
+    /// The process, interned in the graph.
+    process: u32,
+    footprint: u32,
     /// The state reached; [`PROBE`] for a probe (a waiting process's next step).
     to: StateId,
 }
@@ -39,9 +40,10 @@ struct Edge {
 /// `L_r`.
 #[derive(Debug, Default)]
 pub struct Graph {
-    ids: FxHashMap<Fingerprint, StateId>,
-    /// The transitions from each state, by its id.
+    /// The transitions from each state, by its number.
     edges: Vec<Vec<Edge>>,
+    processes: Vec<Fingerprint>,
+    process_ids: FxHashMap<Fingerprint, u32>,
     footprints: Vec<Footprint>,
     interned: FxHashMap<Footprint, u32>,
     /// The bytes of the transitions and footprints stored.
@@ -71,26 +73,43 @@ impl Graph {
         }
     }
 
-    /// The id of `state`, which it gets now if it has none.
-    pub fn state(&mut self, state: Fingerprint) -> StateId {
-        let next = self.edges.len() as StateId;
-        let id = *self.ids.entry(state).or_insert(next);
-        if id == next {
-            self.edges.push(Vec::new());
+    /// `state`, new, will have at most `transitions` transitions (its enabled and
+    /// waiting processes): room for them, made once.
+    pub fn open(&mut self, state: StateId, transitions: usize) {
+        let i = state as usize;
+        if self.edges.len() <= i {
+            self.edges.resize_with(i + 1, Vec::new);
         }
-        id
+        self.edges[i].reserve_exact(transitions);
+        self.bytes += (transitions * std::mem::size_of::<Edge>()) as u64;
     }
 
     /// What an action touched.
     pub fn footprint(&self, action: Action) -> &Footprint {
-        &self.footprints[action.footprint as usize]
+        self.footprint_by_number(action.footprint)
+    }
+
+    /// The footprint interned as `number` (an [`Action::footprint`]).
+    pub fn footprint_by_number(&self, number: u32) -> &Footprint {
+        &self.footprints[number as usize]
     }
 
     /// Records the transition `from --action--> to`.
     pub fn record(&mut self, from: StateId, action: Action, to: Option<StateId>) {
-        self.bytes += std::mem::size_of::<Edge>() as u64;
-        let to = to.unwrap_or(PROBE);
-        self.edges[from as usize].push(Edge { action, to });
+        let process = match self.process_ids.get(&action.process) {
+            Some(&p) => p,
+            None => {
+                let p = self.processes.len() as u32;
+                self.processes.push(action.process);
+                self.process_ids.insert(action.process, p);
+                p
+            }
+        };
+        self.edges[from as usize].push(Edge {
+            process,
+            footprint: action.footprint,
+            to: to.unwrap_or(PROBE),
+        });
     }
 
     /// `A_s`: every action of a transition reachable from `s` in the graph, each
@@ -116,17 +135,41 @@ impl Graph {
     /// probe).
     pub fn from(&self, s: StateId) -> impl Iterator<Item = (Action, Option<StateId>)> + '_ {
         let edges = self.edges.get(s as usize).map_or(&[][..], Vec::as_slice);
-        edges
-            .iter()
-            .map(|e| (e.action, (e.to != PROBE).then_some(e.to)))
+        edges.iter().map(|e| {
+            let action = Action {
+                process: self.processes[e.process as usize],
+                footprint: e.footprint,
+            };
+            (action, (e.to != PROBE).then_some(e.to))
+        })
     }
 
-    /// The bytes the graph holds: its transitions, its table of states (8 slots for
-    /// each 7 it may fill) and its footprints, not counting the allocator's slack.
+    /// The transitions from `s` as they are kept: each process by its number
+    /// ([`Graph::process`]), its footprint by number, and the state reached (none
+    /// for a probe).
+    pub fn numbered_from(
+        &self,
+        s: StateId,
+    ) -> impl Iterator<Item = (u32, u32, Option<StateId>)> + '_ {
+        let edges = self.edges.get(s as usize).map_or(&[][..], Vec::as_slice);
+        (edges.iter()).map(|e| (e.process, e.footprint, (e.to != PROBE).then_some(e.to)))
+    }
+
+    /// How many processes the graph has numbered.
+    pub fn processes(&self) -> usize {
+        self.processes.len()
+    }
+
+    /// The process numbered `number`, by its identity key.
+    pub fn process(&self, number: u32) -> Fingerprint {
+        self.processes[number as usize]
+    }
+
+    /// The bytes the graph holds: its transitions (room for every one a state may
+    /// have), its lists of them and its footprints, not counting the allocator's
+    /// slack.
     pub fn bytes(&self) -> u64 {
-        let slot = std::mem::size_of::<(Fingerprint, StateId)>() + 1;
-        let table = self.ids.capacity() * 8 / 7 * slot;
         let lists = self.edges.capacity() * std::mem::size_of::<Vec<Edge>>();
-        self.bytes + (table + lists) as u64
+        self.bytes + lists as u64
     }
 }

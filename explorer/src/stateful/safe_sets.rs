@@ -16,9 +16,6 @@ use crate::exploration::Exploration;
 pub fn invisible_step(run: &Exploration<'_, '_>, enabled: &[usize]) -> Option<usize> {
     enabled.iter().copied().find(|&p| {
         let process = &run.ex.state.procs[p];
-        process.next.is_some_and(|block| {
-            let footprint = run.ex.transition(block, &process.locals);
-            footprint.reads.is_empty() && footprint.writes.is_empty()
-        })
+        (process.next).is_some_and(|block| run.ex.touches_nothing(block, &process.locals))
     })
 }

@@ -44,7 +44,7 @@ use crate::pid::Pid;
 use crate::stateful::cycles::Cycles;
 use crate::stateful::graph::{Action, Graph, StateId};
 use crate::stateful::safe_sets::invisible_step;
-use crate::stateful::source_sets::SourceSets;
+use crate::stateful::source_sets::{Processes, SourceSets};
 use rustc_hash::FxHashMap;
 
 /// What the search knows besides its path.
@@ -96,9 +96,7 @@ pub trait Tracking {
 pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
     let mut explored = Explored::default();
     let mut path: Vec<Node> = Vec::new();
-    let first = run.identity();
-    run.visit(first);
-    let first = explored.graph.state(first);
+    let (first, _) = run.store(run.identity());
     // Every other process is met first where a step of the search spawns it.
     for q in &run.ex.state.procs {
         explored.pids.insert(q.pid_key, q.pid.clone());
@@ -133,16 +131,15 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         }
         let spawned = (event.spawned.0..event.spawned.1).map(|c| procs[c].pid_key);
         let from = top.state;
-        let to_state = run.identity();
-        let to = explored.graph.state(to_state);
         let spawned = spawned.collect();
+        let (to, new) = run.store(run.identity());
         tracking.followed(&explored, &mut path, action);
         let top = path.last_mut().expect("the node just stepped from");
         top.taken = Some((t, action));
         top.reached = to;
         top.spawned = spawned;
         explored.graph.record(from, action, Some(to));
-        if run.visit(to_state) {
+        if new {
             open(run, &mut explored, tracking, &mut path, to);
             continue;
         }
@@ -172,6 +169,9 @@ fn open(
     explored.cycles.push(state, path.len());
     path.push(node(run, state));
     let procs = &run.ex.state.procs;
+    // Each live process is enabled or waiting: one transition each at most.
+    let live = procs.iter().filter(|q| q.next.is_some()).count();
+    explored.graph.open(state, live);
     let waiting = (0..procs.len()).filter(|&r| procs[r].next.is_some() && !run.ex.is_enabled(r));
     let probes: Vec<Action> = waiting
         .filter_map(|r| {
@@ -195,8 +195,8 @@ fn node(run: &mut Exploration<'_, '_>, state: StateId) -> Node {
         run.complete_execution();
     }
     let key = |p: usize| run.ex.state.procs[p].pid_key;
-    let safe: Vec<Fingerprint> = match invisible_step(run, &enabled) {
-        Some(t) => vec![key(t)],
+    let safe: Processes = match invisible_step(run, &enabled) {
+        Some(t) => Processes::from_elem(key(t), 1),
         None => enabled.iter().map(|&p| key(p)).collect(),
     };
     let enabled = enabled.iter().map(|&p| key(p)).collect();

@@ -7,18 +7,23 @@
 //! every path, as the actions of the explored graph name them.
 
 use crate::fingerprint::Fingerprint;
+use smallvec::SmallVec;
+
+/// A few processes, in order: kept inline, as the search makes and drops the sets
+/// of a state at every state it stores.
+pub type Processes = SmallVec<[Fingerprint; 8]>;
 
 /// The sets of one state.
 #[derive(Debug, Default)]
 pub struct SourceSets {
     /// `safeSet(s)`: one process with an invisible step, or every enabled one.
-    safe: Vec<Fingerprint>,
+    safe: Processes,
     /// Every enabled process.
-    enabled: Vec<Fingerprint>,
-    backtrack: Vec<Fingerprint>,
-    done: Vec<Fingerprint>,
+    enabled: Processes,
+    backtrack: Processes,
+    done: Processes,
     /// `current[t]` for each `t` of `done`: `t` first.
-    current: Vec<Vec<Fingerprint>>,
+    current: SmallVec<[Processes; 2]>,
     /// Expanded by every enabled process whatever its sets say: the state lies on a
     /// cycle of the explored graph (see [`SourceSets::expand_whole`]).
     whole: bool,
@@ -27,7 +32,7 @@ pub struct SourceSets {
 impl SourceSets {
     /// The sets of a new state: `backtrack` starts as the first process of `safe`
     /// (Alg. 2, line 5).
-    pub fn new(safe: Vec<Fingerprint>, enabled: Vec<Fingerprint>) -> SourceSets {
+    pub fn new(safe: Processes, enabled: Processes) -> SourceSets {
         SourceSets {
             backtrack: safe.first().copied().into_iter().collect(),
             safe,
@@ -45,7 +50,7 @@ impl SourceSets {
             .copied()
             .find(|t| !self.done.contains(t))?;
         self.done.push(t);
-        self.current.push(vec![t]);
+        self.current.push(SmallVec::from_elem(t, 1));
         Some(t)
     }
 
@@ -81,13 +86,13 @@ impl SourceSets {
             self.backtrack.clone_from(&self.enabled);
             return;
         }
-        let outside = |set: &Vec<Fingerprint>| set.iter().any(|u| !self.safe.contains(u));
+        let outside = |set: &Processes| set.iter().any(|u| !self.safe.contains(u));
         if self.current.iter().any(outside) {
             self.backtrack.clone_from(&self.safe);
         } else if self.has_closed_subset() {
             self.backtrack.clone_from(&self.done);
         } else {
-            let mut union: Vec<Fingerprint> = Vec::new();
+            let mut union = Processes::new();
             for u in self.current.iter().flatten() {
                 if !union.contains(u) {
                     union.push(*u);
@@ -101,7 +106,7 @@ impl SourceSets {
     /// process of `done` under `current` stays within `done`.
     fn has_closed_subset(&self) -> bool {
         (0..self.done.len()).any(|start| {
-            let mut closure = vec![self.done[start]];
+            let mut closure = Processes::from_elem(self.done[start], 1);
             let mut k = 0;
             while let Some(&t) = closure.get(k) {
                 k += 1;
