@@ -336,7 +336,7 @@ fn source_set_searches_on_the_spinlocks() {
 /// benches --bin cyclic`).
 #[test]
 fn the_cyclic_benchmarks_are_verified_and_their_bugs_found() {
-    let correct: [(&str, &[i64]); 7] = [
+    let correct: [(&str, &[i64]); 11] = [
         ("spinlock.ic", &[2, 3, 4]),
         ("peterson.ic", &[2]),
         ("dekker.ic", &[2]),
@@ -344,14 +344,22 @@ fn the_cyclic_benchmarks_are_verified_and_their_bugs_found() {
         ("ticket.ic", &[2, 3, 4]),
         ("bakery.ic", &[2]),
         ("treiber.ic", &[2, 3]),
+        ("coarse_list.ic", &[2, 3]),
+        ("optimistic_list.ic", &[2]),
+        ("ms_queue.ic", &[2]),
+        ("striped_map.ic", &[2, 3]),
     ];
-    let buggy: [(&str, &[i64]); 6] = [
+    let buggy: [(&str, &[i64]); 10] = [
         ("spinlock_split.ic", &[2]),
         ("peterson_swapped.ic", &[2]),
         ("filter_buggy.ic", &[3]),
         ("ticket_buggy.ic", &[2]),
         ("bakery_buggy.ic", &[2]),
         ("treiber_buggy.ic", &[2]),
+        ("coarse_list_buggy.ic", &[2]),
+        ("optimistic_list_buggy.ic", &[2]),
+        ("ms_queue_buggy.ic", &[2]),
+        ("striped_map_buggy.ic", &[2]),
     ];
     let stored = |r: &Report| r.stats.stored.expect("a stateful search stores states");
     // The two-process models have no `param N`.

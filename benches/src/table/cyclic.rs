@@ -109,8 +109,67 @@ pub const CYCLIC: &[CyclicFamily] = &[
         &[2, 3, 4],
         true,
     ),
-    sized("treiber", "treiber.ic", "", &[2, 3], false),
-    sized("treiber-buggy", "treiber_buggy.ic", "", &[2, 3], true),
+    sized("treiber", "treiber.ic", "treiber.pml", &[2, 3], false),
+    sized(
+        "treiber-buggy",
+        "treiber_buggy.ic",
+        "treiber_buggy.pml",
+        &[2, 3],
+        true,
+    ),
+    sized(
+        "coarse-list",
+        "coarse_list.ic",
+        "coarse_list.pml",
+        &[2, 3, 4],
+        false,
+    ),
+    sized(
+        "coarse-list-buggy",
+        "coarse_list_buggy.ic",
+        "coarse_list_buggy.pml",
+        &[2, 3, 4],
+        true,
+    ),
+    // At N = 4 stateful stores 1.5M states (17 s) and de-spor does not finish in a
+    // minute.
+    sized(
+        "optimistic-list",
+        "optimistic_list.ic",
+        "optimistic_list.pml",
+        &[2, 3],
+        false,
+    ),
+    sized(
+        "optimistic-list-buggy",
+        "optimistic_list_buggy.ic",
+        "optimistic_list_buggy.pml",
+        &[2, 3, 4],
+        true,
+    ),
+    // At N = 4 stateful stores 9.1M states (79 s), dl-spor 6.9M (62 s, 2.5 GB).
+    sized("ms-queue", "ms_queue.ic", "ms_queue.pml", &[2, 3], false),
+    sized(
+        "ms-queue-buggy",
+        "ms_queue_buggy.ic",
+        "ms_queue_buggy.pml",
+        &[2, 3, 4],
+        true,
+    ),
+    sized(
+        "striped-map",
+        "striped_map.ic",
+        "striped_map.pml",
+        &[2, 3, 4],
+        false,
+    ),
+    sized(
+        "striped-map-buggy",
+        "striped_map_buggy.ic",
+        "striped_map_buggy.pml",
+        &[2, 3, 4],
+        true,
+    ),
 ];
 
 /// The stateful searches, the reference first.
