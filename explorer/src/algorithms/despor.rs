@@ -91,8 +91,9 @@ impl Tracking for Eager {
         // spawned the next of the line is not on the path (it came after, in a
         // continuation replayed from the graph: every step of theirs on the path is
         // before it); the others join where the path spawns the next of the line.
-        let mut before = vec![a.process];
-        let mut line = explored.pids.get(&a.process).cloned();
+        let graph = &explored.graph;
+        let mut before = vec![graph.process(a.process)];
+        let mut line = explored.pids.get(&before[0]).cloned();
         while let Some(child) = line {
             let parent = child.parent();
             if let Some(creator) = &parent {
@@ -107,16 +108,17 @@ impl Tracking for Eager {
         // What the steps kept touched.
         let mut kept = Footprint::default();
         for node in path.iter_mut().rev() {
-            let Some((t, b)) = node.taken else {
+            let Some((number, b)) = node.taken else {
                 continue;
             };
+            let t = graph.process(number);
             let b_footprint = explored.graph.footprint(b);
             if node.spawned.iter().any(|c| before.contains(c)) && !before.contains(&t) {
                 before.push(t);
             }
             let happens_before = before.contains(&t) || b_footprint.conflicts(&kept);
             if !happens_before && dependent(footprint, b_footprint) {
-                node.sets.add_current(t, a.process);
+                node.sets.add_current(number, a.process);
                 return;
             }
             if happens_before {

@@ -108,7 +108,6 @@ impl Tracking for Lazy {
             return;
         };
         for u in found {
-            let u = explored.graph.process(u);
             if u != t {
                 node.sets.add_current(t, u);
             }

@@ -18,11 +18,14 @@ pub use crate::visited::StateId;
 /// The `to` of a probe's transition.
 const PROBE: StateId = StateId::MAX;
 
+/// A process as the graph numbers it, from 0 in the order met
+/// ([`Graph::process_number`]): the same in every path, as its identity key is.
+pub type ProcessNumber = u32;
+
 /// An action: a process and what its step touched ([`Graph::footprint`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Action {
-    /// The process, by its identity key.
-    pub process: Fingerprint,
+    pub process: ProcessNumber,
     /// The footprint, interned in the graph.
     pub footprint: u32,
 }
@@ -30,9 +33,7 @@ pub struct Action {
 /// One explored transition.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
-    /// The process, interned in the graph.
-    process: u32,
-    footprint: u32,
+    action: Action,
     /// The state reached; [`PROBE`] for a probe (a waiting process's next step).
     to: StateId,
 }
@@ -42,8 +43,9 @@ struct Edge {
 pub struct Graph {
     /// The transitions from each state, by its number.
     edges: Vec<Vec<Edge>>,
+    /// Each process's identity key, by number.
     processes: Vec<Fingerprint>,
-    process_ids: FxHashMap<Fingerprint, u32>,
+    numbers: FxHashMap<Fingerprint, ProcessNumber>,
     footprints: Vec<Footprint>,
     interned: FxHashMap<Footprint, u32>,
     /// The bytes of the transitions and footprints stored.
@@ -51,8 +53,24 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// The number of the process whose identity key is `key`, which it gets now if
+    /// it has none.
+    pub fn process_number(&mut self, key: Fingerprint) -> ProcessNumber {
+        let next = self.processes.len() as ProcessNumber;
+        let number = *self.numbers.entry(key).or_insert(next);
+        if number == next {
+            self.processes.push(key);
+        }
+        number
+    }
+
+    /// The identity key of the process numbered `number`.
+    pub fn process(&self, number: ProcessNumber) -> Fingerprint {
+        self.processes[number as usize]
+    }
+
     /// The action of `process` touching `footprint`.
-    pub fn action(&mut self, process: Fingerprint, footprint: &Footprint) -> Action {
+    pub fn action(&mut self, process: ProcessNumber, footprint: &Footprint) -> Action {
         let id = match self.interned.get(footprint) {
             Some(&id) => id,
             None => {
@@ -96,20 +114,8 @@ impl Graph {
 
     /// Records the transition `from --action--> to`.
     pub fn record(&mut self, from: StateId, action: Action, to: Option<StateId>) {
-        let process = match self.process_ids.get(&action.process) {
-            Some(&p) => p,
-            None => {
-                let p = self.processes.len() as u32;
-                self.processes.push(action.process);
-                self.process_ids.insert(action.process, p);
-                p
-            }
-        };
-        self.edges[from as usize].push(Edge {
-            process,
-            footprint: action.footprint,
-            to: to.unwrap_or(PROBE),
-        });
+        let to = to.unwrap_or(PROBE);
+        self.edges[from as usize].push(Edge { action, to });
     }
 
     /// `A_s`: every action of a transition reachable from `s` in the graph, each
@@ -127,7 +133,7 @@ impl Graph {
             }
         }
         let mut actions: Vec<Action> = actions.into_iter().collect();
-        actions.sort_unstable_by_key(|a| (a.process, a.footprint));
+        actions.sort_unstable_by_key(|a| (self.process(a.process), a.footprint));
         actions
     }
 
@@ -135,34 +141,14 @@ impl Graph {
     /// probe).
     pub fn from(&self, s: StateId) -> impl Iterator<Item = (Action, Option<StateId>)> + '_ {
         let edges = self.edges.get(s as usize).map_or(&[][..], Vec::as_slice);
-        edges.iter().map(|e| {
-            let action = Action {
-                process: self.processes[e.process as usize],
-                footprint: e.footprint,
-            };
-            (action, (e.to != PROBE).then_some(e.to))
-        })
-    }
-
-    /// The transitions from `s` as they are kept: each process by its number
-    /// ([`Graph::process`]), its footprint by number, and the state reached (none
-    /// for a probe).
-    pub fn numbered_from(
-        &self,
-        s: StateId,
-    ) -> impl Iterator<Item = (u32, u32, Option<StateId>)> + '_ {
-        let edges = self.edges.get(s as usize).map_or(&[][..], Vec::as_slice);
-        (edges.iter()).map(|e| (e.process, e.footprint, (e.to != PROBE).then_some(e.to)))
+        edges
+            .iter()
+            .map(|e| (e.action, (e.to != PROBE).then_some(e.to)))
     }
 
     /// How many processes the graph has numbered.
     pub fn processes(&self) -> usize {
         self.processes.len()
-    }
-
-    /// The process numbered `number`, by its identity key.
-    pub fn process(&self, number: u32) -> Fingerprint {
-        self.processes[number as usize]
     }
 
     /// The bytes the graph holds: its transitions (room for every one a state may

@@ -42,7 +42,7 @@ use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::stateful::cycles::Cycles;
-use crate::stateful::graph::{Action, Graph, StateId};
+use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
 use crate::stateful::safe_sets::invisible_step;
 use crate::stateful::source_sets::{Processes, SourceSets};
 use rustc_hash::FxHashMap;
@@ -55,6 +55,8 @@ pub struct Explored {
     /// The identity of every process met, by its key (whose creators are whose).
     pub pids: FxHashMap<Fingerprint, Pid>,
     cycles: Cycles,
+    /// The enabled processes of the state being opened (a buffer kept for the next).
+    enabled: Vec<usize>,
 }
 
 /// A state on the current path.
@@ -62,8 +64,8 @@ pub struct Explored {
 pub struct Node {
     pub state: StateId,
     pub sets: SourceSets,
-    /// The step explored from here now, by process key, and its action.
-    pub taken: Option<(Fingerprint, Action)>,
+    /// The step explored from here now: its process and its action.
+    pub taken: Option<(ProcessNumber, Action)>,
     /// The state that step reached.
     pub reached: StateId,
     /// The processes that step spawned.
@@ -119,7 +121,8 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
             }
             continue;
         };
-        let Some(p) = (run.ex.state.procs.iter()).position(|q| q.pid_key == t) else {
+        let key = explored.graph.process(t);
+        let Some(p) = (run.ex.state.procs.iter()).position(|q| q.pid_key == key) else {
             continue;
         };
         let _ = run.step(p);
@@ -167,42 +170,48 @@ fn open(
     state: StateId,
 ) {
     explored.cycles.push(state, path.len());
-    path.push(node(run, state));
+    let mut enabled = std::mem::take(&mut explored.enabled);
+    run.ex.enabled(&mut enabled);
+    path.push(node(run, &mut explored.graph, state, &enabled));
     let procs = &run.ex.state.procs;
     // Each live process is enabled or waiting: one transition each at most.
     let live = procs.iter().filter(|q| q.next.is_some()).count();
     explored.graph.open(state, live);
-    let waiting = (0..procs.len()).filter(|&r| procs[r].next.is_some() && !run.ex.is_enabled(r));
-    let probes: Vec<Action> = waiting
-        .filter_map(|r| {
-            let q = &run.ex.state.procs[r];
-            let footprint = run.ex.transition(q.next?, &q.locals);
-            Some(explored.graph.action(q.pid_key, &footprint))
-        })
-        .collect();
-    for probe in probes {
+    for (r, q) in procs.iter().enumerate() {
+        let Some(block) = q.next.filter(|_| !enabled.contains(&r)) else {
+            continue;
+        };
+        let footprint = run.ex.transition(block, &q.locals);
+        let process = explored.graph.process_number(q.pid_key);
+        let probe = explored.graph.action(process, &footprint);
         explored.graph.record(state, probe, None);
         tracking.followed(explored, path, probe);
     }
+    explored.enabled = enabled;
     run.hold(explored.graph.bytes() + explored.cycles.bytes() + tracking.bytes());
 }
 
-/// The node of the current state: its sets, and, when it is final, its report.
-fn node(run: &mut Exploration<'_, '_>, state: StateId) -> Node {
-    let mut enabled = Vec::new();
-    run.ex.enabled(&mut enabled);
+/// The node of the current state, whose enabled processes are `enabled`: its sets,
+/// and, when it is final, its report.
+fn node(
+    run: &mut Exploration<'_, '_>,
+    graph: &mut Graph,
+    state: StateId,
+    enabled: &[usize],
+) -> Node {
     if enabled.is_empty() {
         run.complete_execution();
     }
-    let key = |p: usize| run.ex.state.procs[p].pid_key;
-    let safe: Processes = match invisible_step(run, &enabled) {
-        Some(t) => Processes::from_elem(key(t), 1),
-        None => enabled.iter().map(|&p| key(p)).collect(),
+    let procs = &run.ex.state.procs;
+    let mut number = |p: usize| graph.process_number(procs[p].pid_key);
+    let enabled_numbers: Processes = enabled.iter().map(|&p| number(p)).collect();
+    let safe: Processes = match invisible_step(run, enabled) {
+        Some(t) => Processes::from_elem(graph.process_number(procs[t].pid_key), 1),
+        None => enabled_numbers.clone(),
     };
-    let enabled = enabled.iter().map(|&p| key(p)).collect();
     Node {
         state,
-        sets: SourceSets::new(safe, enabled),
+        sets: SourceSets::new(safe, enabled_numbers),
         taken: None,
         reached: state,
         spawned: Vec::new(),

@@ -3,15 +3,15 @@
 //! a step dependent on `t`'s step from `s` after it in an explored execution; and
 //! `backtrack`, which is a source set of `s` once it equals `done` (Theorem 1).
 //!
-//! Processes are named by identity key (their spawn path's fingerprint): the same in
-//! every path, as the actions of the explored graph name them.
+//! Processes are named by their number in the explored graph ([`ProcessNumber`]):
+//! the same in every path, as the graph's actions name them.
 
-use crate::fingerprint::Fingerprint;
+use crate::stateful::graph::ProcessNumber;
 use smallvec::SmallVec;
 
 /// A few processes, in order: kept inline, as the search makes and drops the sets
 /// of a state at every state it stores.
-pub type Processes = SmallVec<[Fingerprint; 8]>;
+pub type Processes = SmallVec<[ProcessNumber; 8]>;
 
 /// The sets of one state.
 #[derive(Debug, Default)]
@@ -43,7 +43,7 @@ impl SourceSets {
 
     /// A process of `backtrack` not yet in `done` (Alg. 2, line 6), which becomes
     /// `done` with `current[t] = {t}` (lines 9–10).
-    pub fn explore_next(&mut self) -> Option<Fingerprint> {
+    pub fn explore_next(&mut self) -> Option<ProcessNumber> {
         let t = self
             .backtrack
             .iter()
@@ -56,7 +56,7 @@ impl SourceSets {
 
     /// `UpdateCurr`'s effect on this state: process `u` takes, later, a step dependent
     /// on `t`'s step from here (`t` in `done`).
-    pub fn add_current(&mut self, t: Fingerprint, u: Fingerprint) {
+    pub fn add_current(&mut self, t: ProcessNumber, u: ProcessNumber) {
         if let Some(i) = self.done.iter().position(|&d| d == t) {
             if !self.current[i].contains(&u) {
                 self.current[i].push(u);

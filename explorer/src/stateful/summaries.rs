@@ -19,7 +19,7 @@
 //! access: a union is an `or`, a conflict an `and`.
 
 use crate::dependency::footprint::{Footprint, WHOLE};
-use crate::stateful::graph::{Graph, StateId};
+use crate::stateful::graph::{Graph, ProcessNumber, StateId};
 use frontend::ir::GlobalId;
 use frontend::memory::Loc;
 use hashbrown::HashTable;
@@ -90,7 +90,7 @@ impl Scratch {
         self.words.resize(2 * processes * stride, 0);
     }
 
-    fn set(&mut self, process: u32, write: bool, bits: &[u32]) {
+    fn set(&mut self, process: ProcessNumber, write: bool, bits: &[u32]) {
         let row = 2 * process as usize + usize::from(write);
         for &b in bits {
             let (w, b) = (b as usize / 64, b % 64);
@@ -157,8 +157,8 @@ impl Summaries {
         };
         let mut below: SmallVec<[u32; 8]> = SmallVec::new();
         for &s in component {
-            for (_, footprint, to) in graph.numbered_from(s) {
-                self.intern(graph, footprint);
+            for (action, to) in graph.from(s) {
+                self.intern(graph, action.footprint);
                 below.extend(to.filter(outside).and_then(|to| self.id(to)));
             }
         }
@@ -166,10 +166,10 @@ impl Summaries {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.reset(graph.processes(), stride);
         for &s in component {
-            for (process, footprint, _) in graph.numbered_from(s) {
-                let f = &self.footprints[footprint as usize];
-                scratch.set(process, false, &f.member_reads);
-                scratch.set(process, true, &f.member_writes);
+            for (action, _) in graph.from(s) {
+                let f = &self.footprints[action.footprint as usize];
+                scratch.set(action.process, false, &f.member_reads);
+                scratch.set(action.process, true, &f.member_writes);
             }
         }
         below.sort_unstable();
@@ -225,7 +225,7 @@ impl Summaries {
         graph: &Graph,
         state: StateId,
         footprint: u32,
-    ) -> Option<impl Iterator<Item = u32> + '_> {
+    ) -> Option<impl Iterator<Item = ProcessNumber> + '_> {
         let id = self.id(state)?;
         self.intern(graph, footprint);
         let f = &self.footprints[footprint as usize];
@@ -237,7 +237,7 @@ impl Summaries {
             let conflicts = meets(p, false, &f.question_writes)
                 || meets(p, true, &f.question_writes)
                 || meets(p, true, &f.question_reads);
-            conflicts.then_some(p as u32)
+            conflicts.then_some(p as ProcessNumber)
         }))
     }
 
@@ -320,7 +320,8 @@ mod tests {
         graph.open(0, footprints.len());
         graph.open(1, 0);
         for (p, f) in footprints.iter().enumerate() {
-            let a = graph.action(p as Fingerprint, f);
+            let p = graph.process_number(p as Fingerprint);
+            let a = graph.action(p, f);
             graph.record(0, a, Some(1));
         }
         let mut summaries = Summaries::default();
@@ -334,7 +335,8 @@ mod tests {
         summaries: &mut Summaries,
         f: &Footprint,
     ) -> Vec<Fingerprint> {
-        let Action { footprint, .. } = graph.action(99, f);
+        let asker = graph.process_number(99);
+        let Action { footprint, .. } = graph.action(asker, f);
         let found = summaries
             .conflicting(graph, 0, footprint)
             .expect("finished");
