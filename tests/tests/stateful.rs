@@ -333,7 +333,7 @@ fn source_set_searches_on_the_spinlocks() {
 /// and stored states in the order the reductions promise (dl-spor <= spor <=
 /// stateful); each buggy variant's assertion found by each, with a schedule that
 /// replays to it. The larger sizes are in BENCHMARKS.md (`cargo run --release -p
-/// benches --bin cyclic`).
+/// benches --bin table -- --set cyclic`).
 #[test]
 fn the_cyclic_benchmarks_are_verified_and_their_bugs_found() {
     let correct: [(&str, &[i64]); 11] = [

@@ -3,6 +3,7 @@
 //! CDPOR under static then dynamic dependencies, printed as markdown with the
 //! machine, the command and the papers' numbers. Progress goes to stderr.
 
+use benches::table::cyclic;
 use benches::table::families::{self, Family, Set};
 use benches::table::machine::Machine;
 use benches::table::measure::{self, deps_name, Algo};
@@ -49,6 +50,10 @@ struct Cli {
     /// Run these sizes N (comma-separated) instead of each family's own.
     #[arg(long, value_name = "N", value_delimiter = ',')]
     sizes: Vec<i64>,
+
+    /// Leave SPIN out of the cyclic set's table.
+    #[arg(long)]
+    no_spin: bool,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -60,6 +65,15 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let cyclic_only = !cli.only.is_empty() && cli.only.iter().all(|n| cyclic::is_model(n));
+    if cli.set == Set::Cyclic || cyclic_only {
+        if !cli.sizes.is_empty() {
+            eprintln!("error: --sizes is not taken by the cyclic set (each model has its own)");
+            return ExitCode::from(USAGE);
+        }
+        let timeout = Duration::from_secs_f64(cli.timeout);
+        return ExitCode::from(cyclic::run(timeout, &cli.only, !cli.no_spin));
+    }
     let families = match families::select(cli.set, &cli.only) {
         Ok(families) => families,
         Err(message) => {

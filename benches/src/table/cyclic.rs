@@ -4,6 +4,7 @@
 //! the bug found), what each search stored and how long it took, and what SPIN
 //! stored and took end to end; anything unexpected is flagged under the table.
 
+use super::machine::Machine;
 use super::markdown::{count, seconds};
 use super::measure::{self, Algo, Run};
 use super::speedup::{Bound, Value};
@@ -339,4 +340,49 @@ pub fn report(rows: &[CyclicRow]) -> (String, bool) {
         }
     }
     (out, !problems.is_empty())
+}
+
+/// Whether `name` is a model of the cyclic set.
+pub fn is_model(name: &str) -> bool {
+    CYCLIC.iter().any(|f| f.name == name)
+}
+
+/// `table --set cyclic`: measures the models named in `only` (every one when it is
+/// empty) at each of their sizes, SPIN beside the searches when `with_spin` and
+/// installed, and prints the table as markdown with the machine and the command;
+/// progress goes to stderr. The exit status: 0, or 1 when something was flagged
+/// (listed under the table).
+pub fn run(timeout: Duration, only: &[String], with_spin: bool) -> u8 {
+    let with_spin = with_spin && spin::available();
+    let machine = Machine::describe();
+    println!("# The stateful searches on the cyclic set\n");
+    println!("- command: `{}`", machine.command);
+    println!("- date: {}", machine.date);
+    println!("- machine: {} cores, {}", machine.cores, machine.cpu);
+    println!("- timeout: {} s per search", timeout.as_secs_f64());
+    println!(
+        "- stored: distinct states stored (`>X`: stopped, by the timeout or, in a buggy \
+         model, at the bug, marked `(bug)`); T: seconds of the search; SPIN: \
+         `benches/promela/run_spin.sh MODEL.pml N`, its `states, stored` and the seconds \
+         of `spin -a`, `gcc` and `pan` together.{}\n",
+        if with_spin { "" } else { " SPIN was not run." }
+    );
+    let mut rows = Vec::new();
+    let mut flagged = false;
+    let chosen = |f: &&CyclicFamily| only.is_empty() || only.iter().any(|n| n == f.name);
+    for family in CYCLIC.iter().filter(chosen) {
+        for &n in family.sizes {
+            eprintln!("{} N = {n}", family.name);
+            match measure(family, n, timeout, with_spin) {
+                Ok(row) => rows.push(row),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    flagged = true;
+                }
+            }
+        }
+    }
+    let (table, problems) = report(&rows);
+    print!("{table}");
+    u8::from(flagged || problems)
 }

@@ -13,6 +13,9 @@ pub enum Set {
     /// The ISSTA 2019 paper's Table 1 (Optimal Context-Sensitive DPOR with Observers),
     /// measured by the optimal algorithms too (odpor, odpor-ob, ocdpor).
     Odpor,
+    /// Programs that loop (spin locks, lock-free data structures and their clients):
+    /// the stateful searches, with SPIN beside them ([`super::cyclic`]).
+    Cyclic,
 }
 
 /// One benchmark of the tables, run at increasing sizes.
@@ -492,9 +495,12 @@ pub fn select(set: Set, names: &[String]) -> Result<Vec<&'static Family>, String
     for name in names {
         if !FAMILIES.iter().any(|f| f.name.eq_ignore_ascii_case(name)) {
             let known: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
+            let cyclic: Vec<&str> = super::cyclic::CYCLIC.iter().map(|f| f.name).collect();
             return Err(format!(
-                "unknown family `{name}`; the families are: {}",
-                known.join(", ")
+                "unknown family `{name}`; the families are: {}; the cyclic set's models \
+                 (not to be mixed with them): {}",
+                known.join(", "),
+                cyclic.join(", ")
             ));
         }
     }

@@ -77,6 +77,7 @@ impl Algo {
         match set {
             Set::Papers | Set::Classic => &Algo::ALL,
             Set::Odpor => &Algo::OPTIMAL,
+            Set::Cyclic => &super::cyclic::ALGOS,
         }
     }
 
