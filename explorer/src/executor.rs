@@ -109,12 +109,22 @@ impl<'p> Executor<'p> {
             .transition(&self.machine, &self.state.mem, block, locals)
     }
 
-    /// Whether `block` run with `locals` may touch no global location at all (its
+    /// `f` of the transition footprint of process `p`'s next block (see [`Policy`]).
+    pub fn with_next_transition<R>(&self, p: usize, f: impl FnOnce(&Footprint) -> R) -> R {
+        let q = &self.state.procs[p];
+        let block = q.next.expect("a process with a next block");
+        let (machine, mem) = (&self.machine, &self.state.mem);
+        (self.policy).with_transition_keyed(machine, mem, block, &q.locals, q.live_key(), f)
+    }
+
+    /// Whether process `p`'s next block may touch no global location at all (its
     /// transition footprint is empty): at once when its syntactic footprint is.
-    pub fn touches_nothing(&self, block: BlockId, locals: &[Value]) -> bool {
+    pub fn touches_nothing(&self, p: usize) -> bool {
         let empty = |f: &Footprint| f.reads.is_empty() && f.writes.is_empty();
-        empty(&self.policy.blocks[block as usize])
-            || (self.policy).with_transition(&self.machine, &self.state.mem, block, locals, empty)
+        let block = self.state.procs[p]
+            .next
+            .expect("a process with a next block");
+        empty(&self.policy.blocks[block as usize]) || self.with_next_transition(p, empty)
     }
 
     /// Event `i`'s transition footprint: what it carries, unless it failed or was a
@@ -128,13 +138,10 @@ impl<'p> Executor<'p> {
     pub fn with_event_transition<R>(&self, i: usize, f: impl FnOnce(&Footprint) -> R) -> R {
         let event = &self.events[i];
         if event.failed {
-            self.policy.with_transition(
-                &self.machine,
-                &self.state.mem,
-                event.block,
-                &self.saved[i].locals,
-                f,
-            )
+            let saved = &self.saved[i];
+            let (machine, mem) = (&self.machine, &self.state.mem);
+            let [key, _] = saved.keys;
+            (self.policy).with_transition_keyed(machine, mem, event.block, &saved.locals, key, f)
         } else {
             f(&event.footprint)
         }
@@ -257,12 +264,12 @@ impl<'p> Executor<'p> {
             event.footprint.reads.clone_from(&self.fx.reads);
             event.footprint.writes.clone_from(&self.fx.writes);
         } else {
-            event.footprint = self.policy.transition(
-                &self.machine,
-                &self.state.mem,
-                block,
-                &self.saved[self.depth].locals,
-            );
+            let saved = &self.saved[self.depth];
+            let [key, _] = saved.keys;
+            let (machine, mem) = (&self.machine, &self.state.mem);
+            (self.policy).with_transition_keyed(machine, mem, block, &saved.locals, key, |f| {
+                event.footprint.clone_from(f)
+            });
         }
         event.spawned = (first_child, self.state.procs.len());
         event.failed = outcome.is_err();

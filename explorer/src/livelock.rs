@@ -27,17 +27,20 @@
 //! reduced search leaves transitions out, and with them cycles.
 
 use crate::fingerprint::Fingerprint;
+use crate::visited::StateId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The state graph, as the stateful reference explores it.
 #[derive(Debug, Default)]
 pub struct StateGraph {
-    index: FxHashMap<Fingerprint, u32>,
+    /// Each state, by its number in the store ([`crate::visited::StateId`]).
     states: Vec<Node>,
     /// Process identity keys, interned.
     processes: FxHashMap<Fingerprint, u32>,
     /// Each process's proc and identity, by interned id.
     names: Vec<(String, String)>,
+    /// The bytes of the states' lists of processes and transitions.
+    bytes: u64,
 }
 
 #[derive(Debug, Default)]
@@ -82,43 +85,33 @@ impl StateGraph {
         id
     }
 
-    /// Stores a new state, with its enabled processes and the transition (from a
-    /// stored state, by a process) that reached it; its id.
-    pub fn state(
-        &mut self,
-        state: Fingerprint,
-        mut enabled: Vec<u32>,
-        parent: Option<(u32, u32)>,
-    ) -> u32 {
-        let id = self.states.len() as u32;
+    /// Stores state `id`, new (the store numbers states in the order this graph
+    /// meets them), with its enabled processes and the transition (from a stored
+    /// state, by a process) that reached it.
+    pub fn state(&mut self, id: StateId, mut enabled: Vec<u32>, parent: Option<(u32, u32)>) {
+        debug_assert_eq!(
+            id as usize,
+            self.states.len(),
+            "states come in the store's order"
+        );
         enabled.sort_unstable();
-        self.index.insert(state, id);
+        self.bytes += (std::mem::size_of::<Node>() + enabled.capacity() * 4) as u64;
         self.states.push(Node {
             enabled,
             edges: Vec::new(),
             parent,
         });
-        id
-    }
-
-    /// The id of a stored state.
-    pub fn id(&self, state: Fingerprint) -> Option<u32> {
-        self.index.get(&state).copied()
     }
 
     /// Records the transition `from --process--> to`.
     pub fn edge(&mut self, from: u32, to: u32, process: u32) {
+        self.bytes += 8;
         self.states[from as usize].edges.push((to, process));
     }
 
-    /// The bytes it holds (its vectors' contents and its table), roughly.
+    /// The bytes it holds, roughly (its lists' slack aside).
     pub fn bytes(&self) -> u64 {
-        let per_state =
-            std::mem::size_of::<Node>() + std::mem::size_of::<(Fingerprint, u32)>() * 8 / 7;
-        let contents: usize = (self.states.iter())
-            .map(|n| n.enabled.capacity() * 4 + n.edges.capacity() * 8)
-            .sum();
-        (self.states.len() * per_state + contents) as u64
+        self.bytes
     }
 
     /// A lasso for each strongly connected component that holds a weakly fair cycle,
@@ -312,7 +305,7 @@ mod tests {
         }
         for (s, e) in enabled.iter().enumerate() {
             let parent = (s > 0).then(|| (s as u32 - 1, 0));
-            g.state(s as Fingerprint + 100, e.to_vec(), parent);
+            g.state(s as StateId, e.to_vec(), parent);
         }
         for &(from, to, p) in edges {
             g.edge(from, to, p);

@@ -72,19 +72,33 @@ impl Hash for MemoryExcept<'_> {
 
 /// A process as state equality sees it: procedure, next block, live locals.
 struct LiveProcess<'a> {
-    process: &'a Process,
+    proc: ProcId,
     block: BlockId,
     live: &'a [LocalId],
+    locals: &'a [Value],
 }
 
 impl Hash for LiveProcess<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.process.proc.hash(h);
+        self.proc.hash(h);
         self.block.hash(h);
         for &l in self.live {
-            self.process.locals[l as usize].hash(h);
+            self.locals[l as usize].hash(h);
         }
     }
+}
+
+/// The fingerprint of a process of `proc` about to run `block` with `locals`, as
+/// state equality sees it: its live locals only ([`Process::live_key`] of such a
+/// process). What the block may touch is a function of it too: the block reads no
+/// local that is not live at its entry.
+pub fn live_key(program: &Program, proc: ProcId, block: BlockId, locals: &[Value]) -> Fingerprint {
+    fingerprint(&LiveProcess {
+        proc,
+        block,
+        live: &program.blocks[block as usize].live,
+        locals,
+    })
 }
 
 impl Process {
@@ -135,11 +149,7 @@ impl Process {
         self.live_key = match self.next {
             _ if self.failed => fingerprint(&(self.proc, "failed")),
             None => 0,
-            Some(block) => fingerprint(&LiveProcess {
-                process: self,
-                block,
-                live: &program.blocks[block as usize].live,
-            }),
+            Some(block) => live_key(program, self.proc, block, &self.locals),
         };
         self.identity_key = fingerprint(&(self.pid_key, self.live_key));
     }

@@ -20,12 +20,18 @@ use hashbrown::HashTable;
 /// A stored state, numbered from 0 in the order the search stored them.
 pub type StateId = u32;
 
-/// A fingerprint as two words: 8-byte aligned, so that a slot of the table, with the
-/// state's number, takes 24 bytes rather than the 32 of a 16-byte aligned `u128`.
-type Key = [u64; 2];
+/// A fingerprint as four 32-bit words: 4-byte aligned, so that a slot of the table,
+/// with the state's number, takes 20 bytes rather than the 32 of a 16-byte aligned
+/// `u128`.
+type Key = [u32; 4];
 
 fn key(state: Fingerprint) -> Key {
-    [state as u64, (state >> 64) as u64]
+    [0, 32, 64, 96].map(|shift| (state >> shift) as u32)
+}
+
+/// The table's hash of a key: its low 64 bits (a fingerprint is already uniform).
+fn hash(k: &Key) -> u64 {
+    u64::from(k[0]) | (u64::from(k[1]) << 32)
 }
 
 /// The fingerprints of the stored states.
@@ -39,9 +45,10 @@ impl Visited {
     /// Stores `state`: its number, and whether it was new.
     pub fn insert(&mut self, state: Fingerprint) -> (StateId, bool) {
         let k = key(state);
-        // A fingerprint is already a uniform hash: its low word serves the table.
         let next = self.table.len() as StateId;
-        let entry = self.table.entry(k[0], |(e, _)| *e == k, |(e, _)| e[0]);
+        let entry = self
+            .table
+            .entry(hash(&k), |(e, _)| *e == k, |(e, _)| hash(e));
         match entry {
             hashbrown::hash_table::Entry::Occupied(e) => (e.get().1, false),
             hashbrown::hash_table::Entry::Vacant(e) => {

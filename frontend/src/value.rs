@@ -23,11 +23,26 @@ impl fmt::Display for Ty {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Value {
     Int(i64),
     Bool(bool),
     List(Arc<[i64]>),
+}
+
+/// Hashes the contents alone, not which variant holds them: wherever values are
+/// hashed (a global's slots, a block's live locals, a spawn's arguments, a block's
+/// locals as a cache key) each position has one static type (docs/language.md), so the
+/// variant tells nothing the position does not, and state fingerprints, which hash
+/// every slot and live local at every state, hash one word a value rather than two.
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self {
+            Value::Int(i) => h.write_i64(*i),
+            Value::Bool(b) => h.write_u8(u8::from(*b)),
+            Value::List(l) => l.hash(h),
+        }
+    }
 }
 
 impl Value {

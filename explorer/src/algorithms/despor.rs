@@ -141,8 +141,9 @@ impl Tracking for Eager {
     /// Nothing: the `current` sets are up to date.
     fn backed_up(&mut self, _: &Explored, _: &mut Node) {}
 
-    /// Nothing: `A_s` is read from the graph at each state reached again.
-    fn finished(&mut self, _: &Explored, _: &[StateId]) {}
+    /// Nothing: `A_s` is read from the graph at each state reached again, finished
+    /// or not, so the graph keeps every transition.
+    fn finished(&mut self, _: &mut Explored, _: &[StateId]) {}
 
     fn bytes(&self) -> u64 {
         0

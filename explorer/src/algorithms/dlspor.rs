@@ -77,8 +77,12 @@ impl Tracking for Lazy {
     /// Nothing: the graph keeps the state's continuations.
     fn revisited(&mut self, _: &Explored, _: &mut [Node], _: StateId) {}
 
-    fn finished(&mut self, explored: &Explored, component: &[StateId]) {
+    /// Summarises the component; its transitions are then read no more (a back-up
+    /// to a finished state reads its summary), and the graph forgets them: what
+    /// DL-S-POR keeps of a state is its summary's number.
+    fn finished(&mut self, explored: &mut Explored, component: &[StateId]) {
         self.summaries.finish(&explored.graph, component);
+        explored.graph.forget(component);
     }
 
     fn bytes(&self) -> u64 {

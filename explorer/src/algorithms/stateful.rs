@@ -28,16 +28,17 @@
 
 use crate::exploration::{Algorithm, Exploration};
 use crate::livelock::StateGraph;
+use crate::visited::StateId;
 
 #[derive(Default)]
 pub struct Stateful;
 
-/// A state on the current path: its enabled processes, the next to run, and its id
-/// in the state graph when one is recorded.
+/// A state on the current path: its enabled processes, the next to run, and its
+/// number in the store.
 struct Node {
     enabled: Vec<usize>,
     next: usize,
-    id: u32,
+    id: StateId,
 }
 
 impl Algorithm for Stateful {
@@ -55,13 +56,12 @@ impl Algorithm for Stateful {
         let mut spare: Vec<Vec<usize>> = Vec::new();
         let mut enabled = Vec::new();
         run.ex.enabled(&mut enabled);
-        let first = run.identity();
-        run.visit(first);
-        let id = record_state(run, graph.as_mut(), &enabled, None);
+        let (first, _) = run.store(run.identity());
+        record_state(run, graph.as_mut(), &enabled, first, None);
         stack.push(Node {
             enabled,
             next: 0,
-            id,
+            id: first,
         });
         while let Some(node) = stack.last_mut() {
             if run.stopped() {
@@ -86,26 +86,23 @@ impl Algorithm for Stateful {
                 run.back();
                 continue;
             }
-            let state = run.identity();
-            let new = run.visit(state);
+            let (to, new) = run.store(run.identity());
             let mut enabled = Vec::new();
             if new {
                 enabled = spare.pop().unwrap_or_default();
                 run.ex.enabled(&mut enabled);
             }
             if let (Some(g), Some(p)) = (graph.as_mut(), process) {
-                let to = match g.id(state) {
-                    Some(to) => to,
-                    None => record_state(run, Some(&mut *g), &enabled, Some((from, p))),
-                };
+                if new {
+                    record_state(run, Some(&mut *g), &enabled, to, Some((from, p)));
+                }
                 g.edge(from, to, p);
             }
             if new {
-                let id = graph.as_ref().and_then(|g| g.id(state)).unwrap_or(0);
                 stack.push(Node {
                     enabled,
                     next: 0,
-                    id,
+                    id: to,
                 });
             } else {
                 run.back();
@@ -126,24 +123,23 @@ impl Algorithm for Stateful {
     }
 }
 
-/// Records the current state, new, in the state graph if there is one: its id (0
-/// without a graph).
+/// Records the current state, new, numbered `id`, in the state graph if there is one.
 fn record_state(
     run: &mut Exploration<'_, '_>,
     graph: Option<&mut StateGraph>,
     enabled: &[usize],
+    id: StateId,
     parent: Option<(u32, u32)>,
-) -> u32 {
+) {
     let Some(g) = graph else {
-        return 0;
+        return;
     };
     for p in 0..run.ex.state.procs.len() {
         process(run, g, p);
     }
     let ids = enabled.iter().map(|&p| process(run, g, p)).collect();
-    let id = g.state(run.identity(), ids, parent);
+    g.state(id, ids, parent);
     run.hold(g.bytes());
-    id
 }
 
 /// The id in `graph` of process `p` of the current state.

@@ -1,6 +1,7 @@
 //! What an event touched: the global locations it read and wrote. Dependency between
 //! events of different processes is a conflict of footprints (docs/soundness.md, "Dependencies: transition footprints").
 
+use crate::fingerprint::Fingerprint;
 use frontend::interp::Machine;
 use frontend::ir::{BlockId, GlobalId, Program};
 use frontend::memory::{Loc, Memory};
@@ -108,17 +109,11 @@ pub struct Policy {
     /// Per block: what its completed events touched *is* their transition footprint,
     /// so the executor records it rather than computing it.
     observed: Vec<bool>,
-    /// Transition footprints computed so far, by block and local state: a search
-    /// meets the same transitions again and again (cleared when it grows past
-    /// [`CACHED`] entries, so memory stays bounded).
-    cache: Mutex<Cache>,
-}
-
-/// Per block, by local state (looked up by slice: no allocation on a hit).
-#[derive(Debug, Default)]
-struct Cache {
-    by_block: FxHashMap<BlockId, FxHashMap<Vec<Value>, Footprint>>,
-    len: usize,
+    /// Transition footprints computed so far, by the fingerprint of the block and the
+    /// live locals it runs with ([`crate::state::live_key`]; the collision bound of
+    /// [`crate::visited`]): a search meets the same transitions again and again
+    /// (cleared when it grows past [`CACHED`] entries, so memory stays bounded).
+    cache: Mutex<FxHashMap<Fingerprint, Footprint>>,
 }
 
 /// Most transition footprints [`Policy`] keeps.
@@ -173,9 +168,25 @@ impl Policy {
         locals: &[Value],
         f: impl FnOnce(&Footprint) -> R,
     ) -> R {
+        let proc = machine.program.blocks[block as usize].proc;
+        let key = crate::state::live_key(machine.program, proc, block, locals);
+        self.with_transition_keyed(machine, mem, block, locals, key, f)
+    }
+
+    /// [`Policy::with_transition`] for a process whose [`crate::state::live_key`] is
+    /// `key`, known already (a process keeps its own).
+    pub fn with_transition_keyed<R>(
+        &self,
+        machine: &Machine<'_>,
+        mem: &Memory,
+        block: BlockId,
+        locals: &[Value],
+        key: Fingerprint,
+        f: impl FnOnce(&Footprint) -> R,
+    ) -> R {
         // A poisoned lock only means a panic elsewhere: the cache is still consistent.
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(footprint) = cache.by_block.get(&block).and_then(|m| m.get(locals)) {
+        if let Some(footprint) = cache.get(&key) {
             return f(footprint);
         }
         let footprint = match frontend::analysis::may_touch::block(machine, mem, block, locals) {
@@ -183,15 +194,10 @@ impl Policy {
             None => self.blocks[block as usize].clone(),
         };
         let out = f(&footprint);
-        if cache.len >= CACHED {
-            *cache = Cache::default();
+        if cache.len() >= CACHED {
+            cache.clear();
         }
-        cache.len += 1;
-        cache
-            .by_block
-            .entry(block)
-            .or_default()
-            .insert(locals.to_vec(), footprint);
+        cache.insert(key, footprint);
         out
     }
 

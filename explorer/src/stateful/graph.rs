@@ -6,7 +6,10 @@
 //! follow that state (`A_s`, Alg. 2 line 16, Alg. 3 line 27) is one that its
 //! explored continuations took. States are named by their number in the store
 //! ([`StateId`]), so every table of the graph is a vector; processes and footprints
-//! are interned, so a transition takes 12 bytes.
+//! are interned, so a transition takes 12 bytes. DE-S-POR keeps every transition;
+//! DL-S-POR forgets a state's once its strongly connected component is finished
+//! and summarised ([`Graph::forget`]), so it holds the transitions of the states
+//! still open alone.
 
 use crate::dependency::footprint::Footprint;
 use crate::fingerprint::Fingerprint;
@@ -110,6 +113,16 @@ impl Graph {
     /// The footprint interned as `number` (an [`Action::footprint`]).
     pub fn footprint_by_number(&self, number: u32) -> &Footprint {
         &self.footprints[number as usize]
+    }
+
+    /// Forgets the transitions from `states` (the summaries of
+    /// [`crate::stateful::summaries`] hold what DL-S-POR reads of them): they
+    /// list none from then on.
+    pub fn forget(&mut self, states: &[StateId]) {
+        for &s in states {
+            let edges = std::mem::take(&mut self.edges[s as usize]);
+            self.bytes -= (edges.capacity() * std::mem::size_of::<Edge>()) as u64;
+        }
     }
 
     /// Records the transition `from --action--> to`.

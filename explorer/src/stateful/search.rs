@@ -90,8 +90,10 @@ pub trait Tracking {
     fn backed_up(&mut self, explored: &Explored, node: &mut Node);
 
     /// The states of `component`, a strongly connected component of the explored
-    /// graph, are finished: nothing will be added to what follows them.
-    fn finished(&mut self, explored: &Explored, component: &[StateId]);
+    /// graph, are finished: nothing will be added to what follows them. A tracking
+    /// that reads no finished state's transitions again may forget them
+    /// ([`Graph::forget`]).
+    fn finished(&mut self, explored: &mut Explored, component: &[StateId]);
 }
 
 /// Runs the search with `tracking`.
@@ -111,7 +113,7 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         let Some(t) = top.sets.explore_next() else {
             let done = path.pop().expect("the path is not empty");
             if let Some(component) = explored.cycles.pop(done.state) {
-                tracking.finished(&explored, &component);
+                tracking.finished(&mut explored, &component);
             }
             if let Some(parent) = path.last_mut() {
                 run.back();
@@ -178,12 +180,12 @@ fn open(
     let live = procs.iter().filter(|q| q.next.is_some()).count();
     explored.graph.open(state, live);
     for (r, q) in procs.iter().enumerate() {
-        let Some(block) = q.next.filter(|_| !enabled.contains(&r)) else {
+        if q.next.is_none() || enabled.contains(&r) {
             continue;
-        };
-        let footprint = run.ex.transition(block, &q.locals);
+        }
         let process = explored.graph.process_number(q.pid_key);
-        let probe = explored.graph.action(process, &footprint);
+        let graph = &mut explored.graph;
+        let probe = run.ex.with_next_transition(r, |f| graph.action(process, f));
         explored.graph.record(state, probe, None);
         tracking.followed(explored, path, probe);
     }
