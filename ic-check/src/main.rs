@@ -449,9 +449,14 @@ fn run(cli: &Cli, path: &Path) -> u8 {
             let stored = s.stored.map_or(String::new(), |n| {
                 format!("stored {n} ({:.0} MB)  ", s.stored_bytes as f64 / 1e6)
             });
+            // A stateful search's path is no execution: no longest one to show.
+            let depth = match s.stored {
+                Some(_) => String::new(),
+                None => format!("  max depth {}", s.pruning.max_depth),
+            };
             bar.set_message(format!(
-                "traces {}  blocked {}  {stored}states {}  ({:.0} states/s)  max depth {}",
-                s.traces, s.blocked, s.states, per_second, s.pruning.max_depth
+                "traces {}  blocked {}  {stored}states {}  ({:.0} states/s){depth}",
+                s.traces, s.blocked, s.states, per_second
             ));
             bar.tick();
         }
