@@ -100,8 +100,9 @@ pub struct Cli {
     #[arg(long)]
     pub livelocks: bool,
 
-    /// Megabytes the stored states of a stateful search (`--algo stateful`) may take:
-    /// past them the search stops and reports what it found, as --timeout does.
+    /// Megabytes a stateful search (stateful, spor, de-spor, dl-spor) may take for its
+    /// stored states and what it keeps beside them (the `stored:` line): past them the
+    /// search stops and reports what it found, as --timeout does.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_memory: Option<u64>,
 

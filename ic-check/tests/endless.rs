@@ -145,3 +145,68 @@ fn without_algo_a_cycle_switches_to_a_stateful_search() {
     assert!(stdout(&o).contains("final states: 0\n"), "{}", stdout(&o));
     assert!(stderr(&o).is_empty(), "--quiet: {}", stderr(&o));
 }
+
+/// The locks of `benches/programs/cyclic/` with no flag but their size: each correct
+/// one verified (exit 0) by the search `ic-check` switches to, with dl-spor's stored
+/// states (the table of BENCHMARKS.md) and its final states; each buggy one's
+/// violation found (exit 1) with a witness that `--replay` runs to the violation.
+#[test]
+fn without_algo_the_cyclic_locks_are_verified_and_their_bugs_found() {
+    let correct: [(&str, Option<&str>, &str, &str); 6] = [
+        ("spinlock.ic", Some("N=6"), "3583", "1"),
+        ("peterson.ic", None, "96", "2"),
+        ("dekker.ic", None, "101", "2"),
+        ("filter.ic", Some("N=3"), "4735", "3"),
+        ("ticket.ic", Some("N=4"), "3158", "1"),
+        ("bakery.ic", Some("N=2"), "224", "1"),
+    ];
+    for (name, size, stored, finals) in correct {
+        let path = repo(&format!("benches/programs/cyclic/{name}"));
+        let mut args = vec!["--quiet"];
+        args.extend(size.iter().flat_map(|s| ["-D", *s]));
+        args.push(path.to_str().unwrap());
+        let o = ic_check(&args);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", clip(&stdout(&o)));
+        let out = stdout(&o);
+        assert!(
+            out.contains("algorithm:    dl-spor\nresult:       ok\n"),
+            "{name}: {out}"
+        );
+        assert!(
+            out.contains(&format!("final states: {finals}\n")),
+            "{name}: {out}"
+        );
+        assert!(
+            out.contains(&format!("stored:       {stored} (")),
+            "{name}: {out}"
+        );
+    }
+    let buggy: [(&str, Option<&str>); 5] = [
+        ("spinlock_split.ic", Some("N=3")),
+        ("peterson_swapped.ic", None),
+        ("filter_buggy.ic", Some("N=3")),
+        ("ticket_buggy.ic", Some("N=3")),
+        ("bakery_buggy.ic", Some("N=2")),
+    ];
+    for (name, size) in buggy {
+        let path = repo(&format!("benches/programs/cyclic/{name}"));
+        let witness = file("endless", &format!("{name}.json"), "");
+        let mut args = vec!["--quiet", "--witness", witness.to_str().unwrap()];
+        args.extend(size.iter().flat_map(|s| ["-D", *s]));
+        args.push(path.to_str().unwrap());
+        let o = ic_check(&args);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", clip(&stdout(&o)));
+        assert!(stdout(&o).contains("violation"), "{name}: {}", stdout(&o));
+        let mut replay = vec!["--replay", witness.to_str().unwrap()];
+        replay.extend(size.iter().flat_map(|s| ["-D", *s]));
+        replay.push(path.to_str().unwrap());
+        let o = ic_check(&replay);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", clip(&stderr(&o)));
+        assert!(
+            stdout(&o).contains("violation"),
+            "{name} replayed: {}",
+            stdout(&o)
+        );
+        no_panic(&o);
+    }
+}

@@ -14,7 +14,7 @@
 //! | 6–10 | each process of `backtrack \ done` is explored, `current[t] = {t}` | [`SourceSets::explore_next`] |
 //! | 11, 18–22 | `UpdateCurr(a)`: the last step of the current path dependent on `a`, of another process, gets `a`'s process in its `current` set | `Eager::followed` |
 //! | 13 | `UpdateBack` once the step's subtree is explored | [`SourceSets::update_back`] |
-//! | 15–17 | at a state visited before: `UpdateCurr` for every action its explored continuations take (`A_s`) | `Eager::revisited`, [`Graph::reachable`] |
+//! | 15–17 | at a state visited before: `UpdateCurr` for every action its explored continuations take (`A_s`) | `Eager::revisited`, [`Actions`] |
 //!
 //! Actions are what a step touched (its footprint, as every search here judges
 //! dependency: [`crate::dependency`]); two actions of different processes are
@@ -27,12 +27,12 @@
 use crate::dependency::footprint::Footprint;
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::fingerprint;
-#[cfg(doc)]
-use crate::stateful::graph::Graph;
 use crate::stateful::graph::{Action, StateId};
+use crate::stateful::reachable::Actions;
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
 use crate::stateful::source_sets::SourceSets;
+use crate::stateful::summaries::Summaries;
 
 #[derive(Default)]
 pub struct Despor;
@@ -47,12 +47,16 @@ impl Algorithm for Despor {
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
-        search(run, &mut Eager);
+        search(run, &mut Eager::default());
     }
 }
 
 /// The `current` sets filled as steps are taken.
-struct Eager;
+#[derive(Default)]
+struct Eager {
+    /// The actions reachable from each finished state.
+    reachable: Summaries<Actions>,
+}
 
 impl Tracking for Eager {
     /// `UpdateCurr(a)` (lines 18–22): the last step of the current path that is
@@ -133,7 +137,7 @@ impl Tracking for Eager {
     /// Lines 15–17: `UpdateCurr` for every action the explored continuations of
     /// `state` take (`A_s`), as if they were taken again.
     fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: StateId) {
-        for a in explored.graph.reachable(state) {
+        for a in self.reachable.reachable(&explored.graph, state) {
             self.followed(explored, path, a);
         }
     }
@@ -141,12 +145,16 @@ impl Tracking for Eager {
     /// Nothing: the `current` sets are up to date.
     fn backed_up(&mut self, _: &Explored, _: &mut Node) {}
 
-    /// Nothing: `A_s` is read from the graph at each state reached again, finished
-    /// or not, so the graph keeps every transition.
-    fn finished(&mut self, _: &mut Explored, _: &[StateId]) {}
+    /// Summarises the component: `A_s` of its states is read from the summary from
+    /// then on (a traversal from a state not finished stops at them too), so the
+    /// graph forgets their transitions.
+    fn finished(&mut self, explored: &mut Explored, component: &[StateId]) {
+        self.reachable.finish(&explored.graph, component);
+        explored.graph.forget(component);
+    }
 
     fn bytes(&self) -> u64 {
-        0
+        self.reachable.bytes()
     }
 }
 

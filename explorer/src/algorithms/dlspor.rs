@@ -12,7 +12,7 @@
 //! | 5–8 | the next process: of `backtrack \ done`, first of `safeSet(s)` | [`SourceSets::explore_next`] |
 //! | 13–16, 30–32 | back at `s`: done when `backtrack = done` | [`SourceSets::update_back`], [`SourceSets::explore_next`] |
 //! | 19–21 | `done = safeSet(s)`: no re-traversal (App. A, first optimisation) | `Lazy::backed_up`, [`SourceSets::decided`] |
-//! | 26–28 | `current[t]`: `t`, and the process of every action reachable from `s'` in the graph that is dependent on `t`'s | `Lazy::backed_up`, [`Summaries`] |
+//! | 26–28 | `current[t]`: `t`, and the process of every action reachable from `s'` in the graph that is dependent on `t`'s | `Lazy::backed_up`, [`Unions`] |
 //! | 29 | `UpdateBack` | [`SourceSets::update_back`] |
 //!
 //! `done` holds `t` from the moment `t`'s step is explored (DE-S-POR's place, Alg. 2
@@ -22,10 +22,10 @@
 //! **The re-traversal** (lines 27–28) is not run: each finished state of the graph
 //! keeps a summary of what may follow it (for each process, the union of its
 //! footprints), made once when its strongly connected component is finished, which
-//! gives exactly the processes of line 28 ([`Summaries`] says why). The paper
+//! gives exactly the processes of line 28 ([`Unions`] says why). The paper
 //! re-traverses the graph from `s'` at every back-up, visiting each transition once
 //! and stopping early (App. A); that is linear in the graph each time, and took more
-//! than a minute on the filter lock at N = 4 where the summaries take 3 s. Line 28
+//! than a minute on the filter lock at N = 4 where the summaries take under 2 s. Line 28
 //! takes every dependent action reachable, not the last one before each, so
 //! `current[t]` holds at least what Alg. 2's does for the same graph: the paper's
 //! Theorem 2 then carries over, and what the search does beyond the paper
@@ -46,6 +46,7 @@ use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
 use crate::stateful::source_sets::SourceSets;
 use crate::stateful::summaries::Summaries;
+use crate::stateful::unions::Unions;
 
 #[derive(Default)]
 pub struct Dlspor;
@@ -67,7 +68,7 @@ impl Algorithm for Dlspor {
 /// The `current` sets filled when the search backs up.
 #[derive(Default)]
 struct Lazy {
-    summaries: Summaries,
+    summaries: Summaries<Unions>,
 }
 
 impl Tracking for Lazy {

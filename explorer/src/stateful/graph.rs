@@ -6,15 +6,15 @@
 //! follow that state (`A_s`, Alg. 2 line 16, Alg. 3 line 27) is one that its
 //! explored continuations took. States are named by their number in the store
 //! ([`StateId`]), so every table of the graph is a vector; processes and footprints
-//! are interned, so a transition takes 12 bytes. DE-S-POR keeps every transition;
-//! DL-S-POR forgets a state's once its strongly connected component is finished
-//! and summarised ([`Graph::forget`]), so it holds the transitions of the states
-//! still open alone.
+//! are interned, so a transition takes 12 bytes. A state's transitions are
+//! forgotten once its strongly connected component is finished and summarised
+//! ([`Graph::forget`]; [`crate::stateful::summaries`]): the graph holds those of the
+//! states still open alone.
 
 use crate::dependency::footprint::Footprint;
 use crate::fingerprint::Fingerprint;
 use frontend::memory::Loc;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 pub use crate::visited::StateId;
 
@@ -115,9 +115,8 @@ impl Graph {
         &self.footprints[number as usize]
     }
 
-    /// Forgets the transitions from `states` (the summaries of
-    /// [`crate::stateful::summaries`] hold what DL-S-POR reads of them): they
-    /// list none from then on.
+    /// Forgets the transitions from `states` (their summaries hold what the
+    /// searches read of them): they list none from then on.
     pub fn forget(&mut self, states: &[StateId]) {
         for &s in states {
             let edges = std::mem::take(&mut self.edges[s as usize]);
@@ -129,25 +128,6 @@ impl Graph {
     pub fn record(&mut self, from: StateId, action: Action, to: Option<StateId>) {
         let to = to.unwrap_or(PROBE);
         self.edges[from as usize].push(Edge { action, to });
-    }
-
-    /// `A_s`: every action of a transition reachable from `s` in the graph, each
-    /// once, in a fixed order; each transition is visited once (the paper's first
-    /// optimisation of re-traversals, App. A).
-    pub fn reachable(&self, s: StateId) -> Vec<Action> {
-        let mut actions: FxHashSet<Action> = FxHashSet::default();
-        let mut seen: FxHashSet<StateId> = FxHashSet::default();
-        let mut todo = vec![s];
-        seen.insert(s);
-        while let Some(state) = todo.pop() {
-            for (action, to) in self.from(state) {
-                actions.insert(action);
-                todo.extend(to.filter(|&to| seen.insert(to)));
-            }
-        }
-        let mut actions: Vec<Action> = actions.into_iter().collect();
-        actions.sort_unstable_by_key(|a| (self.process(a.process), a.footprint));
-        actions
     }
 
     /// The transitions from `s`: each action, and the state reached (none for a

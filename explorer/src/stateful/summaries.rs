@@ -1,97 +1,98 @@
-//! What may follow a finished state of the explored graph, summarised: for each
-//! process, the union of the footprints of every action reachable from the state.
-//! DL-S-POR asks, when it backs up to a state `s` after `t`'s step to `s'`, which
-//! processes take an action reachable from `s'` that is dependent on `t`'s (Alg. 3,
-//! lines 27–28); a traversal of the graph from `s'` at every back-up costs the size
-//! of the graph each time, quadratic in all. A union answers exactly: a footprint
-//! conflicts with a union of footprints iff it conflicts with one of them (it writes
-//! what one reads or writes, or reads what one writes).
+//! What may follow a finished state of the explored graph, summarised once, so that
+//! the searches that ask it at every back-up or every state reached again read a
+//! summary rather than traverse the graph (each traversal costs the size of the
+//! graph, quadratic in all). What a summary keeps of each action is its [`Kind`]'s:
+//! for DL-S-POR, per process, the union of the footprints ([`crate::stateful::unions`]);
+//! for DE-S-POR, the set of actions ([`crate::stateful::reachable`]).
 //!
 //! A summary is made once, when the strongly connected component of its state is
 //! finished ([`crate::stateful::cycles`]): its states reach the same states, so they
-//! share one summary, the union of their transitions' actions and of the summaries
-//! of the components their transitions leave to, which are finished before it (a
-//! component finishes after every component it reaches). Nothing is added to what
-//! follows a finished state, so the summary stays exact. Equal summaries are stored
-//! once.
+//! share one summary, that of their transitions' actions and of the summaries of the
+//! components their transitions leave to, which are finished before it (a component
+//! finishes after every component it reaches). Nothing is added to what follows a
+//! finished state, so the summary stays exact. Equal summaries are stored once.
 //!
-//! Unions are sets of bits ([`Key`]), one row of words per process and per kind of
-//! access: a union is an `or`, a conflict an `and`.
+//! A summary is rows of bits, as its kind lays them out: a union of summaries is an
+//! `or`, which is all that making one takes.
 
-use crate::dependency::footprint::{Footprint, WHOLE};
-use crate::stateful::graph::{Graph, ProcessNumber, StateId};
-use frontend::ir::GlobalId;
-use frontend::memory::Loc;
+use crate::stateful::graph::{Action, Graph, StateId};
 use hashbrown::HashTable;
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashSet, FxHasher};
 use smallvec::SmallVec;
 use std::hash::{Hash, Hasher};
 
-/// What a bit stands for. A union of footprints sets, for each location `g[e]` it
-/// touched, `Elem(g[e])` and `Global(g)`; for a whole global `g` ([`WHOLE`]),
-/// `Global(g)` and `Whole(g)`. A footprint asks, for each `g[e]` it touched, for
-/// `Elem(g[e])` or `Whole(g)`; for a whole `g`, for `Global(g)`. It meets the union's
-/// bits exactly when one of its locations overlaps one of the union's (a whole
-/// global overlapping each of its elements).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Elem(Loc),
-    Global(GlobalId),
-    Whole(GlobalId),
+/// What a summary keeps of each action, as bits in its rows.
+pub trait Kind {
+    /// Makes what `action`'s bits need, if not yet made.
+    fn prepare(&mut self, graph: &Graph, action: Action);
+    /// The rows of a summary made now.
+    fn rows(&self, graph: &Graph) -> usize;
+    /// The bits a row may need now.
+    fn width(&self) -> usize;
+    /// Sets `action`'s bits, prepared.
+    fn set(&self, action: Action, scratch: &mut Scratch);
+    /// The bytes it holds.
+    fn bytes(&self) -> u64;
 }
 
-/// The bits of a footprint's reads or writes, as bit numbers.
-type Bits = SmallVec<[u32; 4]>;
-
-/// A footprint as bits: as a member of a union, and as a question to one.
-#[derive(Debug, Default)]
-struct Interned {
-    member_reads: Bits,
-    member_writes: Bits,
-    question_reads: Bits,
-    question_writes: Bits,
-}
-
-/// Each process's union, as rows of `stride` words: for the process numbered `p`
-/// in the graph, its reads at row `2p`, its writes at row `2p + 1` (processes
-/// numbered after it was made have none).
+/// A summary: rows of `stride` words (rows a kind adds later, and bits past a
+/// row's end, are clear).
 #[derive(Debug, PartialEq, Eq)]
-struct Summary {
+pub struct Summary {
     stride: usize,
     words: Box<[u64]>,
 }
 
 impl Summary {
-    /// Word `w` of the row of `process`'s reads (`write` false) or writes.
-    fn word(&self, process: usize, write: bool, w: usize) -> u64 {
+    /// Word `w` of row `row`.
+    pub fn word(&self, row: usize, w: usize) -> u64 {
         if w >= self.stride {
             return 0;
         }
-        let row = 2 * process + usize::from(write);
         self.words.get(row * self.stride + w).copied().unwrap_or(0)
     }
 
-    fn processes(&self) -> usize {
-        self.words.len() / (2 * self.stride).max(1)
+    /// Whether bit `bit` of row `row` is set.
+    pub fn has(&self, row: usize, bit: u32) -> bool {
+        self.word(row, bit as usize / 64) & (1 << (bit % 64)) != 0
+    }
+
+    /// The rows it has.
+    pub fn rows(&self) -> usize {
+        self.words.len() / self.stride.max(1)
+    }
+
+    /// The bits set in row `row`, in increasing order.
+    pub fn bits(&self, row: usize) -> impl Iterator<Item = u32> + '_ {
+        (0..self.stride).flat_map(move |w| {
+            let mut word = self.word(row, w);
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let b = word.trailing_zeros();
+                    word &= word - 1;
+                    w as u32 * 64 + b
+                })
+            })
+        })
     }
 }
 
 /// The summary being made, rows of `stride` words like a [`Summary`]'s.
 #[derive(Debug, Default)]
-struct Scratch {
+pub struct Scratch {
     stride: usize,
     words: Vec<u64>,
 }
 
 impl Scratch {
-    fn reset(&mut self, processes: usize, stride: usize) {
+    fn reset(&mut self, rows: usize, stride: usize) {
         self.stride = stride;
         self.words.clear();
-        self.words.resize(2 * processes * stride, 0);
+        self.words.resize(rows * stride, 0);
     }
 
-    fn set(&mut self, process: ProcessNumber, write: bool, bits: &[u32]) {
-        let row = 2 * process as usize + usize::from(write);
+    /// Sets `bits` in row `row`.
+    pub fn set(&mut self, row: usize, bits: &[u32]) {
         for &b in bits {
             let (w, b) = (b as usize / 64, b % 64);
             self.words[row * self.stride + w] |= 1 << b;
@@ -99,12 +100,9 @@ impl Scratch {
     }
 
     fn union(&mut self, summary: &Summary) {
-        for p in 0..summary.processes() {
-            for write in [false, true] {
-                let row = 2 * p + usize::from(write);
-                for w in 0..summary.stride {
-                    self.words[row * self.stride + w] |= summary.word(p, write, w);
-                }
+        for row in 0..summary.rows() {
+            for w in 0..summary.stride {
+                self.words[row * self.stride + w] |= summary.word(row, w);
             }
         }
     }
@@ -113,37 +111,34 @@ impl Scratch {
     fn within(&self, summary: &Summary) -> bool {
         let rows = self.words.chunks(self.stride.max(1));
         rows.enumerate().all(|(row, words)| {
-            let (p, write) = (row / 2, row % 2 == 1);
-            (words.iter().enumerate()).all(|(w, &x)| x & !summary.word(p, write, w) == 0)
+            (words.iter().enumerate()).all(|(w, &x)| x & !summary.word(row, w) == 0)
         })
     }
+}
 
-    fn hash(&self) -> u64 {
-        let mut h = FxHasher::default();
-        (self.stride, &self.words).hash(&mut h);
-        h.finish()
-    }
+fn hash(stride: usize, words: &[u64]) -> u64 {
+    let mut h = FxHasher::default();
+    (stride, words).hash(&mut h);
+    h.finish()
 }
 
 /// A state without a summary yet.
 const NONE: u32 = u32::MAX;
 
+/// The summaries of the finished states, of kind `K`.
 #[derive(Debug, Default)]
-pub struct Summaries {
+pub struct Summaries<K> {
     /// Each state's summary, by id ([`NONE`] before its component is finished).
     of: Vec<u32>,
     summaries: Vec<Summary>,
     /// The summaries, found by their words.
     interned: HashTable<u32>,
-    /// Each key's bit.
-    bits: FxHashMap<Key, u32>,
-    /// The graph's footprints as bits, by their number in the graph.
-    footprints: Vec<Interned>,
+    pub kind: K,
     scratch: Scratch,
     bytes: u64,
 }
 
-impl Summaries {
+impl<K: Kind> Summaries<K> {
     /// Summarises the states of `component`, finished.
     pub fn finish(&mut self, graph: &Graph, component: &[StateId]) {
         // Most components are one state: a set of them only for the others.
@@ -158,18 +153,15 @@ impl Summaries {
         let mut below: SmallVec<[u32; 8]> = SmallVec::new();
         for &s in component {
             for (action, to) in graph.from(s) {
-                self.intern(graph, action.footprint);
+                self.kind.prepare(graph, action);
                 below.extend(to.filter(outside).and_then(|to| self.id(to)));
             }
         }
-        let stride = self.bits.len().div_ceil(64);
         let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.reset(graph.processes(), stride);
+        scratch.reset(self.kind.rows(graph), self.kind.width().div_ceil(64));
         for &s in component {
             for (action, _) in graph.from(s) {
-                let f = &self.footprints[action.footprint as usize];
-                scratch.set(action.process, false, &f.member_reads);
-                scratch.set(action.process, true, &f.member_writes);
+                self.kind.set(action, &mut scratch);
             }
         }
         below.sort_unstable();
@@ -182,22 +174,28 @@ impl Summaries {
                 for &id in &below {
                     scratch.union(&self.summaries[id as usize]);
                 }
-                self.summary(&scratch)
+                self.store(&scratch)
             }
         };
         self.scratch = scratch;
-        self.assign(component, id);
+        for &s in component {
+            let i = s as usize;
+            if self.of.len() <= i {
+                self.of.resize(i + 1, NONE);
+            }
+            self.of[i] = id;
+        }
     }
 
     /// The number of the summary `scratch` holds, stored now if new.
-    fn summary(&mut self, scratch: &Scratch) -> u32 {
-        let hash = scratch.hash();
+    fn store(&mut self, scratch: &Scratch) -> u32 {
+        let h = hash(scratch.stride, &scratch.words);
         let summaries = &self.summaries;
         let same = |&id: &u32| {
             let s = &summaries[id as usize];
             s.stride == scratch.stride && *s.words == scratch.words[..]
         };
-        if let Some(&id) = self.interned.find(hash, same) {
+        if let Some(&id) = self.interned.find(h, same) {
             return id;
         }
         let id = self.summaries.len() as u32;
@@ -209,85 +207,15 @@ impl Summaries {
         let summaries = &self.summaries;
         let rehash = |&id: &u32| {
             let s = &summaries[id as usize];
-            let mut h = FxHasher::default();
-            (s.stride, &s.words[..]).hash(&mut h);
-            h.finish()
+            hash(s.stride, &s.words)
         };
-        self.interned.insert_unique(hash, id, rehash);
+        self.interned.insert_unique(h, id, rehash);
         id
     }
 
-    /// The processes (by number in `graph`) whose union in `state`'s summary
-    /// conflicts with the footprint numbered `footprint` in `graph`; none before the
-    /// state's component is finished.
-    pub fn conflicting(
-        &mut self,
-        graph: &Graph,
-        state: StateId,
-        footprint: u32,
-    ) -> Option<impl Iterator<Item = ProcessNumber> + '_> {
-        let id = self.id(state)?;
-        self.intern(graph, footprint);
-        let f = &self.footprints[footprint as usize];
-        let summary = &self.summaries[id as usize];
-        let meets = move |p: usize, write: bool, bits: &Bits| {
-            (bits.iter()).any(|&b| summary.word(p, write, b as usize / 64) & (1 << (b % 64)) != 0)
-        };
-        Some((0..summary.processes()).filter_map(move |p| {
-            let conflicts = meets(p, false, &f.question_writes)
-                || meets(p, true, &f.question_writes)
-                || meets(p, true, &f.question_reads);
-            conflicts.then_some(p as ProcessNumber)
-        }))
-    }
-
-    /// Makes the bits of the graph's footprint numbered `footprint`, if not yet made.
-    fn intern(&mut self, graph: &Graph, footprint: u32) {
-        while self.footprints.len() <= footprint as usize {
-            let f: &Footprint = graph.footprint_by_number(self.footprints.len() as u32);
-            let mut interned = Interned::default();
-            for &l in &f.reads {
-                let [m1, m2, q1, q2] = self.keys(l);
-                interned.member_reads.extend([m1, m2]);
-                interned.question_reads.extend([q1, q2]);
-            }
-            for &l in &f.writes {
-                let [m1, m2, q1, q2] = self.keys(l);
-                interned.member_writes.extend([m1, m2]);
-                interned.question_writes.extend([q1, q2]);
-            }
-            self.bytes += std::mem::size_of::<Interned>() as u64;
-            self.footprints.push(interned);
-        }
-    }
-
-    /// The bits of location `l`: two for a union, two for a question (the same
-    /// twice for a whole global, which asks one).
-    fn keys(&mut self, l: Loc) -> [u32; 4] {
-        let global = self.bit(Key::Global(l.global));
-        let whole = self.bit(Key::Whole(l.global));
-        if l.elem == WHOLE {
-            [global, whole, global, global]
-        } else {
-            let elem = self.bit(Key::Elem(l));
-            [elem, global, elem, whole]
-        }
-    }
-
-    fn bit(&mut self, key: Key) -> u32 {
-        let next = self.bits.len() as u32;
-        *self.bits.entry(key).or_insert(next)
-    }
-
-    /// The states of `component` have summary `id`.
-    fn assign(&mut self, component: &[StateId], id: u32) {
-        for &s in component {
-            let i = s as usize;
-            if self.of.len() <= i {
-                self.of.resize(i + 1, NONE);
-            }
-            self.of[i] = id;
-        }
+    /// The summary of `state`, once its component is finished.
+    pub fn of(&self, state: StateId) -> Option<&Summary> {
+        self.id(state).map(|id| &self.summaries[id as usize])
     }
 
     fn id(&self, state: StateId) -> Option<u32> {
@@ -299,76 +227,9 @@ impl Summaries {
 
     /// The bytes held, roughly (the tables' slack aside).
     pub fn bytes(&self) -> u64 {
-        self.bytes + self.of.capacity() as u64 * 4 + self.interned.capacity() as u64 * 5
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fingerprint::Fingerprint;
-    use crate::stateful::graph::Action;
-
-    fn loc(global: GlobalId, elem: i64) -> Loc {
-        Loc { global, elem }
-    }
-
-    /// A graph of one state with one transition per footprint, each of its own
-    /// process, to a second state with none.
-    fn summarised(footprints: &[Footprint]) -> (Graph, Summaries) {
-        let mut graph = Graph::default();
-        graph.open(0, footprints.len());
-        graph.open(1, 0);
-        for (p, f) in footprints.iter().enumerate() {
-            let p = graph.process_number(p as Fingerprint);
-            let a = graph.action(p, f);
-            graph.record(0, a, Some(1));
-        }
-        let mut summaries = Summaries::default();
-        summaries.finish(&graph, &[1]);
-        summaries.finish(&graph, &[0]);
-        (graph, summaries)
-    }
-
-    fn conflicting(
-        graph: &mut Graph,
-        summaries: &mut Summaries,
-        f: &Footprint,
-    ) -> Vec<Fingerprint> {
-        let asker = graph.process_number(99);
-        let Action { footprint, .. } = graph.action(asker, f);
-        let found = summaries
-            .conflicting(graph, 0, footprint)
-            .expect("finished");
-        let found: Vec<u32> = found.collect();
-        found.into_iter().map(|p| graph.process(p)).collect()
-    }
-
-    #[test]
-    fn a_union_conflicts_with_what_one_of_its_footprints_does() {
-        let reads = |l: Vec<Loc>| Footprint {
-            reads: l,
-            writes: vec![],
-        };
-        let writes = |l: Vec<Loc>| Footprint {
-            reads: vec![],
-            writes: l,
-        };
-        let (mut graph, mut summaries) = summarised(&[
-            reads(vec![loc(0, 0)]),
-            writes(vec![loc(1, 3)]),
-            reads(vec![loc(2, WHOLE)]),
-        ]);
-        let mut ask = |f: Footprint| conflicting(&mut graph, &mut summaries, &f);
-        // Reads meet only writes.
-        assert_eq!(ask(reads(vec![loc(0, 0)])), Vec::<Fingerprint>::new());
-        assert_eq!(ask(writes(vec![loc(0, 0)])), vec![0]);
-        // An element meets the same element, or the whole global.
-        assert_eq!(ask(reads(vec![loc(1, 3)])), vec![1]);
-        assert_eq!(ask(reads(vec![loc(1, 4)])), Vec::<Fingerprint>::new());
-        assert_eq!(ask(reads(vec![loc(1, WHOLE)])), vec![1]);
-        assert_eq!(ask(writes(vec![loc(2, 7)])), vec![2]);
-        assert_eq!(ask(writes(vec![loc(2, WHOLE)])), vec![2]);
-        assert_eq!(ask(writes(vec![loc(3, WHOLE)])), Vec::<Fingerprint>::new());
+        self.bytes
+            + self.kind.bytes()
+            + self.of.capacity() as u64 * 4
+            + self.interned.capacity() as u64 * 5
     }
 }
