@@ -342,7 +342,7 @@ impl<'p> Exploration<'p, '_> {
                 format!("the execution reached {depth} events (--max-depth)"),
             ))
         } else if depth >= lasso::FROM && self.visited.is_none() {
-            let state = self.ex.state.fingerprint_with_identities(self.program());
+            let state = self.ex.state.fingerprint_with_identities();
             self.lasso.reached(depth, state).map(|first| {
                 (
                     ViolationKind::NonTermination,
@@ -384,7 +384,7 @@ impl<'p> Exploration<'p, '_> {
     /// The current state's identity for a stateful search: its globals and every
     /// process's identity, next block and live locals, as a fingerprint.
     pub fn identity(&self) -> Fingerprint {
-        self.ex.state.fingerprint_with_identities(self.program())
+        self.ex.state.fingerprint_with_identities()
     }
 
     /// A stateful search has reached `state` (its [`Exploration::identity`]): stores it,

@@ -60,7 +60,7 @@ pub fn replay(program: &Program, limits: Limits, text: &str) -> Result<Replay, S
     let mut enabled = Vec::new();
     for (n, step) in steps.iter().enumerate() {
         if cycle == Some(n) {
-            start = Some(ex.state.fingerprint_with_identities(program));
+            start = Some(ex.state.fingerprint_with_identities());
         }
         let i = schedule::resolve(program, &ex.state, step)?;
         ex.enabled(&mut enabled);
@@ -107,7 +107,7 @@ pub fn replay(program: &Program, limits: Limits, text: &str) -> Result<Replay, S
     }
     ex.enabled(&mut enabled);
     let end = if let (Some(from), Some(start)) = (cycle, start) {
-        if ex.state.fingerprint_with_identities(program) != start {
+        if ex.state.fingerprint_with_identities() != start {
             return Err(format!(
                 "the cycle (steps {} to {}) does not return to the state after step {from}",
                 from + 1,

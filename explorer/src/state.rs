@@ -227,28 +227,42 @@ impl State {
     }
 
     /// Equality that also tells processes apart by identity: the globals and, for
-    /// every process, its identity, next block and live locals. The lasso check of
-    /// non-terminating executions uses it; state checks use
-    /// [`State::check_fingerprint`].
-    pub fn fingerprint_with_identities(&self, program: &Program) -> Fingerprint {
-        self.identities_fingerprint(program, &[])
-    }
-
-    /// The equality of the state checks (csdpor's, cdpor's, the don't-do sequences of
-    /// odpor-cs): [`State::fingerprint_with_identities`] modulo the dead globals
-    /// ([`State::dead_globals`], `end_reads` as there), whose values no continuation
-    /// reads before the write that every continuation runs (or, where the end reads
-    /// nothing, ever). Two states equal so reach the same violations and deadlocks by
-    /// the same events, and the same final states where the end reads them.
-    pub fn check_fingerprint(&self, program: &Program, end_reads: bool) -> Fingerprint {
-        self.identities_fingerprint(program, &self.dead_globals(program, end_reads))
-    }
-
-    fn identities_fingerprint(&self, program: &Program, dead: &[GlobalId]) -> Fingerprint {
+    /// every process, its identity, next block and live locals. The stateful
+    /// searches store states by it (their explored graph names processes by
+    /// identity), and the lasso check of non-terminating executions and `--replay`'s
+    /// of a cycle compare by it; state checks use [`State::check_fingerprint`].
+    pub fn fingerprint_with_identities(&self) -> Fingerprint {
         let procs = (self.procs.iter())
             .map(|p| p.identity_key)
             .fold(0u128, u128::wrapping_add);
-        fingerprint(&(MemoryExcept(&self.mem, program, dead), procs))
+        fingerprint(&(&self.mem, procs))
+    }
+
+    /// The equality of the state checks (csdpor's, cdpor's, the don't-do sequences of
+    /// odpor-cs): [`State::fingerprint`], the language's state equality, which sees
+    /// processes as a multiset of (proc, next block, live locals), modulo the dead
+    /// globals ([`State::dead_globals`], `end_reads` as there), whose values no
+    /// continuation reads before the write that every continuation runs (or, where
+    /// the end reads nothing, ever).
+    ///
+    /// Why identities may be left out: what a step does depends on its process's
+    /// proc, next block and locals (the live ones: the others are written before
+    /// they are read) and on the memory, never on the process's identity, which only
+    /// names it and the processes it spawns. So between two states equal so, a
+    /// bijection of their processes (extended to what they spawn) maps every
+    /// execution of one to an execution of the other that runs the same blocks with
+    /// the same values: the same final states (compared without identities), the
+    /// same violations (kind, message, block) and the same deadlocks. A subtree
+    /// explored from the one covers what the other's would reach, which is all a
+    /// state check assumes. Where two states differ only in which process spawned a
+    /// pending task, checks that compared identities explored both (issue 46;
+    /// `tests/regressions/a_pending_task_spawned_by_either_of_two_equal_callers.ic`).
+    pub fn check_fingerprint(&self, program: &Program, end_reads: bool) -> Fingerprint {
+        let dead = self.dead_globals(program, end_reads);
+        let live = (self.procs.iter())
+            .map(Process::live_key)
+            .fold(0u128, u128::wrapping_add);
+        fingerprint(&(MemoryExcept(&self.mem, program, &dead), live))
     }
 
     /// The globals whose values are dead in this state (see
