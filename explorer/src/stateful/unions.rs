@@ -6,7 +6,7 @@
 //! conflicts with one of them (it writes what one reads or writes, or reads what one
 //! writes).
 //!
-//! A union is a set of bits ([`Key`]): each process has a row for its reads and a row
+//! A union is a set of bits (`Key`, below): each process has a row for its reads and a row
 //! for its writes.
 
 use crate::dependency::footprint::{Footprint, WHOLE};
