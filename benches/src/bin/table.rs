@@ -77,7 +77,11 @@ fn main() -> ExitCode {
     let families = match families::select(cli.set, &cli.only) {
         Ok(families) => families,
         Err(message) => {
-            eprintln!("error: {message}");
+            let cyclic: Vec<&str> = cyclic::CYCLIC.iter().map(|f| f.name).collect();
+            eprintln!(
+                "error: {message}; the cyclic set's models (not to be mixed with them): {}",
+                cyclic.join(", ")
+            );
             return ExitCode::from(USAGE);
         }
     };

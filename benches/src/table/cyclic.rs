@@ -174,7 +174,7 @@ pub const CYCLIC: &[CyclicFamily] = &[
 ];
 
 /// The stateful searches, the reference first.
-pub const ALGOS: [Algo; 4] = [Algo::STATEFUL, Algo::SPOR, Algo::DE_SPOR, Algo::DL_SPOR];
+const ALGOS: [Algo; 4] = Algo::STATEFUL_SEARCHES;
 
 /// One row: a model at one size.
 pub struct CyclicRow {

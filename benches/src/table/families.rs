@@ -495,12 +495,9 @@ pub fn select(set: Set, names: &[String]) -> Result<Vec<&'static Family>, String
     for name in names {
         if !FAMILIES.iter().any(|f| f.name.eq_ignore_ascii_case(name)) {
             let known: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
-            let cyclic: Vec<&str> = super::cyclic::CYCLIC.iter().map(|f| f.name).collect();
             return Err(format!(
-                "unknown family `{name}`; the families are: {}; the cyclic set's models \
-                 (not to be mixed with them): {}",
-                known.join(", "),
-                cyclic.join(", ")
+                "unknown family `{name}`; the families are: {}",
+                known.join(", ")
             ));
         }
     }
@@ -529,11 +526,7 @@ mod tests {
             "unknown family `fob`; the families are: fib, qs, ms, pi, ps, dbp, bb, reg, pc, \
              fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, dbp_shared, bb_many, \
              lastzero, indexer, filesystem, readers, lastwrite, dining, fr, fr_a, lw, abs, lam, \
-             fib_issta, qs_issta, ms_issta, dbp_issta, bb_issta; the cyclic set's models (not \
-             to be mixed with them): spinlock, spinlock-split, peterson, peterson-swapped, \
-             dekker, filter, filter-buggy, ticket, ticket-buggy, bakery, bakery-buggy, \
-             treiber, treiber-buggy, coarse-list, coarse-list-buggy, optimistic-list, \
-             optimistic-list-buggy, ms-queue, ms-queue-buggy, striped-map, striped-map-buggy"
+             fib_issta, qs_issta, ms_issta, dbp_issta, bb_issta"
         );
         let picked = select(Set::Papers, &["PC".to_string(), "lastzero".to_string()]).unwrap();
         let names: Vec<&str> = picked.iter().map(|f| f.name).collect();

@@ -55,6 +55,10 @@ impl Algo {
     /// The CDPOR paper's Table 1, in its order: the `papers` and `classic` sets.
     pub const ALL: [Algo; 3] = [Algo::SDPOR, Algo::CSDPOR, Algo::CDPOR];
 
+    /// The stateful searches of the cyclic set, the reference first.
+    pub const STATEFUL_SEARCHES: [Algo; 4] =
+        [Algo::STATEFUL, Algo::SPOR, Algo::DE_SPOR, Algo::DL_SPOR];
+
     /// The `odpor` set's: the optimal algorithms beside the source-set ones, ODPOR with
     /// observers (the paper's ODPOR^ob, with the end as an observer), its
     /// context-sensitive version (ODPOR_cs^ob), each also with `--violations-only`
@@ -77,7 +81,7 @@ impl Algo {
         match set {
             Set::Papers | Set::Classic => &Algo::ALL,
             Set::Odpor => &Algo::OPTIMAL,
-            Set::Cyclic => &super::cyclic::ALGOS,
+            Set::Cyclic => &Algo::STATEFUL_SEARCHES,
         }
     }
 
