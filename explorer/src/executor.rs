@@ -3,7 +3,7 @@
 //! interpreter's undo log; the running process's locals are saved in a reused buffer;
 //! spawned processes are appended and truncated.
 
-use crate::dependency::footprint::{Footprint, Policy};
+use crate::dependency::footprint::{Carried, Footprint, Policy};
 use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::state::{Process, State};
@@ -33,6 +33,12 @@ pub struct Event {
     /// only when it happened; the footprint's writes may include writes its path
     /// skipped.
     pub written: Vec<Loc>,
+    /// The locations it did read (before failing, for a failed event; none for an
+    /// unrun one): what [`crate::reads_from`] classes executions by.
+    pub read: Vec<Loc>,
+    /// Its footprint is what it touched, and its block's path depends on the global
+    /// state: elsewhere it may touch otherwise ([`Executor::carries_accesses`]).
+    pub own_accesses: bool,
 }
 
 impl Event {
@@ -76,7 +82,7 @@ pub struct Executor<'p> {
 impl<'p> Executor<'p> {
     /// An executor continuing from `state` with dynamic dependencies.
     pub fn from_state(program: &'p Program, limits: Limits, state: State) -> Self {
-        let policy = Arc::new(Policy::new(program, Deps::Dynamic));
+        let policy = Arc::new(Policy::new(program, Deps::Dynamic, Carried::Transitions));
         Self::with_policy(program, limits, state, policy)
     }
 
@@ -127,8 +133,10 @@ impl<'p> Executor<'p> {
         empty(&self.policy.blocks[block as usize]) || self.with_next_transition(p, empty)
     }
 
-    /// Event `i`'s transition footprint: what it carries, unless it failed or was a
-    /// probe (those carry what they touched before stopping, and run whole elsewhere).
+    /// Event `i`'s transition footprint: what it carries, unless it carries what it
+    /// touched ([`Executor::carries_accesses`]), failed or was a probe (those carry
+    /// what they touched before stopping, and run whole elsewhere): then computed
+    /// from the locals it started with.
     pub fn event_transition(&self, i: usize) -> Footprint {
         self.with_event_transition(i, Footprint::clone)
     }
@@ -137,7 +145,7 @@ impl<'p> Executor<'p> {
     /// without copying it.
     pub fn with_event_transition<R>(&self, i: usize, f: impl FnOnce(&Footprint) -> R) -> R {
         let event = &self.events[i];
-        if event.failed {
+        if event.failed || self.carries_accesses(i) {
             let saved = &self.saved[i];
             let (machine, mem) = (&self.machine, &self.state.mem);
             let [key, _] = saved.keys;
@@ -147,9 +155,23 @@ impl<'p> Executor<'p> {
         }
     }
 
-    /// Switches the dependency notion (see [`crate::Config::deps`]).
-    pub fn set_deps(&mut self, deps: Deps) {
-        self.policy = Arc::new(Policy::new(self.machine.program, deps));
+    /// Whether completed event `i` carries what it touched in this execution and its
+    /// block's path depends on the global state ([`Carried::Accesses`]): what it
+    /// touched holds wherever what it reads has the values it read, its transition
+    /// footprint wherever its process has the same local state. A step that a
+    /// sequence moves before events it followed takes the latter.
+    pub fn carries_accesses(&self, i: usize) -> bool {
+        self.events[i].own_accesses
+    }
+
+    /// What completed events carry in this exploration.
+    pub fn carried(&self) -> Carried {
+        self.policy.carried()
+    }
+
+    /// Switches the dependency notion (see [`crate::Config::deps`] and [`Carried`]).
+    pub fn set_deps(&mut self, deps: Deps, carried: Carried) {
+        self.policy = Arc::new(Policy::new(self.machine.program, deps, carried));
     }
 
     /// An executor for alternative runs from `state` with the same dependency notion.
@@ -260,15 +282,24 @@ impl<'p> Executor<'p> {
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
-        if self.policy.observed(block, outcome.is_err()) {
+        event.own_accesses = false;
+        if self.policy.records(block, outcome.is_err()) {
             event.footprint.reads.clone_from(&self.fx.reads);
             event.footprint.writes.clone_from(&self.fx.writes);
         } else {
             let saved = &self.saved[self.depth];
             let [key, _] = saved.keys;
             let (machine, mem) = (&self.machine, &self.state.mem);
-            (self.policy).with_transition_keyed(machine, mem, block, &saved.locals, key, |f| {
-                event.footprint.clone_from(f)
+            let accesses = outcome.is_ok() && self.policy.carried() == Carried::Accesses;
+            let fx = &self.fx;
+            (self.policy).with_transition_keyed(machine, mem, block, &saved.locals, key, |t| {
+                if accesses && only_touches(t, &fx.reads, &fx.writes) {
+                    event.footprint.reads.clone_from(&fx.reads);
+                    event.footprint.writes.clone_from(&fx.writes);
+                    event.own_accesses = true;
+                } else {
+                    event.footprint.clone_from(t)
+                }
             });
         }
         event.spawned = (first_child, self.state.procs.len());
@@ -277,6 +308,7 @@ impl<'p> Executor<'p> {
         if !event.failed {
             event.written.extend_from_slice(&self.fx.writes);
         }
+        event.read.clone_from(&self.fx.reads);
         self.depth += 1;
         outcome.map(|()| &self.events[self.depth - 1])
     }
@@ -366,6 +398,8 @@ impl<'p> Executor<'p> {
             .expect("only a process with a next block is recorded");
         event.footprint = footprint;
         event.written.clear();
+        event.read.clear();
+        event.own_accesses = false;
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;
         self.depth += 1;
@@ -420,4 +454,17 @@ impl<'p> Executor<'p> {
     pub fn failed(&self) -> bool {
         self.events().iter().any(|e| e.failed)
     }
+}
+
+/// Whether every location a transition footprint `t` reads or writes, the event read
+/// or wrote (`reads`, `writes`: what it touched). Then what it touched may stand for
+/// it: its other paths only write locations it read, as a compare-and-swap that fails
+/// reads the location it would write, and it loses only its conflicts with events
+/// that merely read those (see docs/soundness.md, "Dependencies"). A block that
+/// writes or reads elsewhere on another path keeps its transition footprint: a
+/// reversal that changes its path there makes it conflict with events that were
+/// independent of it (`tests/regressions/state_dependent_block_extent.ic`).
+fn only_touches(t: &Footprint, reads: &[Loc], writes: &[Loc]) -> bool {
+    let touched = |l: &Loc| reads.binary_search(l).is_ok() || writes.binary_search(l).is_ok();
+    t.reads.iter().chain(&t.writes).all(touched)
 }

@@ -1,6 +1,7 @@
 //! What every algorithm shares: the executor, the counters, violation bookkeeping and
 //! the stopping rules. An [`Algorithm`] decides only which events to run.
 
+use crate::dependency::footprint::Carried;
 use crate::dpor::sleep::SleepSet;
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
@@ -35,6 +36,11 @@ pub trait Algorithm {
     /// state, and none is reported as non-terminating.
     fn stores_states(&self) -> bool {
         false
+    }
+    /// What its events carry as footprints under `--deps accesses`: what they touched,
+    /// or their transition footprints (see [`Carried`]).
+    fn carries(&self) -> Carried {
+        Carried::Transitions
     }
 }
 
@@ -105,17 +111,22 @@ impl Default for Config {
     }
 }
 
-/// How events get their transition footprints (see [`crate::dependency::footprint::Policy`]):
-/// two events are dependent when their footprints conflict. Both modes give the same
-/// footprints; they differ in how they are obtained.
+/// Which footprints events are judged by (see [`crate::dependency::footprint::Policy`]):
+/// two events are dependent when their footprints conflict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Deps {
-    /// Recorded from what the event touched where its block's accesses depend on
-    /// locals alone (elements individually), computed otherwise.
+    /// Every event's transition footprint, recorded where its block's accesses depend
+    /// on locals alone (elements individually) and computed otherwise.
     #[default]
     Dynamic,
-    /// Computed for every event (`--deps static`): checks the recording shortcut.
+    /// Every event's transition footprint, computed (`--deps static`): a check of the
+    /// recording shortcut.
     Static,
+    /// What each event touched, in the searches that judge events by it
+    /// ([`Algorithm::carries`]), where its block's other paths touch only locations
+    /// it touched (a compare-and-swap that fails only read); elsewhere as `Dynamic`
+    /// (`--deps accesses`).
+    Accesses,
 }
 
 /// Called now and then during a long exploration with the counters so far.
@@ -198,9 +209,7 @@ pub fn explore_with_progress(
             return init_failed(fault, tree);
         }
     };
-    if config.deps == Deps::Static {
-        ex.set_deps(Deps::Static);
-    }
+    ex.set_deps(config.deps, algorithm.carries());
     let tree = config
         .tree
         .map(|c| Box::new(Recorder::new(program, &ex.state, c)));
@@ -229,6 +238,7 @@ pub fn explore_with_progress(
         held: 0,
     };
     algorithm.explore(&mut run);
+    let dependency = run.ex.carried();
     let finals_exhaustive = !(run.config.violations_only && algorithm.observes_the_end());
     run.stats.final_states = run.finals.len() as u64;
     let mut finals: Vec<Fingerprint> = run.finals.into_iter().collect();
@@ -249,6 +259,7 @@ pub fn explore_with_progress(
         reads_from,
         tree: run.tree.map(|t| t.finish()),
         finals_exhaustive,
+        dependency,
     }
 }
 
@@ -273,6 +284,7 @@ fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
         stop: Stop::Violation,
         tree,
         finals_exhaustive: true,
+        dependency: Carried::default(),
     }
 }
 

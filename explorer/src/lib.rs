@@ -20,6 +20,7 @@ pub mod stateful;
 pub mod tree;
 pub mod visited;
 
+pub use dependency::footprint::Carried;
 pub use exploration::{
     explore, explore_with_progress, show_final, Algorithm, Config, Deps, Progress, MAX_DEPTH,
 };

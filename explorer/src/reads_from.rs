@@ -12,10 +12,11 @@
 //! where a count cannot tell: `odpor-ob` once reached every final state of a program
 //! while it missed classes, and lost an assertion on a program of the same shape.
 //!
-//! Reads are the footprint's (what the event may read from its local state): a read
-//! it did not make counts as one, which only makes classes finer, as the searches'
-//! own dependencies do. A read of a whole container ([`WHOLE`]) reads from the last
-//! writer of each of its locations written so far.
+//! Reads are those the event made, whichever footprints the search judged it by:
+//! the classes are the same for every search, and each Mazurkiewicz trace, of what
+//! events did or of their transition footprints, lies within one. A read of a whole
+//! container ([`WHOLE`]) reads from the last writer of each of its locations written
+//! so far.
 
 use crate::dependency::footprint::{intersects, WHOLE};
 use crate::executor::Event;
@@ -42,7 +43,7 @@ pub fn class(events: &[Event], procs: &[Process]) -> Fingerprint {
             .collect()
     };
     let reads = events.iter().enumerate().map(|(i, e)| {
-        let read: Vec<_> = e.footprint.reads.iter().map(|&l| named(i, l)).collect();
+        let read: Vec<_> = e.read.iter().map(|&l| named(i, l)).collect();
         fingerprint(&(names[i], read))
     });
     // The end reads every location written.

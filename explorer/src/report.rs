@@ -174,6 +174,10 @@ pub struct Report {
     /// [`crate::Config::violations_only`] for the algorithms with observers, whose ends
     /// observe nothing then ([`crate::Algorithm::observes_the_end`]).
     pub finals_exhaustive: bool,
+    /// What the events' footprints were: what they touched, or their transition
+    /// footprints (the traces and the Mazurkiewicz count are of that dependency).
+    #[serde(skip)]
+    pub dependency: crate::dependency::footprint::Carried,
 }
 
 impl Report {

@@ -206,6 +206,9 @@ impl ValueEnum for Algo {
 pub enum DepsArg {
     Dynamic,
     Static,
+    /// What events touched (sdpor, csdpor, naive's count), where their blocks'
+    /// other paths touch nothing else: a failed compare-and-swap only reads.
+    Accesses,
 }
 
 impl From<DepsArg> for explorer::Deps {
@@ -213,6 +216,7 @@ impl From<DepsArg> for explorer::Deps {
         match d {
             DepsArg::Dynamic => explorer::Deps::Dynamic,
             DepsArg::Static => explorer::Deps::Static,
+            DepsArg::Accesses => explorer::Deps::Accesses,
         }
     }
 }

@@ -4,9 +4,10 @@
 //! bug of the reduced algorithm (or of the constraints cdpor was given).
 //!
 //! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, odpor-cs-ob, ocdpor, csdpor
-//! and cdpor, each with `--deps dynamic` and `--deps static`, odpor-cs, odpor-cs-ob,
+//! and cdpor, each with `--deps dynamic` and `--deps static` (sdpor and csdpor also
+//! with `--deps accesses`), odpor-cs, odpor-cs-ob,
 //! ocdpor, csdpor and cdpor also with `--literal`, odpor-ob and odpor-cs-ob also with
-//! `--violations-only`: thirty runs per program. cdpor's constraints are synthesised
+//! `--violations-only`: thirty-three runs per program. cdpor's constraints are synthesised
 //! once per program (z3, [`ics`]) and shared by its four modes and ocdpor's four.
 //!
 //! Per program, with `all_violations`:
@@ -17,10 +18,12 @@
 //!   failures, runtime errors and deadlocks (a deadlock's message with process
 //!   identities left out: which of two equal processes is stuck is not state);
 //! - (c) `sdpor` explores exactly one complete execution per Mazurkiewicz trace:
-//!   `sdpor.traces == naive.mazurkiewicz`, in both `--deps` modes (both give every
-//!   event its transition footprint, with which naive counts);
+//!   `sdpor.traces == naive.mazurkiewicz`, of the dependency its events carried
+//!   (`Report::dependency`): transition footprints with `--deps dynamic` and
+//!   `static`, naive's own count; what they touched with `--deps accesses`, counted
+//!   by a second naive run with `--deps accesses`;
 //! - (d) the context-sensitive algorithms explore no more: `traces <= sdpor.traces`,
-//!   against sdpor with the same dependencies;
+//!   against sdpor with the same dependency;
 //! - (e) the validator (`ic-synth --validate`) finds no counterexample to cdpor's
 //!   synthesised constraints, on sampled states;
 //! - (f) `odpor` is optimal: exactly one complete execution per Mazurkiewicz trace
@@ -62,7 +65,7 @@
 
 use explorer::algorithms::naive::Naive;
 use explorer::registry::{self, AlgorithmSpec};
-use explorer::{Algorithm, Config, Deps, Report, Stop, ViolationKind};
+use explorer::{Algorithm, Carried, Config, Deps, Report, Stop, ViolationKind};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -84,8 +87,10 @@ impl Mode {
     /// The `ic-check` options of this mode: `cdpor --deps static --literal`.
     pub fn name(&self) -> String {
         let mut name = self.algo.name.to_string();
-        if self.deps == Deps::Static {
-            name.push_str(" --deps static");
+        match self.deps {
+            Deps::Static => name.push_str(" --deps static"),
+            Deps::Accesses => name.push_str(" --deps accesses"),
+            Deps::Dynamic => {}
         }
         if self.literal {
             name.push_str(" --literal");
@@ -112,11 +117,19 @@ impl Mode {
 /// it, in each dependency mode.
 pub fn modes() -> Vec<Mode> {
     let mut all = Vec::new();
-    for deps in [Deps::Dynamic, Deps::Static] {
+    for deps in [Deps::Dynamic, Deps::Static, Deps::Accesses] {
         for &algo in registry::ALGORITHMS
             .iter()
             .filter(|&&a| a != &registry::NAIVE)
         {
+            // `--deps accesses` changes only the searches that judge events by what
+            // they touched.
+            let carries = algo
+                .build(false, || Err(()))
+                .is_ok_and(|a| a.carries() == Carried::Accesses);
+            if deps == Deps::Accesses && !carries {
+                continue;
+            }
             let mode = |literal, violations_only| Mode {
                 algo,
                 deps,
@@ -388,14 +401,28 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 .mazurkiewicz;
             (count, naive.identities_may_move())
         });
+    // The traces of what events touched, for the modes whose events carry it
+    // (`--deps accesses`): naive's own count is of transition footprints.
+    let accesses = modes
+        .iter()
+        .any(|m| m.deps == Deps::Accesses)
+        .then(|| {
+            let config = Config {
+                deps: Deps::Accesses,
+                ..config()
+            };
+            explorer::explore(&program, &mut Naive::default(), config)
+                .stats
+                .mazurkiewicz
+        })
+        .flatten();
     let mut outcome = Outcome {
         naive,
         reduced: Vec::new(),
     };
-    let mut sdpor_traces = None;
-    let mut odpor_traces = None;
     let awaits = program.blocks.iter().any(|b| b.guard.is_some());
-    for mode in modes {
+    let mut reports: Vec<(Mode, Report)> = Vec::new();
+    for &mode in modes {
         // (j) The searches complete for a dependency finer than reads-from reach every
         // reads-from class naive reaches (the others may skip a class whose state is
         // reached otherwise).
@@ -453,12 +480,34 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 "{name}: reports violations naive does not {extra:?}"
             ));
         }
+        reports.push((mode, report));
+    }
+    // The counts, each against the run of the same dependency: naive's traces of what
+    // events touched or of their transition footprints, sdpor's and odpor's with
+    // events carrying the same footprints.
+    let mazurkiewicz = |carried: Carried| match carried {
+        Carried::Accesses => accesses,
+        Carried::Transitions => outcome.naive.stats.mazurkiewicz,
+    };
+    let baseline = |algo: &AlgorithmSpec, carried: Carried| {
+        reports
+            .iter()
+            .find(|(m, r)| {
+                m.algo == algo && !m.literal && !m.violations_only && r.dependency == carried
+            })
+            .map(|(_, r)| r.stats.traces)
+    };
+    for (mode, report) in &reports {
+        let name = mode.name();
+        let carried = report.dependency;
+        let naive_count = mazurkiewicz(carried);
+        let sdpor_traces = baseline(&registry::SDPOR, carried);
+        let odpor_traces = baseline(&registry::ODPOR, carried);
         if mode.algo == &registry::SDPOR {
-            sdpor_traces = Some(report.stats.traces);
-            if Some(report.stats.traces) != naive.stats.mazurkiewicz {
+            if Some(report.stats.traces) != naive_count {
                 errors.push(format!(
-                    "sdpor: {} traces, but naive counts {:?} Mazurkiewicz traces",
-                    report.stats.traces, naive.stats.mazurkiewicz
+                    "{name}: {} traces, but naive counts {naive_count:?} Mazurkiewicz traces",
+                    report.stats.traces
                 ));
             }
         } else if mode.algo == &registry::ODPOR_OB {
@@ -478,12 +527,12 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 ));
             }
         } else if mode.algo == &registry::ODPOR {
-            odpor_traces = Some(report.stats.traces);
             // (f) Optimality: one execution per Mazurkiewicz trace, none blocked.
-            if Some(report.stats.traces) != naive.stats.mazurkiewicz || report.stats.blocked != 0 {
+            if Some(report.stats.traces) != naive_count || report.stats.blocked != 0 {
                 errors.push(format!(
-                    "{name}: {} traces and {} blocked, but naive counts {:?} Mazurkiewicz traces",
-                    report.stats.traces, report.stats.blocked, naive.stats.mazurkiewicz
+                    "{name}: {} traces and {} blocked, but naive counts {naive_count:?} \
+                     Mazurkiewicz traces",
+                    report.stats.traces, report.stats.blocked
                 ));
             }
         } else if mode.algo == &registry::OCDPOR && !mode.literal {
@@ -522,13 +571,17 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 report.stats.traces
             ));
         } else if let Some(s) = sdpor_traces.filter(|&s| report.stats.traces > s) {
+            // (d) The context-sensitive searches explore no more than sdpor.
             errors.push(format!(
                 "{name}: {} traces, more than sdpor's {s}",
                 report.stats.traces
             ));
         }
-        outcome.reduced.push((name, report));
     }
+    outcome.reduced = reports
+        .into_iter()
+        .map(|(mode, report)| (mode.name(), report))
+        .collect();
     if errors.is_empty() {
         Ok(outcome)
     } else {

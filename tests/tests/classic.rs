@@ -141,3 +141,41 @@ fn dining() {
     sdpor("dining", 4, 14);
     sdpor("dining", 8, 254);
 }
+
+/// GenMC's casrot (`classic/casrot.ic`): N threads each `CAS(x, i - 1, i)`. With
+/// `--deps accesses` a failed CAS only reads, and the traces are GenMC's executions
+/// under sequential consistency (its `expected.sc.mo.in`: 2, 5, 14, 43, 144, 523,
+/// 2,048, 8,597 for N = 2..9): naive counts them, sdpor explores one execution each.
+/// With transition footprints (the default) a failed CAS may write, every two
+/// threads race, and there are N! traces.
+#[test]
+fn casrot_has_genmc_s_executions_when_a_failed_cas_only_reads() {
+    let genmc: [u64; 8] = [2, 5, 14, 43, 144, 523, 2048, 8597];
+    let run = |n: i64, deps: explorer::Deps, algorithm: &mut dyn Algorithm| {
+        let program = load(&benchmark("classic/casrot.ic"), &[("N", n)]);
+        let config = Config {
+            deps,
+            ..Config::default()
+        };
+        let report = explorer::explore(&program, algorithm, config);
+        assert!(report.complete() && report.violations.is_empty());
+        report
+    };
+    let accesses = explorer::Deps::Accesses;
+    for (n, &expected) in (2..=9).zip(&genmc) {
+        let sdpor = run(n, accesses, &mut Dpor::new(SourceDpor));
+        assert_eq!(sdpor.stats.traces, expected, "sdpor({n})");
+        if n <= 6 {
+            let naive = run(n, accesses, &mut Naive::default());
+            assert_eq!(naive.stats.mazurkiewicz, Some(expected), "naive({n})");
+        }
+    }
+    let factorial = [2, 6, 24, 120, 720];
+    for (n, &expected) in (2..=6).zip(&factorial) {
+        let odpor = run(n, explorer::Deps::Dynamic, &mut Dpor::new(OptimalDpor));
+        assert_eq!(
+            odpor.stats.traces, expected,
+            "odpor({n}) with transition footprints"
+        );
+    }
+}

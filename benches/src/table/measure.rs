@@ -121,6 +121,7 @@ pub fn deps_name(deps: Deps) -> &'static str {
     match deps {
         Deps::Static => "static",
         Deps::Dynamic => "dynamic",
+        Deps::Accesses => "accesses",
     }
 }
 

@@ -1,8 +1,11 @@
 //! `naive`: every interleaving, depth first — the reference semantics every reduced
 //! algorithm is checked against. It also counts Mazurkiewicz traces: complete
-//! executions grouped by their happens-before relation.
+//! executions grouped by their happens-before relation, over what each event touched
+//! (with `--deps static`, over transition footprints; with constraints, see
+//! [`Naive::with_constraints`]).
 
 use crate::dependency::constraints::RelationR;
+use crate::dependency::footprint::Carried;
 use crate::dependency::happens_before::HappensBefore;
 use crate::exploration::{Algorithm, Exploration};
 use crate::fingerprint::Fingerprint;
@@ -25,7 +28,7 @@ pub struct Naive {
 
 impl Naive {
     /// Counts the Mazurkiewicz traces of the dependency `ocdpor` explores with:
-    /// conflicting footprints, minus the pairs of events that commute whatever the
+    /// conflicting transition footprints, minus the pairs of events that commute whatever the
     /// state (`R`, from the constraints `ics`). Optimal-DPOR on that dependency
     /// explores exactly one complete execution per such trace: the reference of
     /// ocdpor's optimality test. The exploration itself is unchanged.
@@ -88,6 +91,16 @@ struct Node {
 impl Algorithm for Naive {
     fn name(&self) -> &'static str {
         "naive"
+    }
+
+    /// The traces of sdpor's and odpor's dependency; with constraints, ocdpor's,
+    /// whose `R` relates transitions.
+    fn carries(&self) -> Carried {
+        if self.ics.is_some() {
+            Carried::Transitions
+        } else {
+            Carried::Accesses
+        }
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {

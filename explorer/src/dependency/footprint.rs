@@ -1,5 +1,6 @@
-//! What an event touched: the global locations it read and wrote. Dependency between
-//! events of different processes is a conflict of footprints (docs/soundness.md, "Dependencies: transition footprints").
+//! What an event touched: the global locations it read and wrote, or may touch from
+//! its process's local state (its transition footprint). Dependency between events of
+//! different processes is a conflict of footprints (docs/soundness.md, "Dependencies").
 
 use crate::fingerprint::Fingerprint;
 use frontend::interp::Machine;
@@ -94,21 +95,43 @@ impl From<frontend::analysis::may_touch::Touched> for Footprint {
     }
 }
 
-/// How events get their footprints (see [`crate::Config::deps`]).
+/// What the footprint an event carries is: what happens-before, races and sleep
+/// sets judge the event by in the execution that ran it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Carried {
+    /// What the event touched: dependency is what events did, as Source-DPOR and
+    /// Optimal-DPOR state it (events with their accesses in the execution) and as
+    /// Nidhugg and GenMC run it. A compare-and-swap that fails only read.
+    Accesses,
+    /// Its transition footprint (see [`Policy`]): what its block may touch from its
+    /// process's local state in any global state. The relation of the searches that
+    /// judge events moved past others by what they may do there: cdpor's and
+    /// ocdpor's `R` (a constraint relates transitions), the observers of odpor-ob and
+    /// odpor-cs-ob, the stateful searches' summaries.
+    #[default]
+    Transitions,
+}
+
+/// How events get their footprints (see [`crate::Config::deps`] and [`Carried`]).
 ///
-/// Every event carries its *transition footprint*: what its block may touch from its
-/// process's local state at entry, whatever the global state (see
-/// [`frontend::analysis::may_touch`]). It is a property of the transition, as Source-DPOR's
-/// proof needs, so it also serves wherever the event runs in another position with
-/// the same local state (a reversed race's `n` and `e`, a sleeping step).
+/// An event's *transition footprint* is what its block may touch from its process's
+/// local state at entry, whatever the global state (see
+/// [`frontend::analysis::may_touch`]). It is a property of the transition, so it
+/// serves wherever the event runs in another position with the same local state (a
+/// reversed race's `n`, a probe's block, a sleeping step of the constrained
+/// searches). What the event touched is contained in it, and equal to it where its
+/// block's control flow and indices depend on locals alone.
 #[derive(Debug)]
 pub struct Policy {
     /// Each block's syntactic footprint: the fallback of a block whose analysis
     /// exceeds its budget, and of events whose local state is not known.
     pub blocks: Vec<Footprint>,
-    /// Per block: what its completed events touched *is* their transition footprint,
-    /// so the executor records it rather than computing it.
-    observed: Vec<bool>,
+    /// Per block: what its events touch *is* their transition footprint (its accesses
+    /// depend on locals alone); all `false` with `Deps::Static`, which computes every
+    /// footprint.
+    local: Vec<bool>,
+    /// What completed events carry.
+    carried: Carried,
     /// Transition footprints computed so far, by the fingerprint of the block and the
     /// live locals it runs with ([`crate::state::live_key`]; the collision bound of
     /// [`crate::visited`]): a search meets the same transitions again and again
@@ -120,32 +143,44 @@ pub struct Policy {
 const CACHED: usize = 1 << 16;
 
 impl Policy {
-    /// With `Deps::Dynamic`, a block's completed events carry the locations they
-    /// touched when those are a property of the process's local state (see
-    /// [`frontend::analysis::locality`]): its control flow and indices depend on locals alone,
-    /// so there is one path, and what it touched is the transition footprint. Other
-    /// events have theirs computed. With `Deps::Static`, every event's is computed:
-    /// both modes give the same footprints; static checks the shortcut.
-    pub fn new(program: &Program, deps: crate::Deps) -> Policy {
-        let observed = match deps {
-            crate::Deps::Static => vec![false; program.blocks.len()],
-            crate::Deps::Dynamic => {
-                frontend::analysis::locality::state_dependent_footprints(program)
-                    .into_iter()
-                    .map(|dependent| !dependent)
-                    .collect()
-            }
+    /// With `Deps::Dynamic`, completed events carry their transition footprints,
+    /// recorded where a block's accesses depend on locals alone (see
+    /// [`frontend::analysis::locality`]: its control flow and indices depend on locals
+    /// alone, so there is one path, and what it touched is the transition footprint)
+    /// and computed for the others. With `Deps::Static`, every one is computed: a
+    /// check of the recording shortcut. With `Deps::Accesses`, as `Dynamic`, except
+    /// that where the search judges events by what they touched
+    /// ([`Carried::Accesses`]) an event carries that if its block's other paths touch
+    /// only locations it touched.
+    pub fn new(program: &Program, deps: crate::Deps, carried: Carried) -> Policy {
+        let local = || {
+            frontend::analysis::locality::state_dependent_footprints(program)
+                .into_iter()
+                .map(|dependent| !dependent)
+                .collect()
+        };
+        let (local, carried) = match deps {
+            crate::Deps::Static => (vec![false; program.blocks.len()], Carried::Transitions),
+            crate::Deps::Dynamic => (local(), Carried::Transitions),
+            crate::Deps::Accesses => (local(), carried),
         };
         Policy {
             blocks: static_footprints(program),
-            observed,
+            local,
+            carried,
             cache: Mutex::default(),
         }
     }
 
-    /// Whether an event of `block` that completed (`!failed`) uses what it touched.
-    pub fn observed(&self, block: BlockId, failed: bool) -> bool {
-        !failed && self.observed[block as usize]
+    /// What completed events carry where they may.
+    pub fn carried(&self) -> Carried {
+        self.carried
+    }
+
+    /// Whether an event of `block` that completed (`!failed`) records what it touched
+    /// as its transition footprint (its accesses depend on locals alone).
+    pub fn records(&self, block: BlockId, failed: bool) -> bool {
+        !failed && self.local[block as usize]
     }
 
     /// The transition footprint of `block` run with `locals` (`mem` is not read).
@@ -209,7 +244,7 @@ impl Policy {
         block: BlockId,
         locals: &[Value],
     ) -> Vec<Loc> {
-        if self.observed[block as usize] {
+        if self.local[block as usize] {
             machine.guard_reads(block, mem, locals)
         } else {
             frontend::analysis::may_touch::guard(machine, mem, block, locals)

@@ -35,7 +35,7 @@ pub mod sleep;
 pub mod wakeup;
 pub mod wakeup_tree;
 
-use crate::dependency::footprint::Footprint;
+use crate::dependency::footprint::{Carried, Footprint};
 use crate::dependency::future::Futures;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::Dependency;
@@ -229,6 +229,10 @@ impl<R: Reduction> Algorithm for Dpor<R> {
 
     fn observes_the_end(&self) -> bool {
         self.parts.observers()
+    }
+
+    fn carries(&self) -> Carried {
+        self.parts.carries()
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {

@@ -7,7 +7,7 @@
 
 use super::awaits::{await_race, AwaitRace};
 use super::covered::guard_reads_written;
-use super::race_analysis::{add_dont_do, entry, entry_accesses, entry_event};
+use super::race_analysis::{add_dont_do, entry_accesses, entry_event, moved};
 use super::reduction::{race_at, Reduction};
 use super::wakeup::{waits, Insertion};
 use super::Dpor;
@@ -299,7 +299,7 @@ impl<R: Reduction> Dpor<R> {
                 .collect();
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            let race_write = (last == LastEvent::Probe).then(|| entry(&run.ex, reversal.e, false));
+            let race_write = (last == LastEvent::Probe).then(|| moved(&run.ex, reversal.e));
             // No state follows an unrun event.
             let after_unrun = unrun(reversal.later);
             let joined = self.insert_wakeup(run, reversal.e, entries, race_write.as_ref());

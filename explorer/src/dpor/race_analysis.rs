@@ -70,6 +70,7 @@ impl<R: Reduction> Dpor<R> {
                 continue;
             }
             let mut wakeup: Option<Vec<Entry>> = None;
+            let n_moves = real && run.ex.carries_accesses(n);
             {
                 let (before, _) = self.nodes.split_at_mut(n);
                 let prefix = &mut before[e];
@@ -90,9 +91,10 @@ impl<R: Reduction> Dpor<R> {
                 } else if let Some((before_n, after_n)) = sequence {
                     // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
                     // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`); a
-                    // probe's step with its block's footprint (it reads other values
-                    // there).
-                    let whole_n = !real;
+                    // probe's step, or one that carries what it touched, with its
+                    // transition footprint (it may read other values there: see
+                    // `moved`).
+                    let whole_n = !real || run.ex.carries_accesses(n);
                     wakeup = Some(
                         before_n
                             .into_iter()
@@ -109,7 +111,7 @@ impl<R: Reduction> Dpor<R> {
                     // only where no probe needs them: see `await_race`.)
                     let mut v = races::notdep(run.ex.events(), &self.hb, e);
                     v.push(n);
-                    let whole = (!real).then(|| run.ex.event_transition(n));
+                    let whole = (!real || n_moves).then(|| run.ex.event_transition(n));
                     let guided = self.parts.guided();
                     add_initial(run, &self.hb, prefix, guided, &v, whole.as_ref());
                 }
@@ -120,7 +122,7 @@ impl<R: Reduction> Dpor<R> {
             // where `R` may keep a process asleep.
             let lifts = self.parts.lifts();
             let insertion = wakeup.map(|entries| {
-                let race_write = (!real || lifts).then(|| entry(&run.ex, e, false));
+                let race_write = (!real || lifts).then(|| moved(&run.ex, e));
                 self.insert_wakeup(run, e, entries, race_write.as_ref())
             });
             if real && insertion == Some(Insertion::Beside) {
@@ -180,6 +182,23 @@ pub(super) fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
         Some(Equivalent::IfReaching(steps, state)) => sleep.insert_if_reaching(steps, state),
         None => {}
     }
+}
+
+/// Event `i` of the current execution as a step of a sequence that runs it after
+/// other events than it followed: with its transition footprint if it carries what
+/// it touched ([`Executor::carries_accesses`]).
+///
+/// The events of `notdep(e, E)` keep what they touched wherever a reversal of
+/// `e ⋖ n` puts them before `n`: none of them conflicts with `e` or with an event
+/// that happens after `e`, so the last write before each of their reads is the same
+/// without those events, and each reads the values it read, takes the same path
+/// and touches the same locations. `n` and `e` run after other events there (`n`
+/// without `e` before it, `e` after `n`): what they read may differ, and only their
+/// transition footprints contain what they touch then. (This is the property of
+/// Source-DPOR's events, JACM'17 Sec. 3, that a reversal runs the same events of
+/// `notdep(e, E)`; with transition footprints it holds of every step.)
+pub(super) fn moved(ex: &Executor<'_>, i: usize) -> Entry {
+    entry(ex, i, ex.carries_accesses(i))
 }
 
 /// Event `i` of the current execution as a wakeup-tree entry; `whole`: with its

@@ -2,7 +2,7 @@
 //! `wut(E')` unless a process asleep or done there covers it, a node follows its
 //! leftmost branch, and an empty tree chooses one fresh step (line 3).
 
-use super::race_analysis::{add_initial, entry};
+use super::race_analysis::{add_initial, entry, moved};
 use super::reduction::Reduction;
 use super::Dpor;
 use crate::dependency::footprint::Footprint;
@@ -138,12 +138,12 @@ impl<R: Reduction> Dpor<R> {
     pub(super) fn recheck_refused_beside(&mut self, run: &mut Exploration<'_, '_>) {
         for (e, n) in self.refused_beside.clone() {
             let events = run.ex.events();
-            let entries: Vec<Entry> = races::notdep(events, &self.hb, e)
+            let mut entries: Vec<Entry> = races::notdep(events, &self.hb, e)
                 .into_iter()
-                .chain([n])
                 .map(|i| entry(&run.ex, i, false))
                 .collect();
-            let race_write = self.parts.lifts().then(|| entry(&run.ex, e, false));
+            entries.push(moved(&run.ex, n));
+            let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
             self.insert_wakeup(run, e, entries, race_write.as_ref());
         }
     }
@@ -265,7 +265,7 @@ impl<R: Reduction> Dpor<R> {
             let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
                 .chain([entry(&run.ex, n, true)])
                 .collect();
-            let race_write = entry(&run.ex, e, false);
+            let race_write = moved(&run.ex, e);
             Some(self.insert_wakeup(run, e, entries, Some(&race_write)))
         } else {
             v.push(n);
