@@ -164,6 +164,39 @@ impl<'p> Executor<'p> {
         self.events[i].own_accesses
     }
 
+    /// The footprint an event of `block` run with `locals` on `mem` (a memory computed
+    /// for a reordering, [`Executor::virtual_memory`]) carries, run on copies: what
+    /// it touches where it completes and its other paths touch nothing else, else its
+    /// transition footprint. `None` where its guard does not hold.
+    pub fn accesses_at(&self, mem: &Memory, block: BlockId, locals: &[Value]) -> Option<Footprint> {
+        if self.machine.enabled(block, mem, locals) != Ok(true) {
+            return None;
+        }
+        let transition = self.transition(block, locals);
+        let (mut mem, mut locals) = (mem.clone(), locals.to_vec());
+        let mut fx = Effects::default();
+        let run = self.machine.run_block(
+            block,
+            &mut mem,
+            &mut locals,
+            &mut UndoLog::default(),
+            &mut fx,
+        );
+        // What the event would carry there (as `Executor::step` gives it): what it
+        // touched where it completes and its other paths touch nothing else (see
+        // `only_touches`), else its transition footprint (a failed event's too).
+        Some(
+            if run.is_ok() && only_touches(&transition, &fx.reads, &fx.writes) {
+                Footprint {
+                    reads: fx.reads,
+                    writes: fx.writes,
+                }
+            } else {
+                transition
+            },
+        )
+    }
+
     /// What completed events carry in this exploration.
     pub fn carried(&self) -> Carried {
         self.policy.carried()

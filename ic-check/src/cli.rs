@@ -206,7 +206,7 @@ impl ValueEnum for Algo {
 pub enum DepsArg {
     Dynamic,
     Static,
-    /// What events touched (sdpor, csdpor, naive's count), where their blocks'
+    /// What events touched (sdpor, odpor, csdpor, odpor-cs, naive's count), where their blocks'
     /// other paths touch nothing else: a failed compare-and-swap only reads.
     Accesses,
 }

@@ -4,10 +4,10 @@
 //! bug of the reduced algorithm (or of the constraints cdpor was given).
 //!
 //! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, odpor-cs-ob, ocdpor, csdpor
-//! and cdpor, each with `--deps dynamic` and `--deps static` (sdpor and csdpor also
-//! with `--deps accesses`), odpor-cs, odpor-cs-ob,
+//! and cdpor, each with `--deps dynamic` and `--deps static` (sdpor, odpor, csdpor and
+//! odpor-cs also with `--deps accesses`), odpor-cs, odpor-cs-ob,
 //! ocdpor, csdpor and cdpor also with `--literal`, odpor-ob and odpor-cs-ob also with
-//! `--violations-only`: thirty-three runs per program. cdpor's constraints are synthesised
+//! `--violations-only`: thirty-six runs per program. cdpor's constraints are synthesised
 //! once per program (z3, [`ics`]) and shared by its four modes and ocdpor's four.
 //!
 //! Per program, with `all_violations`:

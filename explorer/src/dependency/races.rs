@@ -45,6 +45,14 @@ pub fn notdep(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
     (e + 1..d).filter(|&j| !hb.before(events, e, j)).collect()
 }
 
+/// `notdep(e, E)` of a whole execution `E` (JACM Alg. 2, where an execution ends):
+/// the events after `e` that do not happen after `e`, in order, to the last.
+pub fn notdep_whole(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
+    (e + 1..events.len())
+        .filter(|&j| !hb.before(events, e, j))
+        .collect()
+}
+
 /// `notdep(e, E)` split as ODPOR_cs redefines the sequence of a race `e ⋖ n` (ISSTA'19
 /// Sec. 3.2, Alg. 1 line 37): `ance(e, n, E)`, the events after `e` that happen before
 /// `n`; the future initials `I_fut`, the other events of `notdep(e, E)` that none of

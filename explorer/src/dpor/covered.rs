@@ -94,6 +94,7 @@ impl<R: Reduction> Dpor<R> {
         run.ex.enabled(&mut self.enabled);
         self.probe_disabled(run);
         run.blocked(Blocked::Covered);
+        self.reverse_moved_races(run);
         self.future_races(run, x, None);
         let footprint = run.ex.events()[run.ex.events().len() - 1].footprint.clone();
         self.hb.pop();
@@ -164,6 +165,7 @@ impl<R: Reduction> Dpor<R> {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
         self.recheck_refused_beside(run);
+        self.reverse_moved_races(run);
         // With observers, the races of real events are found where an execution ends.
         self.observed_races(run, false);
         let observed = self.observed_at_block(run);
@@ -223,6 +225,8 @@ impl<R: Reduction> Dpor<R> {
         } else {
             self.analyse_unrun(run, p)
         };
+        // The execution ends here as if the step had run and blocked.
+        self.reverse_moved_races(run);
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];
         node.current = None;

@@ -118,6 +118,11 @@ pub struct Dpor<R> {
     /// process asleep beside it covered it, judged again on the whole of each
     /// execution through `n`, where it ends ([`Dpor::recheck_refused_beside`]).
     refused_beside: Vec<(usize, usize)>,
+    /// The races `(e, n)` of the current path whose `n` may do otherwise where their
+    /// reversal runs it (it carries what it touched, or failed, with `--deps
+    /// accesses`): an optimal search reverses them on the whole of each execution
+    /// through `n`, where it ends ([`Dpor::reverse_moved_races`]).
+    moved_races: Vec<(usize, usize)>,
     /// What each block and everything after it may touch ([`Dpor::future_races`]).
     futures: Option<Futures>,
 }
@@ -137,6 +142,7 @@ impl<R: Reduction> Dpor<R> {
             end_reads: true,
             guards: Vec::new(),
             refused_beside: Vec::new(),
+            moved_races: Vec::new(),
             futures: None,
         }
     }
@@ -213,6 +219,7 @@ impl<R: Reduction> Dpor<R> {
         run.back();
         // A race stays to judge again in every execution through its later event.
         self.refused_beside.retain(|&(_, n)| n < d);
+        self.moved_races.retain(|&(_, n)| n < d);
         let node = &mut self.nodes[d];
         if let Some(p) = node.current.take() {
             let process = run.ex.state.procs[p].pid_key;
@@ -272,6 +279,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     self.measure_path(run);
                     run.complete_execution();
                     self.recheck_refused_beside(run);
+                    self.reverse_moved_races(run);
                     self.observed_races(run, true);
                     if !self.close(run) {
                         break;
@@ -321,6 +329,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                         });
                         run.stats.pruning.cuts += u64::from(cut);
                         self.recheck_refused_beside(run);
+                        self.reverse_moved_races(run);
                         self.observed_races(run, false);
                         if !self.close(run) {
                             break;

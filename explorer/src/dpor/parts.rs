@@ -7,11 +7,11 @@
 //! | algorithm | frontier | races | states | independence | events carry |
 //! | --- | --- | --- | --- | --- | --- |
 //! | sdpor | backtrack sets | as they run | unchecked | footprints | accesses |
-//! | odpor | wakeup trees | as they run | unchecked | footprints | transitions |
+//! | odpor | wakeup trees | as they run | unchecked | footprints | accesses |
 //! | odpor-ob | wakeup trees | at the end | unchecked | footprints | transitions |
 //! | csdpor | backtrack sets | as they run | checked | footprints | accesses |
 //! | cdpor | backtrack sets | as they run | checked | constrained | transitions |
-//! | odpor-cs | wakeup trees | as they run | checked | footprints | transitions |
+//! | odpor-cs | wakeup trees | as they run | checked | footprints | accesses |
 //! | odpor-cs-ob | wakeup trees | at the end | checked | footprints | transitions |
 //! | ocdpor | wakeup trees | as they run | checked | constrained | transitions |
 //!
@@ -153,13 +153,9 @@ impl Parts {
     /// state), and an event that commutes with `e` only by `R` may have read `e`'s
     /// writes: without `e` it does something else, within its transition footprint
     /// but not within what it touched. The observers' overwriting arguments
-    /// ([`super::observed`]) are written for transition footprints too. The optimal
-    /// searches judge wakeup sequences by their steps' footprints: with what events
-    /// touched, odpor missed 1 of 27 traces of
-    /// `tests/regressions/odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step.ic`
-    /// (issue 44 keeps them on transition footprints until that is understood).
+    /// ([`super::observed`]) are written for transition footprints too.
     pub fn carries(&self) -> Carried {
-        if self.lifts() || self.observers() || self.optimal() {
+        if self.lifts() || self.observers() {
             Carried::Transitions
         } else {
             Carried::Accesses

@@ -4,11 +4,12 @@
 //! (Optimal-DPOR), after the reduction's line 9, then the reduction's sequence to the
 //! sleep set (lines 11–14). Also the wakeup-tree steps (`entry`) events become.
 
+use super::alternatives::virtual_memory;
 use super::awaits::{await_race, AwaitRace};
 use super::reduction::{race_at, race_view, Equivalent, Reduction};
 use super::wakeup::Insertion;
 use super::{choose, Dpor, Node};
-use crate::dependency::footprint::Footprint;
+use crate::dependency::footprint::{Carried, Footprint};
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
 use crate::dpor::sleep::SleepSet;
@@ -71,6 +72,24 @@ impl<R: Reduction> Dpor<R> {
             }
             let mut wakeup: Option<Vec<Entry>> = None;
             let n_moves = real && run.ex.carries_accesses(n);
+            // Optimal-DPOR (JACM Alg. 2) reverses the races of an execution where it
+            // ends, with `notdep(e, E)` over the whole of it; ours are reversed as `n`
+            // runs, with the events before `n`. The two agree when `n` is the same
+            // event wherever it runs. One that may do otherwise there (it carries what
+            // it touched, or it failed) may conflict in the reversal with an event
+            // after it in `E` that commutes with it in `E`, which the whole `notdep`
+            // puts before it, and which linearisations of the same trace place on
+            // either side: q's `z = 1`, then r's block failing on z = 1, then p's
+            // reads and write of x that r's block writes where it does not fail; odpor
+            // reversed only `q r` and missed `p p p r q`. Such a race is reversed where
+            // each execution through `n` ends (`Dpor::reverse_moved_races`); its
+            // don't-do sequence (odpor-cs) is left out.
+            let failed = real && run.ex.events()[n].failed;
+            if self.parts.optimal() && run.ex.carried() == Carried::Accesses && (n_moves || failed)
+            {
+                self.moved_races.push((e, n));
+                continue;
+            }
             {
                 let (before, _) = self.nodes.split_at_mut(n);
                 let prefix = &mut before[e];
@@ -91,16 +110,14 @@ impl<R: Reduction> Dpor<R> {
                 } else if let Some((before_n, after_n)) = sequence {
                     // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
                     // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`); a
-                    // probe's step, or one that carries what it touched, with its
-                    // transition footprint (it may read other values there: see
-                    // `moved`).
-                    let whole_n = !real || run.ex.carries_accesses(n);
+                    // probe's step with its block's footprint (it reads other values
+                    // there).
                     wakeup = Some(
                         before_n
                             .into_iter()
                             .chain([n])
                             .chain(after_n)
-                            .map(|i| entry(&run.ex, i, whole_n && i == n))
+                            .map(|i| entry(&run.ex, i, !real && i == n))
                             .collect(),
                     );
                 } else {
@@ -199,6 +216,43 @@ pub(super) fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
 /// `notdep(e, E)`; with transition footprints it holds of every step.)
 pub(super) fn moved(ex: &Executor<'_>, i: usize) -> Entry {
     entry(ex, i, ex.carries_accesses(i))
+}
+
+/// Event `n` of a race `e ⋖ n` as the last step of its reversal `v.n`, `v` being
+/// events of `notdep(e, E)` in order, where `n` may do otherwise than in `E` (it
+/// carries what it touched, or failed, with `--deps accesses`): with the footprint
+/// it carries when it runs in `s[E'.v]` ([`Executor::accesses_at`]). `v` runs there
+/// as in `E` (see [`moved`]), so the memory is read off the undo log
+/// ([`virtual_memory`]), and `n` runs with the locals it had; where the memory is
+/// not exact there, with its transition footprint.
+///
+/// Not its transition footprint wherever it may: a wakeup tree's steps are compared
+/// with the events the search runs, and must be those events. With the larger
+/// transition footprint for q's `if (y == 0) { x = 0; } else { y = 0; }`, which in
+/// `E` read y and wrote x, odpor missed 16 of 900 traces
+/// (`tests/regressions/odpor_ob_misses_reads_from_classes_generated.ic`, `--deps
+/// accesses`); with what it touches there rather than what it carries (a path that
+/// touches fewer locations than its block may carries its transition footprint),
+/// 1 of 27 (`tests/regressions/odpor_cs_ob_a_process_chained_to_a_partner_races_with_the_settled_step.ic`).
+pub(super) fn reversed(
+    ex: &Executor<'_>,
+    hb: &HappensBefore,
+    (e, n): (usize, usize),
+    v: &[usize],
+) -> Entry {
+    let block = ex.events()[n].block;
+    let exact = virtual_memory(ex, hb, e, v)
+        .and_then(|mem| ex.accesses_at(&mem, block, ex.entry_locals(n)));
+    match exact {
+        // What it surely overwrites there is not known: none (only the observers,
+        // which do not move such events, read it).
+        Some(footprint) => Entry {
+            footprint,
+            written: Vec::new(),
+            ..entry(ex, n, false)
+        },
+        None => entry(ex, n, true),
+    }
 }
 
 /// Event `i` of the current execution as a wakeup-tree entry; `whole`: with its

@@ -2,7 +2,7 @@
 //! `wut(E')` unless a process asleep or done there covers it, a node follows its
 //! leftmost branch, and an empty tree chooses one fresh step (line 3).
 
-use super::race_analysis::{add_initial, entry, moved};
+use super::race_analysis::{add_initial, entry, moved, reversed};
 use super::reduction::Reduction;
 use super::Dpor;
 use crate::dependency::footprint::Footprint;
@@ -138,11 +138,30 @@ impl<R: Reduction> Dpor<R> {
     pub(super) fn recheck_refused_beside(&mut self, run: &mut Exploration<'_, '_>) {
         for (e, n) in self.refused_beside.clone() {
             let events = run.ex.events();
-            let mut entries: Vec<Entry> = races::notdep(events, &self.hb, e)
+            let entries: Vec<Entry> = races::notdep(events, &self.hb, e)
                 .into_iter()
+                .chain([n])
                 .map(|i| entry(&run.ex, i, false))
                 .collect();
-            entries.push(moved(&run.ex, n));
+            let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
+            self.insert_wakeup(run, e, entries, race_write.as_ref());
+        }
+    }
+
+    /// JACM Alg. 2's reversal of each race `e ⋖ n` of [`Dpor::moved_races`] on the
+    /// whole execution that ends here: `v = notdep(e, E)` to its last event, then `n`
+    /// with the footprint it carries after `v` ([`reversed`]). In each execution
+    /// through `n`: which events follow `n` independently of `e` depends on the
+    /// continuation. Races of a step run for its races and stepped back
+    /// ([`Dpor::run_covered`]) were reversed where that step's execution ended.
+    pub(super) fn reverse_moved_races(&mut self, run: &mut Exploration<'_, '_>) {
+        let len = run.ex.events().len();
+        self.moved_races.retain(|&(_, n)| n < len);
+        for (e, n) in self.moved_races.clone() {
+            let events = run.ex.events();
+            let v = races::notdep_whole(events, &self.hb, e);
+            let mut entries: Vec<Entry> = v.iter().map(|&i| entry(&run.ex, i, false)).collect();
+            entries.push(reversed(&run.ex, &self.hb, (e, n), &v));
             let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
             self.insert_wakeup(run, e, entries, race_write.as_ref());
         }
