@@ -34,7 +34,8 @@ pub struct Event {
     /// skipped.
     pub written: Vec<Loc>,
     /// The locations it did read (before failing, for a failed event; none for an
-    /// unrun one): what [`crate::reads_from`] classes executions by.
+    /// unrun one), kept only when asked ([`Executor::keep_reads`]): what
+    /// [`crate::reads_from`] classes executions by.
     pub read: Vec<Loc>,
     /// Its footprint is what it touched, and its block's path depends on the global
     /// state: elsewhere it may touch otherwise ([`Executor::carries_accesses`]).
@@ -77,6 +78,8 @@ pub struct Executor<'p> {
     fx: Effects,
     /// Which events carry what they touched, and the blocks' syntactic footprints.
     policy: Arc<Policy>,
+    /// Events keep the locations they read ([`Event::read`]).
+    keep_reads: bool,
 }
 
 impl<'p> Executor<'p> {
@@ -101,6 +104,7 @@ impl<'p> Executor<'p> {
             depth: 0,
             fx: Effects::default(),
             policy,
+            keep_reads: false,
         }
     }
 
@@ -195,6 +199,12 @@ impl<'p> Executor<'p> {
                 transition
             },
         )
+    }
+
+    /// Whether events keep the locations they read, for reads-from classes (a copy
+    /// per step the other searches need not pay).
+    pub fn keep_reads(&mut self, keep: bool) {
+        self.keep_reads = keep;
     }
 
     /// What completed events carry in this exploration.
@@ -341,7 +351,10 @@ impl<'p> Executor<'p> {
         if !event.failed {
             event.written.extend_from_slice(&self.fx.writes);
         }
-        event.read.clone_from(&self.fx.reads);
+        event.read.clear();
+        if self.keep_reads {
+            event.read.extend_from_slice(&self.fx.reads);
+        }
         self.depth += 1;
         outcome.map(|()| &self.events[self.depth - 1])
     }

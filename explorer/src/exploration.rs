@@ -210,6 +210,7 @@ pub fn explore_with_progress(
         }
     };
     ex.set_deps(config.deps, algorithm.carries());
+    ex.keep_reads(config.record_reads_from);
     let tree = config
         .tree
         .map(|c| Box::new(Recorder::new(program, &ex.state, c)));

@@ -164,8 +164,7 @@ impl<R: Reduction> Dpor<R> {
     ) {
         self.measure_path(run);
         run.blocked(Blocked::Covered);
-        self.recheck_refused_beside(run);
-        self.reverse_moved_races(run);
+        self.reverse_at_the_end(run);
         // With observers, the races of real events are found where an execution ends.
         self.observed_races(run, false);
         let observed = self.observed_at_block(run);

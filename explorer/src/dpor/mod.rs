@@ -278,8 +278,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 if self.nodes[d].enabled.is_empty() {
                     self.measure_path(run);
                     run.complete_execution();
-                    self.recheck_refused_beside(run);
-                    self.reverse_moved_races(run);
+                    self.reverse_at_the_end(run);
                     self.observed_races(run, true);
                     if !self.close(run) {
                         break;
@@ -328,8 +327,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                             None => Blocked::Asleep,
                         });
                         run.stats.pruning.cuts += u64::from(cut);
-                        self.recheck_refused_beside(run);
-                        self.reverse_moved_races(run);
+                        self.reverse_at_the_end(run);
                         self.observed_races(run, false);
                         if !self.close(run) {
                             break;

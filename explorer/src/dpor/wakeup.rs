@@ -137,14 +137,9 @@ impl<R: Reduction> Dpor<R> {
     /// which events follow `n` independently of `e` depends on the continuation.
     pub(super) fn recheck_refused_beside(&mut self, run: &mut Exploration<'_, '_>) {
         for (e, n) in self.refused_beside.clone() {
-            let events = run.ex.events();
-            let entries: Vec<Entry> = races::notdep(events, &self.hb, e)
-                .into_iter()
-                .chain([n])
-                .map(|i| entry(&run.ex, i, false))
-                .collect();
-            let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
-            self.insert_wakeup(run, e, entries, race_write.as_ref());
+            let v = races::notdep(run.ex.events(), &self.hb, e);
+            let last = entry(&run.ex, n, false);
+            self.insert_reversal(run, e, &v, last);
         }
     }
 
@@ -158,13 +153,33 @@ impl<R: Reduction> Dpor<R> {
         let len = run.ex.events().len();
         self.moved_races.retain(|&(_, n)| n < len);
         for (e, n) in self.moved_races.clone() {
-            let events = run.ex.events();
-            let v = races::notdep_whole(events, &self.hb, e);
-            let mut entries: Vec<Entry> = v.iter().map(|&i| entry(&run.ex, i, false)).collect();
-            entries.push(reversed(&run.ex, &self.hb, (e, n), &v));
-            let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
-            self.insert_wakeup(run, e, entries, race_write.as_ref());
+            let v = races::notdep_whole(run.ex.events(), &self.hb, e);
+            let last = reversed(&run.ex, &self.hb, (e, n), &v);
+            self.insert_reversal(run, e, &v, last);
         }
+    }
+
+    /// The races reversed where an execution ends: those refused beside a sleeper
+    /// ([`Dpor::recheck_refused_beside`]) and those whose later event may do
+    /// otherwise where reversed ([`Dpor::reverse_moved_races`]).
+    pub(super) fn reverse_at_the_end(&mut self, run: &mut Exploration<'_, '_>) {
+        self.recheck_refused_beside(run);
+        self.reverse_moved_races(run);
+    }
+
+    /// The events `v` of the execution, then `last` (the race's `n`), join `wut(E')`
+    /// for a race `e ⋖ n` judged where the execution ends.
+    fn insert_reversal(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        e: usize,
+        v: &[usize],
+        last: Entry,
+    ) {
+        let mut entries: Vec<Entry> = v.iter().map(|&i| entry(&run.ex, i, false)).collect();
+        entries.push(last);
+        let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
+        self.insert_wakeup(run, e, entries, race_write.as_ref());
     }
 }
 
