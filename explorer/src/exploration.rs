@@ -116,8 +116,7 @@ impl Default for Config {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Deps {
     /// Every event's transition footprint, recorded where its block's accesses depend
-    /// on locals alone (elements individually) and computed otherwise.
-    #[default]
+    /// on locals alone (elements individually) and computed otherwise (`--deps dynamic`).
     Dynamic,
     /// Every event's transition footprint, computed (`--deps static`): a check of the
     /// recording shortcut.
@@ -125,7 +124,8 @@ pub enum Deps {
     /// What each event touched, in the searches that judge events by it
     /// ([`Algorithm::carries`]), where its block's other paths touch only locations
     /// it touched (a compare-and-swap that fails only read); elsewhere as `Dynamic`
-    /// (`--deps accesses`).
+    /// (`--deps accesses`, the default).
+    #[default]
     Accesses,
 }
 

@@ -38,9 +38,10 @@ pub struct Cli {
     #[arg(long, requires = "ics")]
     pub trust_ics: bool,
 
-    /// What makes two events dependent: what they actually touched (`dynamic`), or the
-    /// globals their blocks mention (`static`, as the papers' baselines count).
-    #[arg(long, value_enum, default_value_t = DepsArg::Dynamic)]
+    /// What makes two events dependent: what they touched where that may stand for them
+    /// (`accesses`), or their blocks' transition footprints, recorded (`dynamic`) or
+    /// computed (`static`).
+    #[arg(long, value_enum, default_value_t = DepsArg::Accesses)]
     pub deps: DepsArg,
 
     /// Follow the papers' algorithms to the letter: no commutation of sleeping steps in
@@ -204,11 +205,14 @@ impl ValueEnum for Algo {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DepsArg {
-    Dynamic,
-    Static,
-    /// What events touched (sdpor, odpor, csdpor, odpor-cs, naive's count), where their blocks'
-    /// other paths touch nothing else: a failed compare-and-swap only reads.
+    /// What events touched (sdpor, odpor, csdpor, naive's count), where their blocks' other
+    /// paths touch nothing else: a failed compare-and-swap only reads.
     Accesses,
+    /// What events' blocks may touch from their process's local state (transition
+    /// footprints), recorded where that is what they touched.
+    Dynamic,
+    /// Transition footprints, every one computed: explores what `dynamic` does.
+    Static,
 }
 
 impl From<DepsArg> for explorer::Deps {

@@ -16,7 +16,7 @@
 
 use explorer::algorithms::naive::Naive;
 use explorer::registry;
-use explorer::{Algorithm, Config, Report, ViolationKind};
+use explorer::{Algorithm, Config, Deps, Report, ViolationKind};
 use frontend::ics::ResolvedIcs;
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::cell::OnceCell;
@@ -68,10 +68,11 @@ fn algorithm(
 /// steps per block, depth 100: [`tests::differential::config`]) without its time limit,
 /// which would only make a slow run fail less clearly; reads-from classes recorded
 /// where they are counted or compared.
-fn config(classes: bool) -> Config {
+fn config(classes: bool, deps: Deps) -> Config {
     Config {
         timeout: None,
         record_reads_from: classes,
+        deps,
         ..tests::differential::config()
     }
 }
@@ -103,7 +104,7 @@ fn check(path: &Path) -> Result<(), Failed> {
         match ics() {
             Ok(ics) => {
                 let mut finer = Naive::with_constraints(ics);
-                let report = explorer::explore(&program, &mut finer, line.config());
+                let report = explorer::explore(&program, &mut finer, line.config(header.deps));
                 let moved = Some(finer.identities_may_move());
                 line.check(&report, &naive, moved, &mut failures);
             }
@@ -117,7 +118,7 @@ fn check(path: &Path) -> Result<(), Failed> {
         };
         match algorithm(name, literal, &ics) {
             Ok(mut algorithm) => {
-                let report = explorer::explore(&program, &mut *algorithm, line.config());
+                let report = explorer::explore(&program, &mut *algorithm, line.config(header.deps));
                 line.check(&report, &naive, None, &mut failures);
             }
             Err(e) => failures.push(format!("line {}: {e}", line.number)),
@@ -152,10 +153,12 @@ fn check_naive(
         .chain(&header.algorithms)
         .any(Line::classes);
     let (naive, shown) = if header.finals.is_empty() {
-        let report = explorer::explore(program, &mut Naive::default(), config(classes));
+        let report =
+            explorer::explore(program, &mut Naive::default(), config(classes, header.deps));
         (report, None)
     } else {
-        let (report, shown) = tests::explore_shown(program, &mut Naive::default(), config(classes));
+        let config = config(classes, header.deps);
+        let (report, shown) = tests::explore_shown(program, &mut Naive::default(), config);
         (report, Some(shown))
     };
     header.naive.check(&naive, &naive, None, failures);
@@ -257,6 +260,9 @@ struct Header {
     algorithms: Vec<Line>,
     /// The comparison of every mode with naive is left out (the header says why).
     skip_comparison: bool,
+    /// `--deps` of every run the header names (`deps: dynamic`; the default's
+    /// otherwise). The comparison runs every mode whatever it is.
+    deps: Deps,
 }
 
 /// A line `SUBJECT: ITEM, ITEM, ...` of naive, naive with constraints or an algorithm.
@@ -382,9 +388,9 @@ impl Line {
         self.items.iter().any(classes)
     }
 
-    /// [`config`] for the line's run.
-    fn config(&self) -> Config {
-        config(self.classes())
+    /// [`config`] for the line's run with the header's dependency.
+    fn config(&self, deps: Deps) -> Config {
+        config(self.classes(), deps)
     }
 
     /// Checks `report` (beside naive's, and whether identities may move for naive with
@@ -497,6 +503,7 @@ impl Header {
         let mut finer = None;
         let mut algorithms = Vec::new();
         let mut skip_comparison = false;
+        let mut deps = None;
         for &(number, text) in expectations {
             let text = text.strip_prefix(' ').unwrap_or(text);
             let (subject, rest) = text.split_once(": ").ok_or_else(|| {
@@ -553,13 +560,25 @@ impl Header {
                     once(skip_comparison)?;
                     skip_comparison = true;
                 }
+                "deps" => {
+                    once(deps.is_some())?;
+                    deps = Some(match rest {
+                        "dynamic" => Deps::Dynamic,
+                        "static" => Deps::Static,
+                        "accesses" => Deps::Accesses,
+                        _ => {
+                            let e = "`deps: dynamic`, `deps: static` or `deps: accesses`";
+                            return Err((number, e.into()));
+                        }
+                    });
+                }
                 _ => {
                     let name = subject.strip_suffix(" --literal").unwrap_or(subject);
                     let word = |c: char| c.is_ascii_lowercase() || c == '-';
                     if name.is_empty() || !name.chars().all(word) {
                         let e = format!(
                             "`{subject}` is none of naive, naive with constraints, violation, \
-                             violations, final, constraints, skip comparison, or an algorithm \
+                             violations, final, constraints, skip comparison, deps, or an algorithm \
                              as `ic-check --algo` names it (with `--literal` or not)"
                         );
                         return Err((number, e));
@@ -608,6 +627,7 @@ impl Header {
             finer,
             algorithms,
             skip_comparison,
+            deps: deps.unwrap_or_default(),
         })
     }
 }

@@ -171,9 +171,9 @@ fn run_group(
     families: &[&'static Family],
 ) -> bool {
     let sources: Vec<Result<Source, String>> = families.iter().map(|f| read(f)).collect();
-    // Both `--deps` modes give every event its transition footprint (recorded or
-    // computed): they explore the same executions, so one table.
-    let deps = Deps::Dynamic;
+    // The default dependency, as a user runs `ic-check`: what events touched in
+    // sdpor and odpor's searches, transition footprints in the others.
+    let deps = Deps::default();
     let mut rows = Vec::new();
     let mut problems = Vec::new();
     for (family, source) in families.iter().zip(&sources) {
@@ -192,7 +192,8 @@ fn run_group(
         }
     }
     let (table, flagged) = report::measured(&rows, &problems);
-    print!("\n## Measured (`--deps dynamic`, the default)\n\n{table}");
+    let deps = deps_name(deps);
+    print!("\n## Measured (`--deps {deps}`, the default)\n\n{table}");
     let _ = std::io::stdout().flush();
     print!("\n## The papers' numbers\n\n{}", report::paper(families));
     flagged

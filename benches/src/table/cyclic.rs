@@ -202,7 +202,7 @@ pub fn measure(
         .map_err(|_| format!("{}: does not load at N = {n}", family.file))?;
     let runs = ALGOS
         .iter()
-        .map(|&algo| measure::run(&program, algo, Deps::Dynamic, timeout, None))
+        .map(|&algo| measure::run(&program, algo, Deps::default(), timeout, None))
         .collect();
     let promela = Path::new(crate::PROGRAMS).join("../promela");
     let spin = (with_spin && !family.promela.is_empty())

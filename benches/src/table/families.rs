@@ -425,6 +425,10 @@ pub const FAMILIES: &[Family] = &[
     classic("dining", "Dining", "classic/dining.ic", &[4, 8, 10],
         "no published count: 2^N - 2, derived in classic/dining.ic",
         &[published(4, "14"), published(8, "254"), published(10, "1022")]),
+    classic("casrot", "CASrot", "classic/casrot.ic", &[5, 7, 9],
+        "GenMC's test tests/correct/synthetic/casrot, its expected.sc.mo.in: executions \
+         where a failed compare-and-swap only reads",
+        &[published(5, "43"), published(7, "523"), published(9, "8597")]),
     // The ISSTA 2019 paper's Table 1, its rows in its order; which program models which
     // row, and how, is in benches/programs/odpor/README.md.
     issta("fr", "FR", "odpor/fr.ic", &[3, 5, 7, 9], &[], &[
@@ -525,8 +529,8 @@ mod tests {
             select(Set::Papers, &["fob".to_string()]).unwrap_err(),
             "unknown family `fob`; the families are: fib, qs, ms, pi, ps, dbp, bb, reg, pc, \
              fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, dbp_shared, bb_many, \
-             lastzero, indexer, filesystem, readers, lastwrite, dining, fr, fr_a, lw, abs, lam, \
-             fib_issta, qs_issta, ms_issta, dbp_issta, bb_issta"
+             lastzero, indexer, filesystem, readers, lastwrite, dining, casrot, fr, fr_a, lw, \
+             abs, lam, fib_issta, qs_issta, ms_issta, dbp_issta, bb_issta"
         );
         let picked = select(Set::Papers, &["PC".to_string(), "lastzero".to_string()]).unwrap();
         let names: Vec<&str> = picked.iter().map(|f| f.name).collect();
@@ -545,7 +549,8 @@ mod tests {
                 "filesystem",
                 "readers",
                 "lastwrite",
-                "dining"
+                "dining",
+                "casrot"
             ]
         );
         assert_eq!(names(Set::Papers).len(), 16);
