@@ -7,6 +7,7 @@ use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
+use crate::parallel::frontier::Unit;
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
@@ -41,6 +42,11 @@ pub trait Algorithm {
     /// or their transition footprints (see [`Carried`]).
     fn carries(&self) -> Carried {
         Carried::Transitions
+    }
+    /// Whether it can explore one unit of a parallel search's frontier
+    /// ([`Exploration::take_unit`], [`crate::parallel`]).
+    fn explores_units(&self) -> bool {
+        false
     }
 }
 
@@ -159,6 +165,11 @@ pub struct Exploration<'p, 'a> {
     visited: Option<Visited>,
     /// The bytes the algorithm holds besides the stored states ([`Exploration::hold`]).
     held: u64,
+    /// Where this exploration starts, as one unit of a parallel search.
+    unit: Option<Unit>,
+    /// Set when another unit of a parallel search stopped it ([`Exploration::halted`]).
+    halt: Option<Arc<AtomicBool>>,
+    halted: bool,
 }
 
 /// A state as final states are compared (docs/soundness.md, "What the counts mean"): its globals, and
@@ -200,68 +211,121 @@ pub fn explore_with_progress(
     config: Config,
     progress: Option<Progress<'_>>,
 ) -> Report {
-    let mut ex = match Executor::new(program, config.limits) {
-        Ok(ex) => ex,
-        Err(fault) => {
-            let tree = config
-                .tree
-                .map(|_| Recorder::failed_init(program, fault.to_string()));
-            return init_failed(fault, tree);
+    match Exploration::new(program, &*algorithm, config, progress) {
+        Ok(mut run) => {
+            algorithm.explore(&mut run);
+            run.finish(&*algorithm)
         }
-    };
-    ex.set_deps(config.deps, algorithm.carries());
-    ex.keep_reads(config.record_reads_from);
-    let tree = config
-        .tree
-        .map(|c| Box::new(Recorder::new(program, &ex.state, c)));
-    let mut run = Exploration {
-        ex,
-        config,
-        stats: Stats {
-            states: 1,
-            ..Stats::default()
-        },
-        violations: Vec::new(),
-        schedules: Vec::new(),
-        reads_from: FxHashSet::default(),
-        seen: FxHashSet::default(),
-        finals: FxHashSet::default(),
-        outcomes: Vec::new(),
-        outcome_index: FxHashMap::default(),
-        stop: None,
-        started: Instant::now(),
-        polls: 0,
-        progress,
-        reported: Instant::now(),
-        tree,
-        lasso: Lasso::default(),
-        visited: algorithm.stores_states().then(Visited::default),
-        held: 0,
-    };
-    algorithm.explore(&mut run);
-    let dependency = run.ex.carried();
-    let finals_exhaustive = !(run.config.violations_only && algorithm.observes_the_end());
-    run.stats.final_states = run.finals.len() as u64;
-    let mut finals: Vec<Fingerprint> = run.finals.into_iter().collect();
-    finals.sort_unstable();
-    let mut reads_from: Vec<Fingerprint> = run.reads_from.into_iter().collect();
-    reads_from.sort_unstable();
-    let mut outcomes = run.outcomes;
+        Err(report) => *report,
+    }
+}
+
+impl<'p, 'a> Exploration<'p, 'a> {
+    /// An exploration of `program` by `algorithm` from its initial state; `Err`, the
+    /// report, if the `init` block fails.
+    pub fn new(
+        program: &'p Program,
+        algorithm: &dyn Algorithm,
+        config: Config,
+        progress: Option<Progress<'a>>,
+    ) -> Result<Self, Box<Report>> {
+        let mut ex = match Executor::new(program, config.limits) {
+            Ok(ex) => ex,
+            Err(fault) => {
+                let tree = config
+                    .tree
+                    .map(|_| Recorder::failed_init(program, fault.to_string()));
+                return Err(Box::new(init_failed(fault, tree)));
+            }
+        };
+        ex.set_deps(config.deps, algorithm.carries());
+        ex.keep_reads(config.record_reads_from);
+        let tree = config
+            .tree
+            .map(|c| Box::new(Recorder::new(program, &ex.state, c)));
+        Ok(Exploration {
+            ex,
+            config,
+            stats: Stats {
+                states: 1,
+                ..Stats::default()
+            },
+            violations: Vec::new(),
+            schedules: Vec::new(),
+            reads_from: FxHashSet::default(),
+            seen: FxHashSet::default(),
+            finals: FxHashSet::default(),
+            outcomes: Vec::new(),
+            outcome_index: FxHashMap::default(),
+            stop: None,
+            started: Instant::now(),
+            polls: 0,
+            progress,
+            reported: Instant::now(),
+            tree,
+            lasso: Lasso::default(),
+            visited: algorithm.stores_states().then(Visited::default),
+            held: 0,
+            unit: None,
+            halt: None,
+            halted: false,
+        })
+    }
+
+    /// This exploration as one unit of a parallel search begun at `started` (its
+    /// timeout counts from there): the algorithm starts at `unit`, and stops when
+    /// `halt` is set. Its initial state was counted by the frontier.
+    pub(crate) fn for_unit(&mut self, unit: Unit, started: Instant, halt: Arc<AtomicBool>) {
+        self.unit = Some(unit);
+        self.started = started;
+        self.halt = Some(halt);
+        self.stats.states = 0;
+    }
+
+    /// Where the algorithm starts, for an exploration that is one unit of a parallel
+    /// search ([`Algorithm::explores_units`]); `None` for a whole one.
+    pub fn take_unit(&mut self) -> Option<Unit> {
+        self.unit.take()
+    }
+
+    /// Whether another unit of a parallel search stopped this one: its own `stop` is
+    /// then no reason of the search's.
+    pub(crate) fn halted(&self) -> bool {
+        self.halted
+    }
+
+    /// The report of the exploration `algorithm` made.
+    pub fn finish(mut self, algorithm: &dyn Algorithm) -> Report {
+        let dependency = self.ex.carried();
+        let finals_exhaustive = !(self.config.violations_only && algorithm.observes_the_end());
+        self.stats.final_states = self.finals.len() as u64;
+        let mut finals: Vec<Fingerprint> = self.finals.into_iter().collect();
+        finals.sort_unstable();
+        let mut reads_from: Vec<Fingerprint> = self.reads_from.into_iter().collect();
+        reads_from.sort_unstable();
+        let mut outcomes = self.outcomes;
+        sort_outcomes(&mut outcomes);
+        Report {
+            stats: self.stats,
+            violations: self.violations,
+            stop: self.stop.unwrap_or(Stop::Complete),
+            finals,
+            outcomes,
+            schedules: self.schedules,
+            reads_from,
+            tree: self.tree.map(|t| t.finish()),
+            finals_exhaustive,
+            dependency,
+            parallel: None,
+        }
+    }
+}
+
+/// Outcomes in the order they print.
+pub(crate) fn sort_outcomes(outcomes: &mut [Outcome]) {
     outcomes.sort_unstable_by(|a, b| {
         (&a.globals, &a.processes, a.fingerprint).cmp(&(&b.globals, &b.processes, b.fingerprint))
     });
-    Report {
-        stats: run.stats,
-        violations: run.violations,
-        stop: run.stop.unwrap_or(Stop::Complete),
-        finals,
-        outcomes,
-        schedules: run.schedules,
-        reads_from,
-        tree: run.tree.map(|t| t.finish()),
-        finals_exhaustive,
-        dependency,
-    }
 }
 
 fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
@@ -286,6 +350,7 @@ fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
         tree,
         finals_exhaustive: true,
         dependency: Carried::default(),
+        parallel: None,
     }
 }
 
@@ -331,6 +396,14 @@ impl<'p> Exploration<'p, '_> {
         } else {
             Ok(event)
         }
+    }
+
+    /// Runs the next block of `proc` on the way to a unit of a parallel search
+    /// ([`Exploration::take_unit`]), as the frontier ran it: its state, and its
+    /// violation if it fails, were counted there.
+    pub fn replay(&mut self, proc: usize) {
+        let _ = self.ex.step(proc);
+        self.check_end();
     }
 
     /// The tree, if recorded, gets a node for the event just run.
@@ -604,6 +677,11 @@ impl<'p> Exploration<'p, '_> {
         }
         self.polls = self.polls.wrapping_add(1);
         if self.polls.is_multiple_of(256) {
+            if (self.halt.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                self.halted = true;
+                self.stop = Some(Stop::Interrupted);
+                return true;
+            }
             if let Some(flag) = &self.config.interrupt {
                 if flag.load(Ordering::Relaxed) {
                     self.stop = Some(Stop::Interrupted);

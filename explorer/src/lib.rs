@@ -9,6 +9,7 @@ pub mod exploration;
 pub mod fingerprint;
 pub mod lasso;
 pub mod livelock;
+pub mod parallel;
 pub mod pid;
 pub mod reads_from;
 pub mod registry;

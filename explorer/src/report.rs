@@ -178,6 +178,9 @@ pub struct Report {
     /// footprints (the traces and the Mazurkiewicz count are of that dependency).
     #[serde(skip)]
     pub dependency: crate::dependency::footprint::Carried,
+    /// How a parallel search was spread (`--jobs`); `None` for one thread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<crate::parallel::Parallel>,
 }
 
 impl Report {

@@ -83,6 +83,14 @@ pub struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
+    /// Explore on N threads (0: one per core). The stateless searches split the
+    /// execution tree into units, the same for every N above 1, so their counts are
+    /// too (they may exceed one thread's: the units do not share what a search carries
+    /// from one subtree to the next). naive and the stateful searches, --tree and
+    /// --max-traces run on one thread.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+
     /// Instructions one block may run before it is a runtime error ("block did not
     /// terminate"); default 1000000.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]

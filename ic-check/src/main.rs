@@ -280,6 +280,16 @@ fn chosen(cli: &Cli) -> &'static AlgorithmSpec {
     }
 }
 
+/// Reports why the constraints could not be had; the exit code.
+fn constraints_failed((code, message): (u8, String)) -> u8 {
+    if code == BAD_INPUT {
+        say!("error: {message}");
+    } else {
+        say!("{message}");
+    }
+    code
+}
+
 /// Why a stateless run found the state space cyclic: the message of its first
 /// non-terminating execution (a state that recurs).
 fn recurrence(report: &Report) -> Option<&str> {
@@ -374,18 +384,22 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         };
     }
     let ctrl_c = CtrlC::install();
-    let constraints =
-        || constraints(cli, &file, &source, &program, deadline, &ctrl_c).map(Arc::new);
-    let mut algorithm: Box<dyn Algorithm> = match chosen(cli).build(cli.literal, constraints) {
-        Ok(algorithm) => algorithm,
-        Err((code, message)) => {
-            if code == BAD_INPUT {
-                say!("error: {message}");
-            } else {
-                say!("{message}");
-            }
-            return code;
-        }
+    let spec = chosen(cli);
+    let ics = match spec.uses_constraints {
+        true => match constraints(cli, &file, &source, &program, deadline, &ctrl_c) {
+            Ok(ics) => Some(Arc::new(ics)),
+            Err(e) => return constraints_failed(e),
+        },
+        false => None,
+    };
+    // Each thread of `--jobs` builds its own.
+    let make = || -> Box<dyn Algorithm> {
+        (spec.build(cli.literal, || ics.clone().ok_or(()))).expect("its constraints were loaded")
+    };
+    let mut algorithm = make();
+    let jobs = match cli.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
     };
     ctrl_c.phase(Phase::Starting);
     // Created now, so that a path that cannot be written stops us before exploring.
@@ -463,9 +477,18 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
+    if jobs > 1 && !algorithm.explores_units() && !cli.quiet {
+        say!(
+            "note: {} runs on one thread (--jobs spreads the stateless searches)",
+            algorithm.name()
+        );
+    }
     ctrl_c.phase(Phase::Exploring);
-    let mut report =
-        explorer::explore_with_progress(&program, algorithm.as_mut(), config.clone(), progress);
+    let mut report = if jobs > 1 {
+        explorer::parallel::explore(&program, &make, config.clone(), jobs)
+    } else {
+        explorer::explore_with_progress(&program, algorithm.as_mut(), config.clone(), progress)
+    };
     // Without --algo, a state that recurs switches to a stateful search: the state
     // space has cycles, and the stateless run can only stop at the first one (where it
     // would hide whatever lies behind it). With --algo, the user's choice stands.

@@ -81,6 +81,13 @@ impl Output<'_> {
             );
         }
         let _ = writeln!(out, "{:<13} {:.3} s", "time:", elapsed.as_secs_f64());
+        if let Some(p) = &report.parallel {
+            let _ = writeln!(
+                out,
+                "{:<13} {} ({} units at depth {})",
+                "jobs:", p.jobs, p.units, p.depth
+            );
+        }
         if stats {
             out.push_str(&pruning(&s.pruning));
         }
@@ -256,6 +263,9 @@ impl Output<'_> {
             "finals_capped": report.outcomes_capped(),
             "finals_exhaustive": report.finals_exhaustive,
         });
+        if let Some(p) = &report.parallel {
+            object["parallel"] = json!(p);
+        }
         if stats {
             object["pruning"] = json!(s.pruning);
         }

@@ -769,3 +769,97 @@ pub fn livelocks_are_fair_cycles(source: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The units of [`parallel_differential`]'s frontier: few, so that on a generated
+/// program (tens of events) the frontier is shallow and the units do the exploring.
+pub const PARALLEL_UNITS: usize = 3;
+
+/// Every search that splits over threads (sdpor, odpor, odpor-ob, `ocdpor --literal`:
+/// [`Algorithm::explores_units`]; the default dependency, with `--violations-only`
+/// where it has it) on two threads (`ic-check --jobs 2`, [`explorer::parallel`]) against naive:
+/// the sets of final states, violations and deadlocks, as [`differential`] compares
+/// them, and sdpor's and odpor's complete executions with naive's count of
+/// Mazurkiewicz traces of their dependency: the frontier's sleep sets and the units'
+/// searches each explore a trace at most once, and together every trace.
+pub fn parallel_differential(source: &str) -> Result<(), String> {
+    let program = frontend::load(source, &[]).map_err(|_| "does not load".to_string())?;
+    let naive_config = Config {
+        deps: Deps::Dynamic,
+        ..config()
+    };
+    let naive = explorer::explore(&program, &mut Naive::default(), naive_config);
+    if naive.stop != Stop::Complete {
+        return Err(format!(
+            "naive did not complete ({:?})\n{source}",
+            naive.stop
+        ));
+    }
+    let accesses = explorer::explore(&program, &mut Naive::default(), config());
+    let violations = violation_set(&naive);
+    let splits = |m: &Mode| {
+        let constraints = || Ok::<_, ()>(Arc::new(frontend::ics::ResolvedIcs::default()));
+        (m.algo.build(m.literal, constraints)).is_ok_and(|a| a.explores_units())
+    };
+    let modes: Vec<Mode> = modes()
+        .into_iter()
+        .filter(|m| m.deps == Deps::default() && splits(m))
+        .collect();
+    let ics = modes
+        .iter()
+        .any(|m| m.algo.uses_constraints)
+        .then(|| ics(&program, source));
+    let split = explorer::parallel::Split {
+        jobs: 2,
+        units: PARALLEL_UNITS,
+    };
+    let mut errors = Vec::new();
+    for mode in &modes {
+        let make = || mode.make(ics.as_ref());
+        let config = Config {
+            violations_only: mode.violations_only,
+            ..config()
+        };
+        let report = explorer::parallel::explore_split(&program, &make, config.clone(), split);
+        let name = format!("{} --jobs 2", mode.name());
+        if report.stop != Stop::Complete {
+            errors.push(format!("{name}: stopped with {:?}", report.stop));
+        }
+        if !mode.violations_only {
+            let mut rerun = || {
+                let config = Config {
+                    record_schedules: true,
+                    ..config.clone()
+                };
+                explorer::parallel::explore_split(&program, &make, config, split)
+            };
+            if let Some(e) = compare_final_states(&program, &naive, &report, &mut rerun) {
+                errors.push(format!("{name}: {e}"));
+            }
+        }
+        let found = violation_set(&report);
+        if found != violations {
+            let missing: Vec<_> = violations.difference(&found).collect();
+            let extra: Vec<_> = found.difference(&violations).collect();
+            errors.push(format!(
+                "{name}: misses violations {missing:?}, reports others {extra:?}"
+            ));
+        }
+        if [&registry::SDPOR, &registry::ODPOR].contains(&mode.algo) {
+            let traces = match report.dependency {
+                Carried::Accesses => accesses.stats.mazurkiewicz,
+                Carried::Transitions => naive.stats.mazurkiewicz,
+            };
+            if Some(report.stats.traces) != traces {
+                errors.push(format!(
+                    "{name}: {} traces, but naive counts {traces:?} Mazurkiewicz traces",
+                    report.stats.traces
+                ));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}\n{source}", errors.join("\n")))
+    }
+}

@@ -169,6 +169,27 @@ init { spawn w(0); spawn w(1); spawn j(); spawn j(); }
     assert_eq!(out.naive.stats.final_states, 1);
 }
 
+fn parallel_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: env_number("IC_DIFF_PARALLEL_CASES", 200),
+        ..proptest_config()
+    }
+}
+
+proptest! {
+    #![proptest_config(parallel_config())]
+
+    /// Every reduced algorithm on two threads over a frontier of a few units
+    /// (`--jobs 2`), against naive: `IC_DIFF_PARALLEL_CASES` programs (default 200).
+    #[test]
+    fn every_algorithm_on_two_threads_agrees_with_naive(program in strategy::program()) {
+        let source = program.source();
+        if let Err(e) = parallel_differential(&source) {
+            return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
+        }
+    }
+}
+
 fn cyclic_config() -> ProptestConfig {
     ProptestConfig {
         cases: env_number("IC_DIFF_CYCLIC_CASES", 1000),

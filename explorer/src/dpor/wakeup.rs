@@ -36,7 +36,11 @@ impl<R: Reduction> Dpor<R> {
         // where `→ob` does not prune below it either (see `WakeupTree::insert`), and a
         // sleeper beside `v` does not cover it (see `sleeper_covers`).
         let cut = self.parts.blocks_by_state();
-        let extend_leaves = cut || observers;
+        // A leaf whose process sleeps because another unit explores it cannot run
+        // here: `runnable_branch` drops it, and what it covered must be below it to
+        // be inserted again (as for a search that blocks by state, below).
+        let elsewhere = self.nodes[e].sleep.has_elsewhere();
+        let extend_leaves = cut || observers || elsewhere;
         let dependency = &mut self.dependency;
         let mut independent =
             |seq: &[&Entry], i: usize, k: usize| dependency.lifted(program, seq, i, k);
@@ -46,7 +50,7 @@ impl<R: Reduction> Dpor<R> {
         let prefix = &mut self.nodes[e];
         let mut commutes = false;
         let mut beside = false;
-        let covered = prefix.sleep.asleep_steps().any(|step| {
+        let covered = prefix.sleep.covering_steps().any(|step| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));

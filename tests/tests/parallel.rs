@@ -1,0 +1,120 @@
+//! `--jobs N` ([`explorer::parallel`]): the stateless searches split over threads
+//! explore every trace once (sdpor, odpor: naive's Mazurkiewicz count exactly), reach
+//! naive's final states and violations, and count the same for every N above 1.
+
+use explorer::parallel::{explore_split, Split};
+use explorer::registry;
+use explorer::{Algorithm, Config, Report, Stop};
+use tests::{benchmark, load};
+
+fn run(program: &frontend::ir::Program, name: &str, config: Config, split: Split) -> Report {
+    let spec = registry::named(name).expect("an algorithm of the registry");
+    let make = || -> Box<dyn Algorithm> {
+        spec.build(false, || Err(()))
+            .expect("an algorithm without constraints")
+    };
+    explore_split(program, &make, config, split)
+}
+
+fn complete() -> Config {
+    Config {
+        all_violations: true,
+        ..Config::default()
+    }
+}
+
+/// p writes x; three q's read x, then (having read 0, always) write it back: 630
+/// interleavings, 300 Mazurkiewicz traces (naive). On a frontier of depth 1 (4 units)
+/// the second q's unit starts with the first q asleep, explored by another unit.
+/// odpor took that sleeper as covering the wakeup sequence of the third q's read
+/// (JACM Alg. 2, line 6), which the first q's unit never guides this unit to, and
+/// explored 264 traces; a step asleep elsewhere covers nothing now
+/// (`explorer::dpor::sleep::Ending::Elsewhere`).
+#[test]
+fn a_step_asleep_in_another_unit_covers_no_wakeup_sequence() {
+    let program = load(
+        "global int x = 0;
+proc p() { x = 0; }
+proc q() { int t0 = x; yield; if (t0 == 0) { x = x; } }
+init { spawn p(); spawn q(); spawn q(); spawn q(); }",
+        &[],
+    );
+    let naive = explorer::explore(
+        &program,
+        &mut explorer::algorithms::naive::Naive::default(),
+        complete(),
+    );
+    assert_eq!(
+        (naive.stats.traces, naive.stats.mazurkiewicz),
+        (630, Some(300))
+    );
+    // The frontier's units at depth 1, 2, 3, 4: 4, 12, 34, 86.
+    for (units, frontier) in [(1, 1), (4, 1), (5, 2), (16, 3), (64, 4)] {
+        let split = Split { jobs: 2, units };
+        for name in ["sdpor", "odpor", "odpor-ob"] {
+            let r = run(&program, name, complete(), split);
+            assert_eq!(r.stats.traces, 300, "{name}, {units} units");
+            assert_eq!(r.finals, naive.finals, "{name}, {units} units");
+        }
+        let parallel = run(&program, "odpor", complete(), split).parallel;
+        assert_eq!(parallel.map(|p| p.depth), Some(frontier));
+    }
+}
+
+/// lastzero(8) (704 Mazurkiewicz traces, published): sdpor and odpor on 2 and 3
+/// threads explore exactly those, over the same frontier ([`explorer::parallel::UNITS`] units or more), so the counts do
+/// not depend on the threads.
+#[test]
+fn lastzero_has_its_published_traces_on_any_number_of_threads() {
+    let program = load(&benchmark("classic/lastzero.ic"), &[("N", 8)]);
+    for name in ["sdpor", "odpor"] {
+        let counts: Vec<(u64, u64, u64)> = [2, 3]
+            .into_iter()
+            .map(|jobs| {
+                let r = explorer::parallel::explore(
+                    &program,
+                    &|| {
+                        registry::named(name)
+                            .unwrap()
+                            .build(false, || Err(()))
+                            .unwrap()
+                    },
+                    complete(),
+                    jobs,
+                );
+                assert_eq!(r.stop, Stop::Complete);
+                assert!(r
+                    .parallel
+                    .is_some_and(|p| p.units >= explorer::parallel::UNITS));
+                (r.stats.traces, r.stats.blocked, r.stats.states)
+            })
+            .collect();
+        assert_eq!(counts[0].0, 704, "{name}");
+        assert_eq!(counts[0], counts[1], "{name}");
+    }
+}
+
+/// Stopping at the first violation: a unit that finds one stops the others, and the
+/// report has it with a schedule that replays to it.
+#[test]
+fn the_first_violation_stops_every_thread() {
+    let program = load(
+        "global int x = 0;
+proc w(int i) { x = x + i; }
+proc check() { assert(x != 6, \"x reached 6\"); }
+init { for i in 0..4 { spawn w(i); } spawn check(); }",
+        &[],
+    );
+    let r = run(
+        &program,
+        "sdpor",
+        Config::default(),
+        Split { jobs: 2, units: 4 },
+    );
+    assert_eq!(r.stop, Stop::Violation);
+    assert_eq!(r.violations.len(), 1);
+    let v = &r.violations[0];
+    let limits = Config::default().limits;
+    let replay = explorer::replay::replay(&program, limits, &v.schedule).expect("it replays");
+    assert!(matches!(replay.end, explorer::replay::End::Fault { .. }));
+}
