@@ -688,20 +688,28 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
                 reference.finals.len()
             ));
         }
-        let found = violation_set(&report);
-        if found != violations {
-            let missing: Vec<_> = violations.difference(&found).collect();
-            let extra: Vec<_> = found.difference(&violations).collect();
-            errors.push(format!(
-                "{name}: misses violations {missing:?}, reports others {extra:?}"
-            ));
-        }
+        errors.extend(other_violations(name, &violations, &report));
     }
     if errors.is_empty() {
         Ok(())
     } else {
         Err(format!("{}\n{source}", errors.join("\n")))
     }
+}
+
+/// What `report` misses of the `expected` violations and reports beside them, if
+/// anything, for the search `name`.
+fn other_violations(
+    name: &str,
+    expected: &BTreeSet<ViolationKey>,
+    report: &Report,
+) -> Option<String> {
+    let found = violation_set(report);
+    (found != *expected).then(|| {
+        let missing: Vec<_> = expected.difference(&found).collect();
+        let extra: Vec<_> = found.difference(expected).collect();
+        format!("{name}: misses violations {missing:?}, reports others {extra:?}")
+    })
 }
 
 /// Runs the stateful reference with `--livelocks` (every fair cycle) on `source`, and
@@ -836,14 +844,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
                 errors.push(format!("{name}: {e}"));
             }
         }
-        let found = violation_set(&report);
-        if found != violations {
-            let missing: Vec<_> = violations.difference(&found).collect();
-            let extra: Vec<_> = found.difference(&violations).collect();
-            errors.push(format!(
-                "{name}: misses violations {missing:?}, reports others {extra:?}"
-            ));
-        }
+        errors.extend(other_violations(&name, &violations, &report));
         if [&registry::SDPOR, &registry::ODPOR].contains(&mode.algo) {
             let traces = match report.dependency {
                 Carried::Accesses => accesses.stats.mazurkiewicz,
