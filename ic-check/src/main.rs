@@ -485,7 +485,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     }
     ctrl_c.phase(Phase::Exploring);
     let mut report = if jobs > 1 {
-        explorer::parallel::explore(&program, &make, config.clone(), jobs)
+        explorer::parallel::explore(&program, &make, config.clone(), jobs, progress)
     } else {
         explorer::explore_with_progress(&program, algorithm.as_mut(), config.clone(), progress)
     };

@@ -827,7 +827,8 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
             violations_only: mode.violations_only,
             ..config()
         };
-        let report = explorer::parallel::explore_split(&program, &make, config.clone(), split);
+        let report =
+            explorer::parallel::explore_split(&program, &make, config.clone(), split, None);
         let name = format!("{} --jobs 2", mode.name());
         if report.stop != Stop::Complete {
             errors.push(format!("{name}: stopped with {:?}", report.stop));
@@ -838,7 +839,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
                     record_schedules: true,
                     ..config.clone()
                 };
-                explorer::parallel::explore_split(&program, &make, config, split)
+                explorer::parallel::explore_split(&program, &make, config, split, None)
             };
             if let Some(e) = compare_final_states(&program, &naive, &report, &mut rerun) {
                 errors.push(format!("{name}: {e}"));

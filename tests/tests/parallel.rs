@@ -13,7 +13,7 @@ fn run(program: &frontend::ir::Program, name: &str, config: Config, split: Split
         spec.build(false, || Err(()))
             .expect("an algorithm without constraints")
     };
-    explore_split(program, &make, config, split)
+    explore_split(program, &make, config, split, None)
 }
 
 fn complete() -> Config {
@@ -81,6 +81,7 @@ fn lastzero_has_its_published_traces_on_any_number_of_threads() {
                     },
                     complete(),
                     jobs,
+                    None,
                 );
                 assert_eq!(r.stop, Stop::Complete);
                 assert!(r

@@ -65,7 +65,8 @@ pub fn merge(parts: Vec<Report>, stop: Stop, max_outcomes: usize) -> Report {
     }
 }
 
-fn add_stats(to: &mut Stats, s: &Stats) {
+/// Adds the counters of `s` to `to` (the peaks: the larger).
+pub(super) fn add_stats(to: &mut Stats, s: &Stats) {
     to.traces += s.traces;
     to.blocked += s.blocked;
     to.states += s.states;

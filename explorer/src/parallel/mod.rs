@@ -17,13 +17,13 @@
 pub mod frontier;
 pub mod merge;
 
-use crate::exploration::{Algorithm, Config, Exploration};
-use crate::report::{Report, Stop};
+use crate::exploration::{Algorithm, Config, Exploration, Progress};
+use crate::report::{Report, Stats, Stop};
 use frontend::ir::Program;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The units the frontier is deepened to reach, whatever the number of workers (the
 /// counts are then the same for every `--jobs` above 1). More balance the threads
@@ -62,19 +62,28 @@ pub fn explore(
     make: &(dyn Fn() -> Box<dyn Algorithm> + Sync),
     config: Config,
     jobs: usize,
+    progress: Option<Progress<'_>>,
 ) -> Report {
-    explore_split(program, make, config, Split { jobs, units: UNITS })
+    explore_split(
+        program,
+        make,
+        config,
+        Split { jobs, units: UNITS },
+        progress,
+    )
 }
 
 /// [`explore`] with the given split (the differential test takes a few units, so that
 /// the programs it generates, small, reach the frontier). One thread, an algorithm
 /// that cannot start at a unit ([`Algorithm::explores_units`]), a tree or
 /// `max_traces` (a count over every unit) explore as [`crate::explore`] does.
+/// `progress` gets the counters of every thread together, about five times a second.
 pub fn explore_split(
     program: &Program,
     make: &(dyn Fn() -> Box<dyn Algorithm> + Sync),
     config: Config,
     Split { jobs, units }: Split,
+    progress: Option<Progress<'_>>,
 ) -> Report {
     let started = Instant::now();
     let mut first = make();
@@ -83,7 +92,7 @@ pub fn explore_split(
         || config.tree.is_some()
         || config.max_traces.is_some();
     if whole {
-        return crate::explore(program, first.as_mut(), config);
+        return crate::explore_with_progress(program, first.as_mut(), config, progress);
     }
     let (frontier_report, units, depth) = match frontier(program, &*first, &config, units) {
         Ok(frontier) => frontier,
@@ -94,27 +103,54 @@ pub fn explore_split(
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<(Report, bool)>>> =
         units.iter().map(|_| Mutex::new(None)).collect();
+    let workers = jobs.min(units.len());
+    // The counters of the units done (and the frontier's), and of each thread's unit.
+    let done = Mutex::new(frontier_report.stats.clone());
+    let current: Vec<Mutex<Stats>> = (0..workers).map(|_| Mutex::default()).collect();
     std::thread::scope(|scope| {
-        for _ in 0..jobs.min(units.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= units.len() || halt.load(Ordering::Relaxed) {
-                    break;
+        let threads: Vec<_> = (0..workers)
+            .map(|w| {
+                let (next, halt, results, done) = (&next, &halt, &results, &done);
+                let (units, config, current) = (&units, &config, &current[w]);
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= units.len() || halt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut algorithm = make();
+                    let mut show = |s: &Stats| *lock(current) = s.clone();
+                    let progress: Option<Progress<'_>> = Some(&mut show);
+                    let Ok(mut run) =
+                        Exploration::new(program, &*algorithm, config.clone(), progress)
+                    else {
+                        unreachable!("the frontier ran the initial block");
+                    };
+                    run.for_unit(units[i].clone(), started, halt.clone());
+                    algorithm.explore(&mut run);
+                    let halted = run.halted();
+                    let report = run.finish(&*algorithm);
+                    if !halted && report.stop != Stop::Complete {
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                    merge::add_stats(&mut lock(done), &report.stats);
+                    *lock(current) = Stats::default();
+                    *lock(&results[i]) = Some((report, halted));
+                })
+            })
+            .collect();
+        if let Some(progress) = progress {
+            let mut reported = Instant::now();
+            while !threads.iter().all(|t| t.is_finished()) {
+                std::thread::sleep(Duration::from_millis(20));
+                if reported.elapsed() >= Duration::from_millis(200) {
+                    reported = Instant::now();
+                    let mut all = lock(&done).clone();
+                    for c in &current {
+                        merge::add_stats(&mut all, &lock(c));
+                    }
+                    progress(&all);
                 }
-                let mut algorithm = make();
-                let Ok(mut run) = Exploration::new(program, &*algorithm, config.clone(), None)
-                else {
-                    unreachable!("the frontier ran the initial block");
-                };
-                run.for_unit(units[i].clone(), started, halt.clone());
-                algorithm.explore(&mut run);
-                let halted = run.halted();
-                let report = run.finish(&*algorithm);
-                if !halted && report.stop != Stop::Complete {
-                    halt.store(true, Ordering::Relaxed);
-                }
-                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some((report, halted));
-            });
+            }
         }
     });
     let unit_reports: Vec<(Report, bool)> = results
@@ -160,6 +196,12 @@ fn frontier(
         }
         depth += 1;
     }
+}
+
+/// The value behind `m`, also if a thread panicked holding it (the panic is then
+/// the thread's report, and these are counters).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Which stop a merged report gives when units stopped for several reasons: what
