@@ -40,6 +40,9 @@ pub struct Event {
     /// Its footprint is what it touched, and its block's path depends on the global
     /// state: elsewhere it may touch otherwise ([`Executor::carries_accesses`]).
     pub own_accesses: bool,
+    /// It carries what it touched, and touched fewer locations than its block may
+    /// ([`Executor::touched_less`]).
+    pub touched_less: bool,
 }
 
 impl Event {
@@ -166,6 +169,13 @@ impl<'p> Executor<'p> {
     /// sequence moves before events it followed takes the latter.
     pub fn carries_accesses(&self, i: usize) -> bool {
         self.events[i].own_accesses
+    }
+
+    /// Whether completed event `i` carries what it touched and that is less than its
+    /// transition footprint: elsewhere it may touch more. One that touched its whole
+    /// transition footprint touches no more anywhere (it may touch less).
+    pub fn touched_less(&self, i: usize) -> bool {
+        self.events[i].touched_less
     }
 
     /// The footprint an event of `block` run with `locals` on `mem` (a memory computed
@@ -326,6 +336,7 @@ impl<'p> Executor<'p> {
         event.proc = proc;
         event.block = block;
         event.own_accesses = false;
+        event.touched_less = false;
         if self.policy.records(block, outcome.is_err()) {
             event.footprint.reads.clone_from(&self.fx.reads);
             event.footprint.writes.clone_from(&self.fx.writes);
@@ -340,6 +351,7 @@ impl<'p> Executor<'p> {
                     event.footprint.reads.clone_from(&fx.reads);
                     event.footprint.writes.clone_from(&fx.writes);
                     event.own_accesses = true;
+                    event.touched_less = t.reads != fx.reads || t.writes != fx.writes;
                 } else {
                     event.footprint.clone_from(t)
                 }
@@ -446,6 +458,7 @@ impl<'p> Executor<'p> {
         event.written.clear();
         event.read.clear();
         event.own_accesses = false;
+        event.touched_less = false;
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;
         self.depth += 1;

@@ -17,6 +17,8 @@
 //! - `IC_DIFF_CASES`: programs per run (default 1000, every mode including cdpor). A
 //!   long campaign: `IC_DIFF_CASES=20000 cargo test --release -p tests --test
 //!   differential every_algorithm`.
+//! - `IC_DIFF_PARALLEL_CASES`: programs on which the searches that split over threads
+//!   (`--jobs 2`) are compared with naive (default 200).
 //! - `IC_DIFF_TREE_CASES`: programs whose execution trees are checked against the
 //!   counters (default 200; naive and every mode that needs no constraints).
 //!

@@ -82,11 +82,16 @@ impl<R: Reduction> Dpor<R> {
             // either side: q's `z = 1`, then r's block failing on z = 1, then p's
             // reads and write of x that r's block writes where it does not fail; odpor
             // reversed only `q r` and missed `p p p r q`. Such a race is reversed where
-            // each execution through `n` ends (`Dpor::reverse_moved_races`); its
-            // don't-do sequence (odpor-cs) is left out.
+            // each execution through `n` ends (`Dpor::reverse_moved_races`). Not one
+            // whose `n` touched its whole transition footprint: it touches no more
+            // anywhere, so what commutes with it in `E` commutes with it in the
+            // reversal, and reversing as it runs is as good (only its step there may
+            // touch less: `reversed` gives it). Deferred, BB(8)'s races cost odpor 4
+            // times the wakeup insertions and 2.6 times the time.
             let failed = real && run.ex.events()[n].failed;
-            if self.parts.optimal() && run.ex.carried() == Carried::Accesses && (n_moves || failed)
-            {
+            let touched_less = real && run.ex.touched_less(n);
+            let accesses = self.parts.optimal() && run.ex.carried() == Carried::Accesses;
+            if accesses && (touched_less || failed) {
                 self.moved_races.push((e, n));
                 continue;
             }
@@ -112,14 +117,13 @@ impl<R: Reduction> Dpor<R> {
                     // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`); a
                     // probe's step with its block's footprint (it reads other values
                     // there).
-                    wakeup = Some(
-                        before_n
-                            .into_iter()
-                            .chain([n])
-                            .chain(after_n)
-                            .map(|i| entry(&run.ex, i, !real && i == n))
-                            .collect(),
-                    );
+                    let last = match n_moves {
+                        true => reversed(&run.ex, &self.hb, (e, n), &before_n),
+                        false => entry(&run.ex, n, !real),
+                    };
+                    let before = before_n.iter().map(|&i| entry(&run.ex, i, false));
+                    let after = after_n.iter().map(|&i| entry(&run.ex, i, false));
+                    wakeup = Some(before.chain([last]).chain(after).collect());
                 } else {
                     // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
                     // add an initial of v. Only initials enabled at E' can be explored:
