@@ -19,6 +19,7 @@ pub mod schedule;
 pub mod state;
 pub mod stateful;
 pub mod tree;
+pub mod unit;
 pub mod visited;
 
 pub use dependency::footprint::Carried;

@@ -180,7 +180,7 @@ pub struct Report {
     pub dependency: crate::dependency::footprint::Carried,
     /// How a parallel search was spread (`--jobs`); `None` for one thread.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub parallel: Option<crate::parallel::Parallel>,
+    pub parallel: Option<Parallel>,
 }
 
 impl Report {
@@ -193,6 +193,17 @@ impl Report {
     pub fn outcomes_capped(&self) -> bool {
         self.outcomes.len() < self.finals.len()
     }
+}
+
+/// How a parallel search was spread (`--jobs`, [`crate::parallel`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Parallel {
+    /// The threads that explored units.
+    pub jobs: usize,
+    /// The units of the frontier.
+    pub units: usize,
+    /// The frontier's depth: the events of each unit's path.
+    pub depth: usize,
 }
 
 /// A distinct final state — states compared as docs/soundness.md says of `final states`: the

@@ -24,14 +24,7 @@
 use crate::dpor::sleep::{SleepSet, Step};
 use crate::exploration::Exploration;
 use crate::tree::Blocked;
-
-/// A subtree of the search: the processes (indices, as the frontier ran them) of the
-/// path from the initial state to it, and the steps asleep where it starts.
-#[derive(Clone, Debug)]
-pub struct Unit {
-    pub path: Vec<usize>,
-    pub sleep: SleepSet,
-}
+use crate::unit::Unit;
 
 /// The units at `depth`, in the order a depth-first search meets them. The
 /// executions that end (complete, sleep-blocked or failed) above `depth` are those

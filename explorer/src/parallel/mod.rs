@@ -18,9 +18,8 @@ pub mod frontier;
 pub mod merge;
 
 use crate::exploration::{Algorithm, Config, Exploration, Progress};
-use crate::report::{Report, Stats, Stop};
+use crate::report::{Parallel, Report, Stats, Stop};
 use frontend::ir::Program;
-use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -36,17 +35,6 @@ pub const UNITS: usize = 32;
 /// The frontier's deepest level: a program whose paths do not branch into
 /// [`UNITS`] before it runs its units from there.
 pub const MAX_FRONTIER: usize = 64;
-
-/// How a parallel search was spread.
-#[derive(Clone, Debug, Serialize)]
-pub struct Parallel {
-    /// The threads that explored units.
-    pub jobs: usize,
-    /// The units of the frontier.
-    pub units: usize,
-    /// The frontier's depth: the events of each unit's path.
-    pub depth: usize,
-}
 
 /// How a search is split: its threads, and the units its frontier is deepened to.
 #[derive(Clone, Copy, Debug)]
@@ -183,7 +171,7 @@ fn frontier(
     algorithm: &dyn Algorithm,
     config: &Config,
     wanted: usize,
-) -> Result<(Report, Vec<frontier::Unit>, usize), Box<Report>> {
+) -> Result<(Report, Vec<crate::unit::Unit>, usize), Box<Report>> {
     let mut depth = 1;
     loop {
         let mut run = Exploration::new(program, algorithm, config.clone(), None)?;
