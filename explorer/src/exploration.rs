@@ -44,8 +44,8 @@ pub trait Algorithm {
         Carried::Transitions
     }
     /// Whether it can explore one unit of a parallel search's frontier
-    /// ([`Exploration::take_unit`], [`crate::parallel`]).
-    fn explores_units(&self) -> bool {
+    /// ([`Exploration::take_unit`], [`crate::parallel`]) under `deps`.
+    fn explores_units(&self, _deps: Deps) -> bool {
         false
     }
 }

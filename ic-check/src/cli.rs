@@ -213,7 +213,7 @@ impl ValueEnum for Algo {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DepsArg {
-    /// What events touched (sdpor, odpor, csdpor, naive's count), where their blocks' other
+    /// What events touched (sdpor, csdpor, naive's count), where their blocks' other
     /// paths touch nothing else: a failed compare-and-swap only reads.
     Accesses,
     /// What events' blocks may touch from their process's local state (transition

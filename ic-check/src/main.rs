@@ -477,7 +477,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
-    if jobs > 1 && !algorithm.explores_units() && !cli.quiet {
+    if jobs > 1 && !algorithm.explores_units(cli.deps.into()) && !cli.quiet {
         say!(
             "note: {} runs on one thread (--jobs spreads the stateless searches)",
             algorithm.name()

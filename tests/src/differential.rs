@@ -4,8 +4,8 @@
 //! bug of the reduced algorithm (or of the constraints cdpor was given).
 //!
 //! The modes ([`modes`]): sdpor, odpor, odpor-ob, odpor-cs, odpor-cs-ob, ocdpor, csdpor
-//! and cdpor, each with `--deps dynamic` and `--deps static` (sdpor, odpor, csdpor and
-//! odpor-cs also with `--deps accesses`), odpor-cs, odpor-cs-ob,
+//! and cdpor, each with the default `--deps accesses` and `--deps static` (sdpor and
+//! csdpor also with `--deps dynamic`), odpor-cs, odpor-cs-ob,
 //! ocdpor, csdpor and cdpor also with `--literal`, odpor-ob and odpor-cs-ob also with
 //! `--violations-only`: thirty-six runs per program. cdpor's constraints are synthesised
 //! once per program (z3, [`ics`]) and shared by its four modes and ocdpor's four.
@@ -783,8 +783,7 @@ pub fn livelocks_are_fair_cycles(source: &str) -> Result<(), String> {
 pub const PARALLEL_UNITS: usize = 3;
 
 /// Every search that splits over threads (sdpor, odpor, odpor-ob, `ocdpor --literal`:
-/// [`Algorithm::explores_units`]; the default dependency, with `--violations-only`
-/// where it has it) on two threads (`ic-check --jobs 2`, [`explorer::parallel`]) against naive:
+/// [`Algorithm::explores_units`]; in the default dependency and `--deps dynamic`, with `--violations-only` where it has it) on two threads (`ic-check --jobs 2`, [`explorer::parallel`]) against naive:
 /// the sets of final states, violations and deadlocks, as [`differential`] compares
 /// them, and sdpor's and odpor's complete executions with naive's count of
 /// Mazurkiewicz traces of their dependency: the frontier's sleep sets and the units'
@@ -806,11 +805,11 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     let violations = violation_set(&naive);
     let splits = |m: &Mode| {
         let constraints = || Ok::<_, ()>(Arc::new(frontend::ics::ResolvedIcs::default()));
-        (m.algo.build(m.literal, constraints)).is_ok_and(|a| a.explores_units())
+        (m.algo.build(m.literal, constraints)).is_ok_and(|a| a.explores_units(m.deps))
     };
     let modes: Vec<Mode> = modes()
         .into_iter()
-        .filter(|m| m.deps == Deps::default() && splits(m))
+        .filter(|m| m.deps != Deps::Static && splits(m))
         .collect();
     let ics = modes
         .iter()
@@ -824,6 +823,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     for mode in &modes {
         let make = || mode.make(ics.as_ref());
         let config = Config {
+            deps: mode.deps,
             violations_only: mode.violations_only,
             ..config()
         };

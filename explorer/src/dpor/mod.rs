@@ -41,7 +41,7 @@ use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::Dependency;
 use crate::dpor::sleep::{Kept, SleepSet, Step};
 use crate::dpor::wakeup_tree::WakeupTree;
-use crate::exploration::{Algorithm, Exploration};
+use crate::exploration::{Algorithm, Deps, Exploration};
 use crate::fingerprint::Fingerprint;
 use crate::state::State;
 use crate::tree::Blocked;
@@ -272,7 +272,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
     /// explores, and a unit shares no state with the others. cdpor on PS_shared(7),
     /// 1 execution and 4,141 states on one thread, explored 1,470 executions (952,980
     /// blocked) and 2.4 million states on two, 158 times slower.
-    fn explores_units(&self) -> bool {
+    fn explores_units(&self, _deps: Deps) -> bool {
         self.parts.states == States::Unchecked
     }
 

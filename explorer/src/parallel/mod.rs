@@ -76,7 +76,7 @@ pub fn explore_split(
     let started = Instant::now();
     let mut first = make();
     let whole = jobs <= 1
-        || !first.explores_units()
+        || !first.explores_units(config.deps)
         || config.tree.is_some()
         || config.max_traces.is_some();
     if whole {
