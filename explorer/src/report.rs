@@ -35,7 +35,7 @@ pub struct Violation {
 }
 
 /// The counters of the papers' tables (docs/soundness.md, "What the counts mean").
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
     /// Complete executions explored (ending in a final state, deadlocks included).
     pub traces: u64,
@@ -59,7 +59,7 @@ pub struct Stats {
 
 /// Counters of the DPOR prunings, by the line of Alg. 1 (CDPOR/CSDPOR papers) they
 /// come from, and the peak sizes of what a stateless search keeps.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Pruning {
     /// Races found (line 6).
     pub races: u64,
@@ -127,7 +127,7 @@ pub struct Pruning {
 }
 
 /// Why an exploration ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// Every execution was explored.
@@ -195,7 +195,7 @@ impl Report {
     }
 }
 
-/// How a parallel search was spread (`--jobs`, [`crate::parallel`]).
+/// How a parallel search was spread (`--jobs`, `--partition`, [`crate::parallel`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct Parallel {
     /// The threads that explored units.
@@ -204,6 +204,12 @@ pub struct Parallel {
     pub units: usize,
     /// The frontier's depth: the events of each unit's path.
     pub depth: usize,
+    /// The shard this run explored, of a partitioned search; `None` for the whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::parallel::partition::Shard>,
+    /// The shards merged into this report ([`crate::parallel::partition::combine`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<usize>,
 }
 
 /// A distinct final state — states compared as docs/soundness.md says of `final states`: the

@@ -1,7 +1,8 @@
 //! The command line, declared with clap's derive API.
 
 use clap::builder::PossibleValue;
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use explorer::parallel::partition::Shard;
 use explorer::registry::{self, AlgorithmSpec};
 use std::path::PathBuf;
 use std::sync::LazyLock;
@@ -14,8 +15,16 @@ use std::time::Duration;
 /// 2 bad input or usage, 3 stopped early (--timeout, --max-traces, Ctrl-C) with nothing
 /// found, 130 Ctrl-C before the exploration started.
 #[derive(Parser, Debug)]
-#[command(name = "ic-check", version)]
+#[command(
+    name = "ic-check",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// The program to check.
     #[arg(required_unless_present_any = ["completions", "man"])]
     pub program: Option<PathBuf>,
@@ -90,6 +99,14 @@ pub struct Cli {
     /// --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
+
+    /// Explore only the K-th of N shards of the search (1 <= K <= N) and print its
+    /// result as one JSON object (a shard file) for `ic-check merge`; every shard of a
+    /// run is given the same program, params and options. The exit status is 0 once
+    /// the shard file is written, whatever it found: the merge gives the verdict.
+    /// sdpor, odpor, odpor-ob and ocdpor --literal are sharded.
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["tree", "max_traces", "replay", "livelocks", "witness"])]
+    pub partition: Option<Shard>,
 
     /// Instructions one block may run before it is a runtime error ("block did not
     /// terminate"); default 1000000.
@@ -168,6 +185,44 @@ pub struct Cli {
     /// Print the manual page (roff) on stdout and exit: `ic-check --man > ic-check.1`.
     #[arg(long, exclusive = true)]
     pub man: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Put the shard files of a `--partition` run together: the summary, `--json`
+    /// and exit status of the whole run. Refuses shards of another program text,
+    /// params, algorithm, options, ic-check version or number of shards, and a
+    /// missing or repeated shard.
+    Merge(Merge),
+}
+
+#[derive(Args, Debug)]
+pub struct Merge {
+    /// The shard files, one per shard, in any order.
+    #[arg(required = true, value_name = "SHARD.json")]
+    pub shards: Vec<PathBuf>,
+
+    /// Where the program the shards explored is now (default: the path they record);
+    /// its text must be the one they were made from.
+    #[arg(long, value_name = "FILE")]
+    pub program: Option<PathBuf>,
+
+    /// Print one JSON object instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also print the counters of each pruning.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// List each distinct final state with how many explored executions reached it
+    /// and a schedule to replay (the first 1000 found).
+    #[arg(long)]
+    pub finals: bool,
+
+    /// Write every finding into FILE as a witness file for `ic-check --replay`.
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<PathBuf>,
 }
 
 /// The default of `--max-steps`.

@@ -1,7 +1,16 @@
 //! `ic-check`: load a program, explore it with the chosen algorithm, report.
 
+/// A line on stderr. Unlike `eprintln!`, a closed stderr is not a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
+mod merge;
 mod output;
+mod shard;
 mod tree;
 mod witness;
 
@@ -41,17 +50,13 @@ const INCOMPLETE: u8 = 3;
 /// status for a process ended by SIGINT.
 const INTERRUPTED: i32 = 130;
 
-/// A line on stderr. Unlike `eprintln!`, a closed stderr is not a panic.
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(code) = ic_synth::cli::generated(cli.completions, cli.man, Cli::command) {
         return ExitCode::from(code);
+    }
+    if let Some(cli::Command::Merge(args)) = &cli.command {
+        return ExitCode::from(merge::run(args));
     }
     let Some(program) = cli.program.clone() else {
         // clap requires the program unless --completions or --man is given.
@@ -410,21 +415,15 @@ fn run(cli: &Cli, path: &Path) -> u8 {
             return BAD_INPUT;
         }
     };
-    let witness_file = match cli
-        .witness
-        .as_deref()
-        .map(std::fs::File::create)
-        .transpose()
-    {
-        Ok(file) => file,
-        Err(e) => {
+    if let Some(path) = cli.witness.as_deref() {
+        if let Err(e) = std::fs::File::create(path) {
             say!(
                 "error: cannot write the witness file {}: {e}",
-                cli.witness.as_deref().unwrap_or(Path::new("")).display()
+                path.display()
             );
             return BAD_INPUT;
         }
-    };
+    }
     let config = Config {
         all_violations: cli.all_violations,
         max_traces: cli.max_traces,
@@ -484,6 +483,49 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         );
     }
     ctrl_c.phase(Phase::Exploring);
+    if let Some(shard) = cli.partition {
+        let search = shard::Search {
+            algorithm: algorithm.name().to_string(),
+            deps: format!("{:?}", cli.deps).to_lowercase(),
+            literal: cli.literal,
+            violations_only: cli.violations_only,
+            all_violations: cli.all_violations,
+            max_steps,
+            max_depth: cli.max_depth,
+        };
+        let split = explorer::parallel::Split {
+            jobs,
+            units: explorer::parallel::partition::Shard::units_wanted(shard.n),
+        };
+        let report = match explorer::parallel::partition::explore_shard(
+            &program, &make, config, split, shard, progress,
+        ) {
+            Ok(report) => report,
+            Err(why) => {
+                say!("error: --partition: {why}");
+                return BAD_INPUT;
+            }
+        };
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let time_ms = exploring.elapsed().as_micros() as f64 / 1000.0;
+        let file = shard::ShardFile::of(&file, &source, &program, search, shard, &report, time_ms);
+        if !cli.quiet {
+            say!(
+                "shard {shard}: {} traces, {} violations, {}, {:.3} s",
+                report.stats.traces,
+                report.violations.len(),
+                if report.complete() {
+                    "complete"
+                } else {
+                    "incomplete"
+                },
+                time_ms / 1000.0
+            );
+        }
+        return finish(write_stdout(|w| writeln!(w, "{}", file.to_json())), 0);
+    }
     let mut report = if jobs > 1 {
         explorer::parallel::explore(&program, &make, config.clone(), jobs, progress)
     } else {
@@ -519,51 +561,23 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         bar.finish_and_clear();
     }
     let elapsed = exploring.elapsed();
-    let mut code = if !report.violations.is_empty() {
-        FOUND
-    } else if report.stop != Stop::Complete {
-        INCOMPLETE
-    } else {
-        0
+    let shown = Shown {
+        json: cli.json,
+        stats: cli.stats,
+        finals: cli.finals,
+        schedules: cli.print_traces,
     };
-    let written = write_stdout(|w| {
-        if cli.json {
-            let json = out.json(
-                algorithm.name(),
-                &report,
-                elapsed,
-                cli.stats,
-                cli.print_traces,
-            );
-            writeln!(w, "{json}")
-        } else {
-            if cli.print_traces {
-                for schedule in &report.schedules {
-                    writeln!(w, "{schedule}")?;
-                }
-            }
-            w.write_all(
-                out.human(algorithm.name(), &report, elapsed, cli.stats, cli.finals)
-                    .as_bytes(),
-            )
-        }
-    });
-    code = finish(written, code);
-    if let (Some(mut f), Some(name)) = (witness_file, cli.witness.as_deref()) {
-        let w = witness::Witness::of(
-            &file,
-            &source,
-            &program,
-            max_steps,
-            algorithm.name(),
-            &report,
-        );
-        if let Err(e) = f.write_all(w.to_json().as_bytes()) {
-            say!(
-                "error: cannot write the witness file {}: {e}",
-                name.display()
-            );
-            return BAD_INPUT;
+    let code = print_report(
+        &out,
+        algorithm.name(),
+        &report,
+        elapsed,
+        shown,
+        status(&report),
+    );
+    if let Some(path) = cli.witness.as_deref() {
+        if let Err(code) = write_witness(path, &out, max_steps, algorithm.name(), &report) {
+            return code;
         }
     }
     if let (Some(file), Some(recorded)) = (tree_file, report.tree.take()) {
@@ -580,6 +594,80 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         }
     }
     code
+}
+
+/// The exit status a report gives: something found, stopped early, or nothing.
+fn status(report: &Report) -> u8 {
+    if !report.violations.is_empty() {
+        FOUND
+    } else if report.stop != Stop::Complete {
+        INCOMPLETE
+    } else {
+        0
+    }
+}
+
+/// What of a report is printed.
+#[derive(Clone, Copy)]
+struct Shown {
+    json: bool,
+    stats: bool,
+    finals: bool,
+    schedules: bool,
+}
+
+/// Prints `report` as the summary or the JSON object; `code`, unless stdout fails.
+fn print_report(
+    out: &output::Output<'_>,
+    algorithm: &str,
+    report: &Report,
+    elapsed: Duration,
+    shown: Shown,
+    code: u8,
+) -> u8 {
+    let written = write_stdout(|w| {
+        if shown.json {
+            let json = out.json(algorithm, report, elapsed, shown.stats, shown.schedules);
+            writeln!(w, "{json}")
+        } else {
+            if shown.schedules {
+                for schedule in &report.schedules {
+                    writeln!(w, "{schedule}")?;
+                }
+            }
+            w.write_all(
+                out.human(algorithm, report, elapsed, shown.stats, shown.finals)
+                    .as_bytes(),
+            )
+        }
+    });
+    finish(written, code)
+}
+
+/// Writes the findings of `report` into the witness file `path`; `Err`: the exit
+/// status, the message said.
+fn write_witness(
+    path: &Path,
+    out: &output::Output<'_>,
+    max_steps: u64,
+    algorithm: &str,
+    report: &Report,
+) -> Result<(), u8> {
+    let w = witness::Witness::of(
+        out.file,
+        out.source,
+        out.program,
+        max_steps,
+        algorithm,
+        report,
+    );
+    std::fs::write(path, w.to_json()).map_err(|e| {
+        say!(
+            "error: cannot write the witness file {}: {e}",
+            path.display()
+        );
+        BAD_INPUT
+    })
 }
 
 /// Reads the witness file `path` and checks that it was written for `source`.

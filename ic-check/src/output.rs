@@ -82,11 +82,17 @@ impl Output<'_> {
         }
         let _ = writeln!(out, "{:<13} {:.3} s", "time:", elapsed.as_secs_f64());
         if let Some(p) = &report.parallel {
-            let _ = writeln!(
-                out,
-                "{:<13} {} ({} units at depth {})",
-                "jobs:", p.jobs, p.units, p.depth
-            );
+            let (what, n) = match p.shards {
+                Some(shards) => ("shards:", shards),
+                None => ("jobs:", p.jobs),
+            };
+            // No units: every execution ended above the frontier, or the search
+            // stopped there.
+            let units = match p.units {
+                0 => "no units".to_string(),
+                u => format!("{u} units at depth {}", p.depth),
+            };
+            let _ = writeln!(out, "{what:<13} {n} ({units})");
         }
         if stats {
             out.push_str(&pruning(&s.pruning));

@@ -778,6 +778,38 @@ pub fn livelocks_are_fair_cycles(source: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The shards [`parallel_differential`] splits each search into (`--partition K/3`).
+pub const PARALLEL_SHARDS: usize = 3;
+
+/// Every shard of the search of `make`, over a frontier of [`PARALLEL_UNITS`] units,
+/// explored in turn and combined, as `ic-check merge` combines shard files.
+fn sharded(
+    program: &frontend::ir::Program,
+    make: &(dyn Fn() -> Box<dyn explorer::Algorithm> + Sync),
+    config: Config,
+    n: usize,
+) -> Report {
+    let split = explorer::parallel::Split {
+        jobs: 1,
+        units: PARALLEL_UNITS,
+    };
+    let reports = (1..=n)
+        .map(|k| {
+            let shard = explorer::parallel::partition::Shard { k, n };
+            explorer::parallel::partition::explore_shard(
+                program,
+                make,
+                config.clone(),
+                split,
+                shard,
+                None,
+            )
+            .expect("only searches that split are sharded")
+        })
+        .collect();
+    explorer::parallel::partition::combine(reports, config.max_outcomes)
+}
+
 /// The units of [`parallel_differential`]'s frontier: few, so that on a generated
 /// program (tens of events) the frontier is shallow and the units do the exploring.
 pub const PARALLEL_UNITS: usize = 3;
@@ -827,36 +859,53 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
             violations_only: mode.violations_only,
             ..config()
         };
-        let report =
-            explorer::parallel::explore_split(&program, &make, config.clone(), split, None);
-        let name = format!("{} --jobs 2", mode.name());
-        if report.stop != Stop::Complete {
-            errors.push(format!("{name}: stopped with {:?}", report.stop));
-        }
-        if !mode.violations_only {
-            let mut rerun = || {
-                let config = Config {
-                    record_schedules: true,
-                    ..config.clone()
+        let threads =
+            |c: Config| explorer::parallel::explore_split(&program, &make, c, split, None);
+        let shards = |c: Config| sharded(&program, &make, c, PARALLEL_SHARDS);
+        let runs: [(&str, &dyn Fn(Config) -> Report); 2] =
+            [("--jobs 2", &threads), ("--partition K/3, merged", &shards)];
+        let mut counts = Vec::new();
+        for (how, run) in runs {
+            let report = run(config.clone());
+            let name = format!("{} {how}", mode.name());
+            if report.stop != Stop::Complete {
+                errors.push(format!("{name}: stopped with {:?}", report.stop));
+            }
+            if !mode.violations_only {
+                let mut rerun = || {
+                    run(Config {
+                        record_schedules: true,
+                        ..config.clone()
+                    })
                 };
-                explorer::parallel::explore_split(&program, &make, config, split, None)
-            };
-            if let Some(e) = compare_final_states(&program, &naive, &report, &mut rerun) {
-                errors.push(format!("{name}: {e}"));
+                if let Some(e) = compare_final_states(&program, &naive, &report, &mut rerun) {
+                    errors.push(format!("{name}: {e}"));
+                }
             }
+            errors.extend(other_violations(&name, &violations, &report));
+            if [&registry::SDPOR, &registry::ODPOR].contains(&mode.algo) {
+                let traces = match report.dependency {
+                    Carried::Accesses => accesses.stats.mazurkiewicz,
+                    Carried::Transitions => naive.stats.mazurkiewicz,
+                };
+                if Some(report.stats.traces) != traces {
+                    errors.push(format!(
+                        "{name}: {} traces, but naive counts {traces:?} Mazurkiewicz traces",
+                        report.stats.traces
+                    ));
+                }
+            }
+            let s = &report.stats;
+            counts.push((s.traces, s.blocked, s.states, report.finals));
         }
-        errors.extend(other_violations(&name, &violations, &report));
-        if [&registry::SDPOR, &registry::ODPOR].contains(&mode.algo) {
-            let traces = match report.dependency {
-                Carried::Accesses => accesses.stats.mazurkiewicz,
-                Carried::Transitions => naive.stats.mazurkiewicz,
-            };
-            if Some(report.stats.traces) != traces {
-                errors.push(format!(
-                    "{name}: {} traces, but naive counts {traces:?} Mazurkiewicz traces",
-                    report.stats.traces
-                ));
-            }
+        // The shards explore the units of the same frontier that the threads share out.
+        if counts[0] != counts[1] {
+            errors.push(format!(
+                "{}: the shards merged explored {:?} (traces, blocked, states), the threads {:?}",
+                mode.name(),
+                (counts[1].0, counts[1].1, counts[1].2),
+                (counts[0].0, counts[0].1, counts[0].2)
+            ));
         }
     }
     if errors.is_empty() {

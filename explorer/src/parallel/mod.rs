@@ -16,10 +16,12 @@
 
 pub mod frontier;
 pub mod merge;
+pub mod partition;
 
 use crate::exploration::{Algorithm, Config, Exploration, Progress};
 use crate::report::{Parallel, Report, Stats, Stop};
 use frontend::ir::Program;
+use partition::Shard;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -73,18 +75,43 @@ pub fn explore_split(
     Split { jobs, units }: Split,
     progress: Option<Progress<'_>>,
 ) -> Report {
-    let started = Instant::now();
     let mut first = make();
-    let whole = jobs <= 1
-        || !first.explores_units(config.deps)
-        || config.tree.is_some()
-        || config.max_traces.is_some();
-    if whole {
+    if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
         return crate::explore_with_progress(program, first.as_mut(), config, progress);
     }
-    let (frontier_report, units, depth) = match frontier(program, &*first, &config, units) {
+    explore_units(program, make, config, jobs, units, None, progress)
+}
+
+/// The units of a frontier of `wanted` units or more (those of `shard`, or all) on
+/// `jobs` threads, with the frontier's own executions (where `shard` is the first
+/// or none), merged into one report.
+fn explore_units(
+    program: &Program,
+    make: &(dyn Fn() -> Box<dyn Algorithm> + Sync),
+    config: Config,
+    jobs: usize,
+    wanted: usize,
+    shard: Option<Shard>,
+    progress: Option<Progress<'_>>,
+) -> Report {
+    let started = Instant::now();
+    let first = make();
+    let frontier_is_mine = shard.is_none_or(|s| s.k == 1);
+    let (frontier_report, units, depth) = match frontier(program, &*first, &config, wanted) {
         Ok(frontier) => frontier,
-        Err(report) => return *report,
+        // The search stopped above the frontier: every shard ran the same, the first
+        // reports it, the others stop with nothing.
+        Err(report) if frontier_is_mine => return *report,
+        Err(report) => return merge::merge(Vec::new(), report.stop, config.max_outcomes),
+    };
+    let total = units.len();
+    let units: Vec<crate::unit::Unit> = (units.into_iter().enumerate())
+        .filter(|(i, _)| shard.is_none_or(|s| s.takes(*i)))
+        .map(|(_, u)| u)
+        .collect();
+    let frontier_report = match frontier_is_mine {
+        true => frontier_report,
+        false => merge::merge(Vec::new(), Stop::Complete, config.max_outcomes),
     };
     let max_outcomes = config.max_outcomes;
     let halt = Arc::new(AtomicBool::new(false));
@@ -157,8 +184,10 @@ pub fn explore_split(
     let mut report = merge::merge(parts, stop, max_outcomes);
     report.parallel = Some(Parallel {
         jobs,
-        units: units.len(),
+        units: total,
         depth,
+        shard,
+        shards: None,
     });
     report
 }
@@ -194,7 +223,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Which stop a merged report gives when units stopped for several reasons: what
 /// was found before what was run out of.
-fn rank(stop: Stop) -> u8 {
+pub(crate) fn rank(stop: Stop) -> u8 {
     match stop {
         Stop::Violation => 0,
         Stop::MemoryLimit => 1,
