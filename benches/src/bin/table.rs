@@ -8,6 +8,7 @@ use benches::table::families::{self, Family, Set};
 use benches::table::machine::Machine;
 use benches::table::measure::{self, deps_name, Algo};
 use benches::table::report::{self, Cell, Row};
+use benches::table::threads;
 use clap::Parser;
 use explorer::Deps;
 use std::io::Write;
@@ -54,6 +55,12 @@ struct Cli {
     /// Leave SPIN out of the cyclic set's table.
     #[arg(long)]
     no_spin: bool,
+
+    /// Also run each search that splits (`ic-check --jobs`) on this many threads and
+    /// on one, the fastest of 3 each, where its table run took more than a second,
+    /// and print the speed-ups.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    jobs: Option<u64>,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -176,6 +183,7 @@ fn run_group(
     let deps = Deps::default();
     let mut rows = Vec::new();
     let mut problems = Vec::new();
+    let mut on_threads = Vec::new();
     for (family, source) in families.iter().zip(&sources) {
         match source {
             Ok(source) => measure_family(
@@ -187,6 +195,7 @@ fn run_group(
                 algos,
                 &mut rows,
                 &mut problems,
+                &mut on_threads,
             ),
             Err(message) => problems.push(message.clone()),
         }
@@ -194,6 +203,16 @@ fn run_group(
     let (table, flagged) = report::measured(&rows, &problems);
     let deps = deps_name(deps);
     print!("\n## Measured (`--deps {deps}`, the default)\n\n{table}");
+    if let Some(jobs) = cli.jobs {
+        print!(
+            "\n## On {jobs} threads (`--jobs {jobs}`)\n\nEach search that splits, where its run \
+             above took more than {} s, on one thread and on {jobs}, the fastest of {} runs \
+             each; S +%: the states the split explores beyond one thread's.\n\n{}",
+            threads::LONGER_THAN,
+            threads::RUNS,
+            threads::table(jobs as usize, &on_threads)
+        );
+    }
     let _ = std::io::stdout().flush();
     print!("\n## The papers' numbers\n\n{}", report::paper(families));
     flagged
@@ -222,6 +241,7 @@ fn measure_family(
     algos: &'static [Algo],
     rows: &mut Vec<Row>,
     problems: &mut Vec<String>,
+    on_threads: &mut Vec<threads::Measured>,
 ) {
     // Smallest first: a timeout skips the larger sizes.
     let mut sizes = if cli.sizes.is_empty() {
@@ -269,6 +289,30 @@ fn measure_family(
                 &label,
                 &mut timed_out[i],
             ));
+        }
+        if let Some(jobs) = cli.jobs {
+            for (&algo, cell) in algos.iter().zip(&cells) {
+                let Cell::Ran(run) = cell else { continue };
+                let splits =
+                    (algo.spec.build(false, || Err(()))).is_ok_and(|a| a.explores_units(deps));
+                if !splits || !run.complete() || run.seconds <= threads::LONGER_THAN {
+                    continue;
+                }
+                eprintln!(
+                    "{} {label} {} on 1 and {jobs} threads…",
+                    deps_name(deps),
+                    algo.name()
+                );
+                match threads::measure(&program, algo, deps, timeout, None, jobs as usize) {
+                    Ok((one, many)) => on_threads.push(threads::Measured {
+                        label: label.clone(),
+                        algo,
+                        one,
+                        many,
+                    }),
+                    Err(message) => problems.push(format!("{label} on {jobs} threads: {message}")),
+                }
+            }
         }
         rows.push(Row {
             family,

@@ -187,11 +187,26 @@ pub fn run(
     timeout: Duration,
     ics: Option<&Arc<ResolvedIcs>>,
 ) -> Result<Run, String> {
+    run_on(program, algo, deps, timeout, ics, 1)
+}
+
+/// [`run`] on `jobs` threads (`ic-check --jobs`).
+pub fn run_on(
+    program: &Program,
+    algo: Algo,
+    deps: Deps,
+    timeout: Duration,
+    ics: Option<&Arc<ResolvedIcs>>,
+    jobs: usize,
+) -> Result<Run, String> {
     let constraints = || {
         ics.cloned()
             .ok_or_else(|| format!("{} needs constraints", algo.name()))
     };
     let mut algorithm = algo.spec.build(false, constraints)?;
+    let make = || -> Box<dyn explorer::Algorithm> {
+        (algo.spec.build(false, constraints)).expect("it was built once")
+    };
     // As ic-check runs it: its default --max-depth, which cdpor's ranges rest on.
     let config = Config {
         deps,
@@ -202,7 +217,10 @@ pub fn run(
     };
     let ((report, seconds), mem_mb) = memory::growth_during(|| {
         let started = Instant::now();
-        let report = explorer::explore(program, algorithm.as_mut(), config);
+        let report = match jobs {
+            1 => explorer::explore(program, algorithm.as_mut(), config),
+            _ => explorer::parallel::explore(program, &make, config, jobs, None),
+        };
         (report, started.elapsed().as_secs_f64())
     });
     let violation = report

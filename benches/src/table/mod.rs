@@ -12,3 +12,4 @@ pub mod memory;
 pub mod report;
 pub mod speedup;
 pub mod spin;
+pub mod threads;
