@@ -7,6 +7,8 @@ use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
+use crate::parallel::pool::{Job, Pool};
+use crate::parallel::shared_visited::SharedVisited;
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
@@ -42,6 +44,12 @@ pub trait Algorithm {
     /// or their transition footprints (see [`Carried`]).
     fn carries(&self) -> Carried {
         Carried::Transitions
+    }
+    /// Whether its threads can share one store of states under `config`
+    /// ([`crate::parallel::stateful`]): each state expanded by the thread that
+    /// stored it first.
+    fn shares_stored_states(&self, _config: &Config) -> bool {
+        false
     }
     /// Whether it can explore one unit of a parallel search's frontier
     /// ([`Exploration::take_unit`], [`crate::parallel`]) under `deps`.
@@ -162,7 +170,11 @@ pub struct Exploration<'p, 'a> {
     lasso: Lasso,
     /// The states a stateful search stored; `None` for a stateless search, whose
     /// executions are checked for a recurring state instead ([`lasso`]).
-    visited: Option<Visited>,
+    visited: Option<Store>,
+    /// The jobs of a parallel stateful search ([`Exploration::next_job`]); `None`
+    /// for one thread, whose only job is the root, given once (`root_given`).
+    pool: Option<Arc<Pool>>,
+    root_given: bool,
     /// The bytes the algorithm holds besides the stored states ([`Exploration::hold`]).
     held: u64,
     /// Where this exploration starts, as one unit of a parallel search.
@@ -170,6 +182,13 @@ pub struct Exploration<'p, 'a> {
     /// Set when another unit of a parallel search stopped it ([`Exploration::halted`]).
     halt: Option<Arc<AtomicBool>>,
     halted: bool,
+}
+
+/// Where a stateful search stores the states it reaches: its own store, or the one
+/// the threads of a parallel search share.
+enum Store {
+    Own(Visited),
+    Shared(Arc<SharedVisited>),
 }
 
 /// A state as final states are compared (docs/soundness.md, "What the counts mean"): its globals, and
@@ -264,7 +283,9 @@ impl<'p, 'a> Exploration<'p, 'a> {
             reported: Instant::now(),
             tree,
             lasso: Lasso::default(),
-            visited: algorithm.stores_states().then(Visited::default),
+            visited: (algorithm.stores_states()).then(|| Store::Own(Visited::default())),
+            pool: None,
+            root_given: false,
             held: 0,
             unit: None,
             halt: None,
@@ -280,6 +301,50 @@ impl<'p, 'a> Exploration<'p, 'a> {
         self.started = started;
         self.halt = Some(halt);
         self.stats.states = 0;
+    }
+
+    /// This exploration as one thread of a parallel stateful search begun at
+    /// `started`: its states are stored in `store` with the other threads', it takes
+    /// its jobs from `pool`, and it stops when the pool's search is over (another
+    /// thread stopped it). The initial state is counted by the search.
+    pub(crate) fn for_worker(
+        &mut self,
+        store: Arc<SharedVisited>,
+        pool: Arc<Pool>,
+        started: Instant,
+    ) {
+        self.visited = Some(Store::Shared(store));
+        self.halt = Some(pool.over_flag());
+        self.pool = Some(pool);
+        self.started = started;
+        self.stats.states = 0;
+    }
+
+    /// The next job of a stateful search ([`crate::parallel::pool`]): on one thread,
+    /// the root once; on several, what the pool gives, waiting for it. `None`: no
+    /// more work.
+    pub fn next_job(&mut self) -> Option<Job> {
+        match &self.pool {
+            Some(pool) => pool.take(),
+            None if self.root_given => None,
+            None => {
+                self.root_given = true;
+                Some(Job::root())
+            }
+        }
+    }
+
+    /// Whether another thread of a parallel stateful search waits for work that
+    /// nobody has offered: this one should [give](Exploration::give) some away.
+    pub fn hungry(&self) -> bool {
+        self.pool.as_ref().is_some_and(|p| p.hungry())
+    }
+
+    /// Hands `job` to another thread of a parallel stateful search.
+    pub fn give(&self, job: Job) {
+        if let Some(pool) = &self.pool {
+            pool.give(job);
+        }
     }
 
     /// Where the algorithm starts, for an exploration that is one unit of a parallel
@@ -479,19 +544,34 @@ impl<'p> Exploration<'p, '_> {
     /// the stored states (and what it [holds](Exploration::hold)) take more than
     /// [`Config::max_memory`].
     pub fn visit(&mut self, state: Fingerprint) -> bool {
-        self.store(state).1
+        self.insert(state)
     }
 
     /// [`Exploration::visit`], with the state's number: the order in which the
     /// search stored it, from 0.
     pub fn store(&mut self, state: Fingerprint) -> (StateId, bool) {
-        let visited = (self.visited.as_mut()).expect("a search that stores states");
+        let Some(Store::Own(visited)) = self.visited.as_mut() else {
+            panic!("states are numbered by a search on one thread that stores them");
+        };
         let (id, new) = visited.insert(state);
         if new {
             self.stats.stored = Some(visited.len());
             self.account();
         }
         (id, new)
+    }
+
+    /// [`Exploration::visit`], on one thread or several.
+    fn insert(&mut self, state: Fingerprint) -> bool {
+        let (new, stored) = match self.visited.as_mut().expect("a search that stores states") {
+            Store::Own(visited) => (visited.insert(state).1, visited.len()),
+            Store::Shared(shared) => (shared.insert(state), shared.len()),
+        };
+        if new {
+            self.stats.stored = Some(stored);
+            self.account();
+        }
+        new
     }
 
     /// A stateful search holds `bytes` besides its stored states (what it keeps of
@@ -503,7 +583,11 @@ impl<'p> Exploration<'p, '_> {
     }
 
     fn account(&mut self) {
-        let stored = self.visited.as_ref().map_or(0, Visited::bytes);
+        let stored = match &self.visited {
+            Some(Store::Own(visited)) => visited.bytes(),
+            Some(Store::Shared(shared)) => shared.bytes(),
+            None => 0,
+        };
         self.stats.stored_bytes = stored + self.held;
         if (self.config.max_memory).is_some_and(|m| self.stats.stored_bytes > m) {
             self.stop.get_or_insert(Stop::MemoryLimit);

@@ -92,11 +92,12 @@ pub struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
-    /// Explore on N threads (0: one per core). The stateless searches split the
-    /// execution tree into units, the same for every N above 1, so their counts are
-    /// too (they may exceed one thread's: the units do not share what a search carries
-    /// from one subtree to the next). naive and the stateful searches, --tree and
-    /// --max-traces run on one thread.
+    /// Explore on N threads (0: one per core). sdpor, odpor, odpor-ob and ocdpor
+    /// --literal split the execution tree into units, the same for every N above 1,
+    /// so their counts are too (they may exceed one thread's: the units do not share
+    /// what a search carries from one subtree to the next). stateful's threads share
+    /// one store of states: one thread's counts. The other searches, --livelocks,
+    /// --tree and --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 
@@ -268,7 +269,7 @@ impl ValueEnum for Algo {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DepsArg {
-    /// What events touched (sdpor, csdpor, naive's count), where their blocks' other
+    /// What events touched (sdpor, csdpor, odpor, naive's count), where their blocks' other
     /// paths touch nothing else: a failed compare-and-swap only reads.
     Accesses,
     /// What events' blocks may touch from their process's local state (transition

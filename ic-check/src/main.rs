@@ -476,9 +476,11 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
-    if jobs > 1 && !algorithm.explores_units(cli.deps.into()) && !cli.quiet {
+    let spreads =
+        algorithm.explores_units(cli.deps.into()) || algorithm.shares_stored_states(&config);
+    if jobs > 1 && !spreads && !cli.quiet {
         say!(
-            "note: {} runs on one thread (--jobs spreads the stateless searches)",
+            "note: {} runs on one thread (--jobs spreads sdpor, odpor, odpor-ob, ocdpor --literal and stateful)",
             algorithm.name()
         );
     }

@@ -690,6 +690,23 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
         }
         errors.extend(other_violations(name, &violations, &report));
     }
+    // The reference on two threads sharing one store (`--jobs 2`): every state stored
+    // and expanded once, so exactly its counts, final states and violations.
+    let make =
+        || -> Box<dyn explorer::Algorithm> { Box::new(explorer::algorithms::stateful::Stateful) };
+    let two = explorer::parallel::explore(&program, &make, stateful_config(), 2, None);
+    let counts = |r: &Report| (r.stop, r.stats.stored, r.stats.states, r.stats.traces);
+    if counts(&two) != counts(&reference) || two.finals != reference.finals {
+        errors.push(format!(
+            "stateful --jobs 2: {:?} (stop, stored, states, traces) and {} final states; \
+             one thread: {:?} and {}",
+            counts(&two),
+            two.finals.len(),
+            counts(&reference),
+            reference.finals.len()
+        ));
+    }
+    errors.extend(other_violations("stateful --jobs 2", &violations, &two));
     if errors.is_empty() {
         Ok(())
     } else {

@@ -26,19 +26,21 @@
 //! every event run (here, every transition taken, to a new state or an old one);
 //! `traces` are the final states stored (each reached once).
 
-use crate::exploration::{Algorithm, Exploration};
+use crate::exploration::{Algorithm, Config, Exploration};
 use crate::livelock::StateGraph;
+use crate::parallel::pool::Job;
 use crate::visited::StateId;
 
 #[derive(Default)]
 pub struct Stateful;
 
-/// A state on the current path: its enabled processes, the next to run, and its
-/// number in the store.
+/// A state on the current path: its enabled processes (those of this thread: a
+/// parallel search gives the others away), the next to run, and its number in the
+/// store (with the state graph only).
 struct Node {
     enabled: Vec<usize>,
     next: usize,
-    id: StateId,
+    id: Option<StateId>,
 }
 
 impl Algorithm for Stateful {
@@ -50,62 +52,44 @@ impl Algorithm for Stateful {
         true
     }
 
+    fn shares_stored_states(&self, config: &Config) -> bool {
+        // The state graph of `--livelocks` numbers the states of one store.
+        !config.livelocks
+    }
+
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         let mut graph = run.config.livelocks.then(StateGraph::default);
-        let mut stack: Vec<Node> = Vec::new();
         let mut spare: Vec<Vec<usize>> = Vec::new();
-        let mut enabled = Vec::new();
-        run.ex.enabled(&mut enabled);
-        let (first, _) = run.store(run.identity());
-        record_state(run, graph.as_mut(), &enabled, first, None);
-        stack.push(Node {
-            enabled,
-            next: 0,
-            id: first,
-        });
-        while let Some(node) = stack.last_mut() {
-            if run.stopped() {
-                break;
+        // One job on one thread, the root; on several, what the threads give each
+        // other ([`crate::parallel::stateful`]).
+        while let Some(job) = run.next_job() {
+            for &p in &job.path {
+                run.replay(p);
             }
-            if node.enabled.is_empty() {
-                run.complete_execution();
-            }
-            let Some(&proc) = node.enabled.get(node.next) else {
-                if let Some(done) = stack.pop() {
-                    spare.push(done.enabled);
-                }
-                if !stack.is_empty() {
-                    run.back();
-                }
-                continue;
-            };
-            node.next += 1;
-            let from = node.id;
-            let process = graph.as_mut().map(|g| process(run, g, proc));
-            if run.step(proc).is_err() {
-                run.back();
-                continue;
-            }
-            let (to, new) = run.store(run.identity());
-            let mut enabled = Vec::new();
-            if new {
-                enabled = spare.pop().unwrap_or_default();
-                run.ex.enabled(&mut enabled);
-            }
-            if let (Some(g), Some(p)) = (graph.as_mut(), process) {
-                if new {
-                    record_state(run, Some(&mut *g), &enabled, to, Some((from, p)));
-                }
-                g.edge(from, to, p);
-            }
-            if new {
-                stack.push(Node {
+            let base = match job.branches {
+                Some(enabled) => Node {
                     enabled,
                     next: 0,
-                    id: to,
-                });
-            } else {
+                    id: None,
+                },
+                None => {
+                    let mut enabled = Vec::new();
+                    run.ex.enabled(&mut enabled);
+                    let id = store(run, graph.is_some()).0;
+                    record_state(run, graph.as_mut(), &enabled, id, None);
+                    Node {
+                        enabled,
+                        next: 0,
+                        id,
+                    }
+                }
+            };
+            search(run, graph.as_mut(), base, &job.path, &mut spare);
+            for _ in &job.path {
                 run.back();
+            }
+            if run.stopped() {
+                break;
             }
         }
         if let Some(g) = graph {
@@ -123,15 +107,107 @@ impl Algorithm for Stateful {
     }
 }
 
+/// Depth first from `base`, the state at the end of `path`, through every state not
+/// stored before; the unexplored branches of the shallowest state on the way go to
+/// another thread whenever one waits for work ([`Exploration::hungry`]).
+fn search(
+    run: &mut Exploration<'_, '_>,
+    mut graph: Option<&mut StateGraph>,
+    base: Node,
+    path: &[usize],
+    spare: &mut Vec<Vec<usize>>,
+) {
+    let mut stack = vec![base];
+    while let Some(node) = stack.last_mut() {
+        if run.stopped() {
+            break;
+        }
+        if node.enabled.is_empty() {
+            run.complete_execution();
+        }
+        let Some(&proc) = node.enabled.get(node.next) else {
+            if let Some(done) = stack.pop() {
+                spare.push(done.enabled);
+            }
+            if !stack.is_empty() {
+                run.back();
+            }
+            continue;
+        };
+        node.next += 1;
+        let from = node.id;
+        let process = graph.as_deref_mut().map(|g| process(run, g, proc));
+        if run.step(proc).is_err() {
+            run.back();
+            continue;
+        }
+        let (to, new) = store(run, graph.is_some());
+        let mut enabled = Vec::new();
+        if new {
+            enabled = spare.pop().unwrap_or_default();
+            run.ex.enabled(&mut enabled);
+        }
+        if let (Some(g), Some(p), Some(from), Some(to)) = (graph.as_deref_mut(), process, from, to)
+        {
+            if new {
+                record_state(run, Some(&mut *g), &enabled, Some(to), Some((from, p)));
+            }
+            g.edge(from, to, p);
+        }
+        if new {
+            stack.push(Node {
+                enabled,
+                next: 0,
+                id: to,
+            });
+            if run.hungry() {
+                give_away(run, &mut stack, path);
+            }
+        } else {
+            run.back();
+        }
+    }
+}
+
+/// Gives another thread the branches not yet taken of the shallowest state on the
+/// path that has some and has taken one (so that it keeps work, and is not taken
+/// for a final state): that state is stored, and whoever runs a branch from it
+/// stores what it reaches, so each state is still expanded by exactly one thread.
+fn give_away(run: &Exploration<'_, '_>, stack: &mut [Node], path: &[usize]) {
+    let Some(at) = (stack.iter()).position(|n| n.next >= 1 && n.next < n.enabled.len()) else {
+        return;
+    };
+    let mut to = path.to_vec();
+    to.extend(stack[..at].iter().map(|n| n.enabled[n.next - 1]));
+    let node = &mut stack[at];
+    let branches = node.enabled.split_off(node.next);
+    run.give(Job {
+        path: to,
+        branches: Some(branches),
+    });
+}
+
+/// Stores the current state: its number when the state graph needs it, and
+/// whether it is new.
+fn store(run: &mut Exploration<'_, '_>, numbered: bool) -> (Option<StateId>, bool) {
+    let state = run.identity();
+    if numbered {
+        let (id, new) = run.store(state);
+        (Some(id), new)
+    } else {
+        (None, run.visit(state))
+    }
+}
+
 /// Records the current state, new, numbered `id`, in the state graph if there is one.
 fn record_state(
     run: &mut Exploration<'_, '_>,
     graph: Option<&mut StateGraph>,
     enabled: &[usize],
-    id: StateId,
+    id: Option<StateId>,
     parent: Option<(u32, u32)>,
 ) {
-    let Some(g) = graph else {
+    let (Some(g), Some(id)) = (graph, id) else {
         return;
     };
     for p in 0..run.ex.state.procs.len() {

@@ -159,12 +159,17 @@ impl Parts {
     /// without one (`Dpor::reverse_moved_races`): with what events touched odpor-cs
     /// explored 12 executions of `examples/fib.ic` where it explores 3, and its
     /// `--literal` 20 of the producer–consumer at N = 3 (odpor's count) where Alg. 1
-    /// explores 10; so it keeps transition footprints. So does odpor for now: with
-    /// what events touched it explored 55 of the 56 traces of a program
-    /// (`tests/tests/parallel.rs`, `odpor_keeps_transition_footprints`), a gap in
-    /// its reversal of races whose event may do otherwise not yet found.
+    /// explores 10; so it keeps transition footprints. Plain odpor carries what
+    /// events touched: its `await`s' requests to pass the writes of their guards
+    /// give the step what it would touch there (`Dpor::ask_before`; with the block's
+    /// transition footprint it explored 55 of the 56 traces of
+    /// `tests/tests/parallel.rs`, `odpor_with_accesses_explores_every_trace`).
     pub fn carries(&self) -> Carried {
-        if self.optimal() {
+        let plain_odpor = self.optimal()
+            && self.races == Races::AsTheyRun
+            && self.states == States::Unchecked
+            && !self.lifts();
+        if self.optimal() && !plain_odpor {
             Carried::Transitions
         } else {
             Carried::Accesses

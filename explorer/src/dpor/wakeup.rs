@@ -300,8 +300,25 @@ impl<R: Reduction> Dpor<R> {
         (n, whole): (usize, &Footprint),
     ) -> Option<Insertion> {
         if self.parts.optimal() {
+            // A real event that carries what it touched (`--deps accesses`) joins
+            // with what it would touch after `v` ([`reversed`]), as a race's `n`
+            // does, not its block's transition footprint: the tree orders its
+            // branches (JACM Def. 6.1: `u.p ≺ u.w` only if `p ∉ WI[E.u](w)`) by the
+            // footprints of its entries, while the sleep set of the node reached
+            // (Alg. 2, `Sleep' = {q ∈ sleep(E) | E ⊨ p ◊ q}`) is judged by what the
+            // step touches when it runs. With the larger footprint, q's `await (z !=
+            // 2)` (then `if (len(c[0]) > 0) ...`, which only read c[0]) became a
+            // branch right of the other q's, which commutes with what it touches; that
+            // one, asleep below it, refused the reversal of p's race with r there, and
+            // the leaf had covered the reversal at its own node that needed it (odpor
+            // explored 55 of 56 traces: `tests/tests/parallel.rs`,
+            // `odpor_with_accesses_explores_every_trace`).
+            let last = match run.ex.carries_accesses(n) {
+                true => reversed(&run.ex, hb, (e, n), &v),
+                false => entry(&run.ex, n, true),
+            };
             let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
-                .chain([entry(&run.ex, n, true)])
+                .chain([last])
                 .collect();
             let race_write = moved(&run.ex, e);
             Some(self.insert_wakeup(run, e, entries, Some(&race_write)))

@@ -17,6 +17,9 @@
 pub mod frontier;
 pub mod merge;
 pub mod partition;
+pub mod pool;
+pub mod shared_visited;
+pub mod stateful;
 
 use crate::exploration::{Algorithm, Config, Exploration, Progress};
 use crate::report::{Parallel, Report, Stats, Stop};
@@ -76,6 +79,10 @@ pub fn explore_split(
     progress: Option<Progress<'_>>,
 ) -> Report {
     let mut first = make();
+    let whole = config.tree.is_some() || config.max_traces.is_some();
+    if jobs > 1 && !whole && first.shares_stored_states(&config) {
+        return stateful::explore(program, make, config, jobs, progress);
+    }
     if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
         return crate::explore_with_progress(program, first.as_mut(), config, progress);
     }
@@ -122,52 +129,40 @@ fn explore_units(
     // The counters of the units done (and the frontier's), and of each thread's unit.
     let done = Mutex::new(frontier_report.stats.clone());
     let current: Vec<Mutex<Stats>> = (0..workers).map(|_| Mutex::default()).collect();
-    std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..workers)
-            .map(|w| {
-                let (next, halt, results, done) = (&next, &halt, &results, &done);
-                let (units, config, current) = (&units, &config, &current[w]);
-                scope.spawn(move || loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= units.len() || halt.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let mut algorithm = make();
-                    let mut show = |s: &Stats| *lock(current) = s.clone();
-                    let progress: Option<Progress<'_>> = Some(&mut show);
-                    let Ok(mut run) =
-                        Exploration::new(program, &*algorithm, config.clone(), progress)
-                    else {
-                        unreachable!("the frontier ran the initial block");
-                    };
-                    run.for_unit(units[i].clone(), started, halt.clone());
-                    algorithm.explore(&mut run);
-                    let halted = run.halted();
-                    let report = run.finish(&*algorithm);
-                    if !halted && report.stop != Stop::Complete {
-                        halt.store(true, Ordering::Relaxed);
-                    }
-                    merge::add_stats(&mut lock(done), &report.stats);
-                    *lock(current) = Stats::default();
-                    *lock(&results[i]) = Some((report, halted));
-                })
-            })
-            .collect();
-        if let Some(progress) = progress {
-            let mut reported = Instant::now();
-            while !threads.iter().all(|t| t.is_finished()) {
-                std::thread::sleep(Duration::from_millis(20));
-                if reported.elapsed() >= Duration::from_millis(200) {
-                    reported = Instant::now();
-                    let mut all = lock(&done).clone();
-                    for c in &current {
-                        merge::add_stats(&mut all, &lock(c));
-                    }
-                    progress(&all);
-                }
+    let work = |w: usize| {
+        let current = &current[w];
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= units.len() || halt.load(Ordering::Relaxed) {
+                break;
             }
+            let mut algorithm = make();
+            let mut show = |s: &Stats| *lock(current) = s.clone();
+            let progress: Option<Progress<'_>> = Some(&mut show);
+            let Ok(mut run) = Exploration::new(program, &*algorithm, config.clone(), progress)
+            else {
+                unreachable!("the frontier ran the initial block");
+            };
+            run.for_unit(units[i].clone(), started, halt.clone());
+            algorithm.explore(&mut run);
+            let halted = run.halted();
+            let report = run.finish(&*algorithm);
+            if !halted && report.stop != Stop::Complete {
+                halt.store(true, Ordering::Relaxed);
+            }
+            merge::add_stats(&mut lock(&done), &report.stats);
+            *lock(current) = Stats::default();
+            *lock(&results[i]) = Some((report, halted));
         }
-    });
+    };
+    let counters = || {
+        let mut all = lock(&done).clone();
+        for c in &current {
+            merge::add_stats(&mut all, &lock(c));
+        }
+        all
+    };
+    on_threads(workers, &work, progress, &counters);
     let unit_reports: Vec<(Report, bool)> = results
         .into_iter()
         .filter_map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
@@ -213,6 +208,29 @@ fn frontier(
         }
         depth += 1;
     }
+}
+
+/// Runs `work(0)` to `work(workers - 1)` on threads of their own; meanwhile
+/// `progress` gets what `counters` says about five times a second.
+fn on_threads(
+    workers: usize,
+    work: &(dyn Fn(usize) + Sync),
+    progress: Option<Progress<'_>>,
+    counters: &(dyn Fn() -> Stats + Sync),
+) {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..workers).map(|w| scope.spawn(move || work(w))).collect();
+        if let Some(progress) = progress {
+            let mut reported = Instant::now();
+            while !threads.iter().all(|t| t.is_finished()) {
+                std::thread::sleep(Duration::from_millis(20));
+                if reported.elapsed() >= Duration::from_millis(200) {
+                    reported = Instant::now();
+                    progress(&counters());
+                }
+            }
+        }
+    });
 }
 
 /// The value behind `m`, also if a thread panicked holding it (the panic is then
