@@ -179,15 +179,20 @@ impl<'p> Executor<'p> {
     }
 
     /// The footprint an event of `block` run with `locals` on `mem` (a memory computed
-    /// for a reordering, [`Executor::virtual_memory`]) carries, run on copies: what
+    /// for a reordering, [`Executor::virtual_memory`], spent here) carries: what
     /// it touches where it completes and its other paths touch nothing else, else its
     /// transition footprint. `None` where its guard does not hold.
-    pub fn accesses_at(&self, mem: &Memory, block: BlockId, locals: &[Value]) -> Option<Footprint> {
-        if self.machine.enabled(block, mem, locals) != Ok(true) {
+    pub fn accesses_at(
+        &self,
+        mut mem: Memory,
+        block: BlockId,
+        locals: &[Value],
+    ) -> Option<Footprint> {
+        if self.machine.enabled(block, &mem, locals) != Ok(true) {
             return None;
         }
         let transition = self.transition(block, locals);
-        let (mut mem, mut locals) = (mem.clone(), locals.to_vec());
+        let mut locals = locals.to_vec();
         let mut fx = Effects::default();
         let run = self.machine.run_block(
             block,

@@ -184,6 +184,10 @@ pub struct Exploration<'p, 'a> {
     halted: bool,
 }
 
+/// How many new states a thread of a parallel stateful search stores between two
+/// weighings of the shared store's memory ([`Config::max_memory`]): 256 locks each.
+const SHARED_ACCOUNT: u64 = 4096;
+
 /// Where a stateful search stores the states it reaches: its own store, or the one
 /// the threads of a parallel search share.
 enum Store {
@@ -563,15 +567,30 @@ impl<'p> Exploration<'p, '_> {
 
     /// [`Exploration::visit`], on one thread or several.
     fn insert(&mut self, state: Fingerprint) -> bool {
-        let (new, stored) = match self.visited.as_mut().expect("a search that stores states") {
-            Store::Own(visited) => (visited.insert(state).1, visited.len()),
-            Store::Shared(shared) => (shared.insert(state), shared.len()),
-        };
-        if new {
-            self.stats.stored = Some(stored);
-            self.account();
+        match self.visited.as_mut().expect("a search that stores states") {
+            Store::Own(visited) => {
+                let new = visited.insert(state).1;
+                if new {
+                    self.stats.stored = Some(visited.len());
+                    self.account();
+                }
+                new
+            }
+            // The states this thread stored first (the search adds them up); the
+            // shared store's memory, which takes every shard's lock, is weighed
+            // against the limit once every [`SHARED_ACCOUNT`] of them.
+            Store::Shared(shared) => {
+                let new = shared.insert(state);
+                if new {
+                    let mine = self.stats.stored.unwrap_or(0) + 1;
+                    self.stats.stored = Some(mine);
+                    if mine.is_multiple_of(SHARED_ACCOUNT) {
+                        self.account();
+                    }
+                }
+                new
+            }
         }
-        new
     }
 
     /// A stateful search holds `bytes` besides its stored states (what it keeps of

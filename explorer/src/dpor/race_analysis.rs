@@ -245,8 +245,8 @@ pub(super) fn reversed(
     v: &[usize],
 ) -> Entry {
     let block = ex.events()[n].block;
-    let exact = virtual_memory(ex, hb, e, v)
-        .and_then(|mem| ex.accesses_at(&mem, block, ex.entry_locals(n)));
+    let exact =
+        virtual_memory(ex, hb, e, v).and_then(|mem| ex.accesses_at(mem, block, ex.entry_locals(n)));
     match exact {
         // What it surely overwrites there is not known: none (only the observers,
         // which do not move such events, read it).
