@@ -8,6 +8,7 @@ macro_rules! say {
 }
 
 mod cli;
+mod format;
 mod merge;
 mod output;
 mod shard;

@@ -156,18 +156,7 @@ impl ShardFile {
 
     /// Reads a shard file. Its `format` is checked before anything else.
     pub fn from_json(text: &str) -> Result<ShardFile, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not a shard file: {e}"))?;
-        match value.get("format") {
-            Some(serde_json::Value::String(f)) if f == FORMAT => {}
-            Some(serde_json::Value::String(f)) => {
-                return Err(format!(
-                    "unsupported shard format `{f}`: this version reads `{FORMAT}` only"
-                ))
-            }
-            _ => return Err(format!("not a shard file: no `format` field \"{FORMAT}\"")),
-        }
-        serde_json::from_value(value).map_err(|e| format!("not a shard file: {e}"))
+        crate::format::read(text, FORMAT, "shard file")
     }
 
     /// The report this shard file was made of (what [`ShardFile::of`] kept: no tree,

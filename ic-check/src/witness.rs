@@ -98,22 +98,7 @@ impl Witness {
 
     /// Reads a witness file. Its `format` is checked before anything else.
     pub fn from_json(text: &str) -> Result<Witness, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not a witness file: {e}"))?;
-        match value.get("format") {
-            Some(serde_json::Value::String(f)) if f == FORMAT => {}
-            Some(serde_json::Value::String(f)) => {
-                return Err(format!(
-                    "unsupported witness format `{f}`: this version reads `{FORMAT}` only"
-                ))
-            }
-            _ => {
-                return Err(format!(
-                    "not a witness file: no `format` field \"{FORMAT}\""
-                ))
-            }
-        }
-        serde_json::from_value(value).map_err(|e| format!("not a witness file: {e}"))
+        crate::format::read(text, FORMAT, "witness file")
     }
 
     /// Whether the findings were found in this program text.
