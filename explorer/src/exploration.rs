@@ -325,7 +325,8 @@ impl<'p, 'a> Exploration<'p, 'a> {
     }
 
     /// The next job of a stateful search ([`crate::parallel::pool`]): on one thread,
-    /// the root once; on several, what the pool gives, waiting for it. `None`: no
+    /// the root once (or the state a unit of a split search starts at, to store and
+    /// expand as a root); on several, what the pool gives, waiting for it. `None`: no
     /// more work.
     pub fn next_job(&mut self) -> Option<Job> {
         match &self.pool {
@@ -333,7 +334,13 @@ impl<'p, 'a> Exploration<'p, 'a> {
             None if self.root_given => None,
             None => {
                 self.root_given = true;
-                Some(Job::root())
+                Some(match self.unit.take() {
+                    Some(unit) => Job {
+                        path: unit.path,
+                        branches: None,
+                    },
+                    None => Job::root(),
+                })
             }
         }
     }

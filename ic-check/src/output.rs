@@ -89,7 +89,7 @@ impl Output<'_> {
             // No units: every execution ended above the frontier, or the search
             // stopped there.
             let units = match p.units {
-                _ if report.stats.stored.is_some() => "one store of states".to_string(),
+                0 if p.shards.is_none() && s.stored.is_some() => "one store of states".to_string(),
                 0 => "no units".to_string(),
                 u => format!("{u} units at depth {}", p.depth),
             };

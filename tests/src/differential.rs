@@ -707,6 +707,21 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
         ));
     }
     errors.extend(other_violations("stateful --jobs 2", &violations, &two));
+    // In 3 shards (`--partition K/3`, combined as `ic-check merge` does): each unit
+    // explores what its state reaches, some states in several units (and the
+    // frontier's states are run, not stored): the same final states and violations.
+    let shards = sharded(&program, &make, stateful_config(), PARALLEL_SHARDS);
+    let name = "stateful --partition K/3, merged";
+    if shards.stop != reference.stop || shards.finals != reference.finals {
+        errors.push(format!(
+            "{name}: stopped with {:?} and {} final states (one run: {:?} and {})",
+            shards.stop,
+            shards.finals.len(),
+            reference.stop,
+            reference.finals.len()
+        ));
+    }
+    errors.extend(other_violations(name, &violations, &shards));
     if errors.is_empty() {
         Ok(())
     } else {

@@ -26,7 +26,7 @@
 //! every event run (here, every transition taken, to a new state or an old one);
 //! `traces` are the final states stored (each reached once).
 
-use crate::exploration::{Algorithm, Config, Exploration};
+use crate::exploration::{Algorithm, Config, Deps, Exploration};
 use crate::livelock::StateGraph;
 use crate::parallel::pool::Job;
 use crate::visited::StateId;
@@ -55,6 +55,16 @@ impl Algorithm for Stateful {
     fn shares_stored_states(&self, config: &Config) -> bool {
         // The state graph of `--livelocks` numbers the states of one store.
         !config.livelocks
+    }
+
+    /// A unit's state is stored and expanded as a root ([`Exploration::next_job`]):
+    /// every state reachable from it is reached, so the units together reach every
+    /// state reachable from the frontier's nodes, which (sleep sets changing only
+    /// which of two equivalent paths is taken, and equivalent paths reaching the same
+    /// state) are every state the frontier's depth reaches. Its sleep set is not
+    /// used: states reachable from several units are explored in each.
+    fn explores_units(&self, _deps: Deps) -> bool {
+        true
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {

@@ -71,6 +71,12 @@ pub(super) fn add_stats(to: &mut Stats, s: &Stats) {
     to.blocked += s.blocked;
     to.states += s.states;
     to.stored_bytes += s.stored_bytes;
+    // Stores of several stateful explorations: states reached by more than one are
+    // counted in each (what was explored).
+    to.stored = match (to.stored, s.stored) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+    };
     add_pruning(&mut to.pruning, &s.pruning);
 }
 

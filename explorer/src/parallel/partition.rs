@@ -74,10 +74,15 @@ impl std::str::FromStr for Shard {
 pub fn unsplittable(algorithm: &dyn Algorithm, config: &Config) -> Option<String> {
     if !algorithm.explores_units(config.deps) {
         Some(format!(
-            "{} cannot start at a unit of the execution tree: only sdpor, odpor, odpor-ob \
-             and ocdpor --literal are sharded",
+            "{} cannot start at a unit of the execution tree: only sdpor, odpor, odpor-ob, \
+             ocdpor --literal and stateful are sharded",
             algorithm.name()
         ))
+    } else if config.livelocks {
+        Some(
+            "--livelocks looks for cycles in the whole state graph: it cannot be sharded"
+                .to_string(),
+        )
     } else if config.max_traces.is_some() {
         Some("--max-traces counts over the whole search: it cannot be sharded".to_string())
     } else if config.tree.is_some() {
