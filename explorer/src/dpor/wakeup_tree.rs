@@ -78,9 +78,25 @@ fn weak_initial_in_order(
     p: &Entry,
     independent: &mut Independent<'_>,
 ) -> Option<WeakInitial> {
-    let seq: Vec<&Entry> = v.iter().collect();
     match v.iter().position(|x| x.process == p.process) {
-        Some(_) => first_unordered(&seq, p.process, independent).map(WeakInitial::At),
+        // Its step in `v` is the sleeping step, judged with the footprint it sleeps
+        // with: what it touched where it ran, which holds until an event writes what
+        // it read, and such an event orders it anyway. With the footprint the
+        // sequence's entry carries there (a block that touched less carries its
+        // transition footprint), a sleeper that commutes with the events before it
+        // was no weak initial, the sequence joined beside it, and its branch ended
+        // blocked with the sleeper still asleep (odpor, `--deps accesses`, the
+        // differential test's seed 52052: 2 of 18 executions).
+        Some(k) => {
+            let sleeping = Entry {
+                footprint: p.footprint.clone(),
+                ..v[k].clone()
+            };
+            let seq: Vec<&Entry> = (v.iter().enumerate())
+                .map(|(i, x)| if i == k { &sleeping } else { x })
+                .collect();
+            first_unordered(&seq, p.process, independent).map(WeakInitial::At)
+        }
         // `p` would run first: each pair is judged as the sequence `p.x`.
         None => (!v
             .iter()
