@@ -836,3 +836,32 @@ fn odpor_cs_on_every_example() {
         assert_eq!(explored(&cs), counts, "{name}");
     }
 }
+
+/// A known soundness gap of cdpor, found by the 20,000-program campaign of stop 52
+/// (`IC_DIFF_SEED=52054`) and not fixed yet: ignored so that CI stays green, kept so
+/// that it is run (`cargo test --release -p tests --test dpor -- --ignored`) by
+/// whoever fixes it.
+///
+/// p writes z = 1, then y = z + z; q copies y into l[0]; r sets y = 0 if y == 1.
+/// naive reaches l = [0] (p's first block, r, q, p's second), [1] and [2]. cdpor's
+/// first execution is `p p#1 q r`; the race p#1 ⋖ r is dropped by line 9 (the two
+/// commute in every state: `y = 2z` wins either way), but happens-before still orders
+/// p#1 before r by footprints, so in `p q p#1 r` q ⋖ r is no race (p#1 lies between
+/// them) and `p r q p#1`, the only execution that reaches l = [0], is never asked
+/// for. A race dropped because its events commute in every state must not order
+/// them (as ocdpor's refined dependency does not).
+#[test]
+#[ignore = "known gap: cdpor misses a final state (a race dropped by line 9 still orders its events)"]
+fn a_race_dropped_by_line_9_must_not_hide_the_races_behind_it() {
+    let src = "global int y = 1;
+global int z = 0;
+global list l = [0];
+proc p() { z = 1; yield; y = (z + z); }
+proc q() { l[0] = y; }
+proc r() { if (y == 1) { y = 0; } }
+init { spawn p(); spawn q(); spawn r(); }";
+    let all = naive(src, &[]);
+    assert_eq!(all.finals.len(), 3);
+    let constrained = cdpor(src, &[], ContextSensitive::new(), Deps::default());
+    assert_eq!(constrained.finals, all.finals);
+}
