@@ -86,15 +86,18 @@ pub fn explore_split(
     if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
         return crate::explore_with_progress(program, first.as_mut(), config, progress);
     }
-    explore_units(program, make, config, jobs, units, None, progress)
+    explore_units(program, make, &*first, config, jobs, units, None, progress)
 }
 
 /// The units of a frontier of `wanted` units or more (those of `shard`, or all) on
 /// `jobs` threads, with the frontier's own executions (where `shard` is the first
-/// or none), merged into one report.
+/// or none), merged into one report. `first`, one algorithm `make` built, runs the
+/// frontier.
+#[allow(clippy::too_many_arguments)]
 fn explore_units(
     program: &Program,
     make: &(dyn Fn() -> Box<dyn Algorithm> + Sync),
+    first: &dyn Algorithm,
     config: Config,
     jobs: usize,
     wanted: usize,
@@ -102,9 +105,8 @@ fn explore_units(
     progress: Option<Progress<'_>>,
 ) -> Report {
     let started = Instant::now();
-    let first = make();
     let frontier_is_mine = shard.is_none_or(|s| s.k == 1);
-    let (frontier_report, units, depth) = match frontier(program, &*first, &config, wanted) {
+    let (frontier_report, units, depth) = match frontier(program, first, &config, wanted) {
         Ok(frontier) => frontier,
         // The search stopped above the frontier: every shard ran the same, the first
         // reports it, the others stop with nothing.
@@ -163,18 +165,9 @@ fn explore_units(
         all
     };
     on_threads(workers, &work, progress, &counters);
-    let unit_reports: Vec<(Report, bool)> = results
-        .into_iter()
-        .filter_map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
-    let stop = unit_reports
-        .iter()
-        .filter(|(_, halted)| !halted)
-        .map(|(r, _)| r.stop)
-        .min_by_key(|&s| rank(s))
-        .unwrap_or(Stop::Complete);
+    let (unit_reports, stop) = gathered(results);
     let parts = std::iter::once(frontier_report)
-        .chain(unit_reports.into_iter().map(|(r, _)| r))
+        .chain(unit_reports)
         .collect();
     let mut report = merge::merge(parts, stop, max_outcomes);
     report.parallel = Some(Parallel {
@@ -239,9 +232,26 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The reports the threads left in `results`, in order, and the search's stop: the
+/// [first](first_stop) of those not halted by another thread's.
+fn gathered(results: Vec<Mutex<Option<(Report, bool)>>>) -> (Vec<Report>, Stop) {
+    let reports: Vec<(Report, bool)> = results
+        .into_iter()
+        .filter_map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    let stop = first_stop(reports.iter().filter(|(_, h)| !h).map(|(r, _)| r.stop));
+    (reports.into_iter().map(|(r, _)| r).collect(), stop)
+}
+
+/// The stop of a search whose parts stopped for several reasons: what was found
+/// before what was run out of ([`rank`]); complete if none stopped.
+pub(crate) fn first_stop(stops: impl Iterator<Item = Stop>) -> Stop {
+    stops.min_by_key(|&s| rank(s)).unwrap_or(Stop::Complete)
+}
+
 /// Which stop a merged report gives when units stopped for several reasons: what
 /// was found before what was run out of.
-pub(crate) fn rank(stop: Stop) -> u8 {
+fn rank(stop: Stop) -> u8 {
     match stop {
         Stop::Violation => 0,
         Stop::MemoryLimit => 1,

@@ -13,9 +13,9 @@
 //! `N` up to [`super::UNITS`]), and the soundness argument of the frontier covers
 //! them: which thread or machine explores a unit changes nothing in it.
 
-use super::{explore_units, rank, Split, UNITS};
+use super::{explore_units, first_stop, Split, UNITS};
 use crate::exploration::{Algorithm, Config, Progress};
-use crate::report::{Report, Stop};
+use crate::report::Report;
 use frontend::ir::Program;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -103,12 +103,14 @@ pub fn explore_shard(
     shard: Shard,
     progress: Option<Progress<'_>>,
 ) -> Result<Report, String> {
-    if let Some(why) = unsplittable(&*make(), &config) {
+    let first = make();
+    if let Some(why) = unsplittable(&*first, &config) {
         return Err(why);
     }
     Ok(explore_units(
         program,
         make,
+        &*first,
         config,
         split.jobs.max(1),
         split.units,
@@ -119,13 +121,9 @@ pub fn explore_shard(
 
 /// The report of the whole search from the reports of all its shards, in shard
 /// order: what [`super::merge::merge`] makes of parts, stopped as the shard that
-/// stopped first in [`rank`]'s order (a violation before a timeout).
+/// stopped [first](first_stop) (a violation before a timeout).
 pub fn combine(shards: Vec<Report>, max_outcomes: usize) -> Report {
-    let stop = shards
-        .iter()
-        .map(|r| r.stop)
-        .min_by_key(|&s| rank(s))
-        .unwrap_or(Stop::Complete);
+    let stop = first_stop(shards.iter().map(|r| r.stop));
     let n = shards.len();
     // No shard has a frontier when the search stopped above it: then none has units.
     let (units, depth, jobs) = match shards.iter().find_map(|r| r.parallel.clone()) {

@@ -14,7 +14,7 @@
 
 use super::pool::Pool;
 use super::shared_visited::SharedVisited;
-use super::{lock, merge, on_threads, rank};
+use super::{gathered, lock, merge, on_threads};
 use crate::exploration::{Algorithm, Config, Exploration, Progress};
 use crate::report::{Parallel, Report, Stats, Stop};
 use frontend::ir::Program;
@@ -64,16 +64,7 @@ pub fn explore(
         all
     };
     on_threads(jobs, &work, progress, &counters);
-    let reports: Vec<(Report, bool)> = results
-        .into_iter()
-        .filter_map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
-    let stop = (reports.iter())
-        .filter(|(_, halted)| !halted)
-        .map(|(r, _)| r.stop)
-        .min_by_key(|&s| rank(s))
-        .unwrap_or(Stop::Complete);
-    let parts = reports.into_iter().map(|(r, _)| r).collect();
+    let (parts, stop) = gathered(results);
     let mut report = merge::merge(parts, stop, config.max_outcomes);
     shared_counts(&mut report.stats, &store);
     report.parallel = Some(Parallel {
