@@ -837,21 +837,18 @@ fn odpor_cs_on_every_example() {
     }
 }
 
-/// A known soundness gap of cdpor, found by the 20,000-program campaign of stop 52
-/// (`IC_DIFF_SEED=52054`) and not fixed yet: ignored so that CI stays green, kept so
-/// that it is run (`cargo test --release -p tests --test dpor -- --ignored`) by
-/// whoever fixes it.
+/// Found by the 20,000-program campaign of stop 52 (`IC_DIFF_SEED=52054`), when
+/// cdpor judged events by what they touched.
 ///
 /// p writes z = 1, then y = z + z; q copies y into l[0]; r sets y = 0 if y == 1.
-/// naive reaches l = [0] (p's first block, r, q, p's second), [1] and [2]. cdpor's
-/// first execution is `p p#1 q r`; the race p#1 ⋖ r is dropped by line 9 (the two
-/// commute in every state: `y = 2z` wins either way), but happens-before still orders
-/// p#1 before r by footprints, so in `p q p#1 r` q ⋖ r is no race (p#1 lies between
-/// them) and `p r q p#1`, the only execution that reaches l = [0], is never asked
-/// for. A race dropped because its events commute in every state must not order
-/// them (as ocdpor's refined dependency does not).
+/// naive reaches l = [0] (p's first block, r, q, p's second), [1] and [2]. In
+/// `p q p#1 r`, r only reads y (y = 2), so q ⋖ r is no race by what they touched;
+/// p#1 ⋖ r is dropped by line 9 (the two commute in every state: `y = 2z` wins
+/// either way) and recorded independent, though in the reordering `p q r p#1` r
+/// writes y and races with q. `p r q p#1`, the only execution that reaches l = [0],
+/// was never asked for. `R` relates transitions: cdpor judges events by their
+/// transition footprints (`Parts::carries`).
 #[test]
-#[ignore = "known gap: cdpor misses a final state (a race dropped by line 9 still orders its events)"]
 fn a_race_dropped_by_line_9_must_not_hide_the_races_behind_it() {
     let src = "global int y = 1;
 global int z = 0;

@@ -146,6 +146,7 @@ impl Parts {
     pub fn lifts(&self) -> bool {
         matches!(self.independence, Independence::Constrained(_))
     }
+
     /// What events carry as footprints with `--deps accesses`: what they touched
     /// (Source-DPOR's and Optimal-DPOR's events), except where `R` or observers
     /// judge a step moved past other events by its footprint. `R` is a relation of
@@ -164,12 +165,18 @@ impl Parts {
     /// give the step what it would touch there (`Dpor::ask_before`; with the block's
     /// transition footprint it explored 55 of the 56 traces of
     /// `tests/tests/parallel.rs`, `odpor_with_accesses_explores_every_trace`).
+    ///
+    /// cdpor (non-optimal, but with `R`) keeps them too: with what events touched, a
+    /// race its line 9 dropped was recorded independent in happens-before by what
+    /// the two events touched in `E`, while in the reordering the later one does
+    /// otherwise (r's `if (y == 1) { y = 0; }` only read y after p's `y = 2z`, and
+    /// wrote it before): the race of that write with q's earlier read of y was never
+    /// seen, and cdpor missed a final state (`tests/tests/dpor.rs`,
+    /// `a_race_dropped_by_line_9_must_not_hide_the_races_behind_it`).
     pub fn carries(&self) -> Carried {
-        let plain_odpor = self.optimal()
-            && self.races == Races::AsTheyRun
-            && self.states == States::Unchecked
-            && !self.lifts();
-        if self.optimal() && !plain_odpor {
+        let plain_odpor =
+            self.optimal() && self.races == Races::AsTheyRun && self.states == States::Unchecked;
+        if self.lifts() || (self.optimal() && !plain_odpor) {
             Carried::Transitions
         } else {
             Carried::Accesses
