@@ -1,6 +1,6 @@
 //! The ABS programs modelled from their published sources (issue 46): DBP as
 //! `dbnworkers.abs` writes it (`dbp_source.ic`), DBP as the papers count it
-//! (`dbp_paper.ic`), and the SYCO tutorial's `Fact.abs` (`examples/fact.ic`). Each
+//! (`dbp.ic`), and the SYCO tutorial's `Fact.abs` (`examples/fact.ic`). Each
 //! count below was measured with `ic-check` and, where the SYCO tutorial or the CDPOR
 //! paper gives the same quantity, equals theirs (the files' headers say which is
 //! which).
@@ -133,7 +133,7 @@ fn dbp_source_with_two_workers() {
 fn dbp_source_has_the_mazurkiewicz_traces_issue_46_reports() {
     // 3, 28, 546 (19,892 at N = 4: `ic-check --algo sdpor --all-violations -D N=4`):
     // sdpor explores one execution per trace, as naive counts them at N = 1, 2. Not 3^N:
-    // the source is not the papers' DBP(N) (see dbp_paper.ic).
+    // the source is not the papers' DBP(N) (see dbp.ic).
     for (n, traces, finals) in [(1, 3, 3), (2, 28, 18), (3, 546, 150)] {
         let (program, _) = bench("dbp_source.ic", n);
         let r = sdpor(&program, &format!("dbp_source N={n}"));
@@ -146,7 +146,7 @@ fn dbp_source_has_the_mazurkiewicz_traces_issue_46_reports() {
 }
 
 #[test]
-fn dbp_paper_explores_three_to_the_n() {
+fn dbp_explores_three_to_the_n() {
     // The paper reading: each worker independent, 3 Mazurkiewicz traces and 2 final
     // states each, no deadlock. sdpor: 3^N, the CDPOR paper's SDPOR row (243, 729,
     // 2,187 at N = 5..7). csdpor and cdpor explore 3^N too, where the paper's CDPOR
@@ -159,8 +159,8 @@ fn dbp_paper_explores_three_to_the_n() {
         (3, [(27, 0, 322), (27, 2, 289), (27, 0, 322)]),
     ];
     for (n, [s, cs, c]) in expected {
-        let what = format!("dbp_paper N={n}");
-        let (program, text) = bench("dbp_paper.ic", n);
+        let what = format!("dbp N={n}");
+        let (program, text) = bench("dbp.ic", n);
         let reports = [
             sdpor(&program, &what),
             csdpor(&program, &what),
@@ -180,8 +180,8 @@ fn dbp_paper_explores_three_to_the_n() {
     }
     // naive: 8 and 59,136 interleavings, 3 and 9 Mazurkiewicz traces.
     for (n, traces, mazurkiewicz) in [(1, 8, 3), (2, 59_136, 9)] {
-        let what = format!("dbp_paper N={n}");
-        let (program, _) = bench("dbp_paper.ic", n);
+        let what = format!("dbp N={n}");
+        let (program, _) = bench("dbp.ic", n);
         let r = naive(&program, &what);
         assert!(r.violations.is_empty(), "{what}: {:?}", r.violations);
         assert_eq!(

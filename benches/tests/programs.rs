@@ -117,12 +117,12 @@ fn ps() {
 }
 
 #[test]
-fn dbp() {
+fn db_backup() {
     // Each write lands before or after the dump: 2^2 final states. The two writes also
     // conflict on `count`, and the dump with each: 3! = 6 Mazurkiewicz traces (the
     // clients' awaits read only their own futures). The reductions with state
     // equality explore one execution per final state.
-    check("dbp.ic", 2, 4, [1680, 6, 4, 4]);
+    check("db_backup.ic", 2, 4, [1680, 6, 4, 4]);
 }
 
 #[test]
@@ -169,10 +169,10 @@ fn ps_shared() {
 }
 
 #[test]
-fn dbp_shared() {
+fn db_backup_shared() {
     // Each of the 3 writes lands before or after the snapshot: 2^3 final states,
     // and every reduction must explore one execution for each.
-    check("dbp_shared.ic", 3, 8, [24, 24, 8, 8]);
+    check("db_backup_shared.ic", 3, 8, [24, 24, 8, 8]);
 }
 
 #[test]

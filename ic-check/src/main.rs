@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 /// The explorers copy states, sleep entries and footprints at every step. jemalloc
 /// serves these small, short-lived allocations faster than the system allocator, and
 /// with its decay off it keeps the pages it freed for the next ones, instead of
-/// returning them to the kernel and faulting in zeroed pages again: DBP(12) with
+/// returning them to the kernel and faulting in zeroed pages again: DB_backup(12) with
 /// cdpor 0.93 s → 0.79 s on the 2-core machine (BENCHMARKS.md).
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -329,26 +329,26 @@ init { spawn add(1); spawn add(2); }
     }
 }
 
-/// ocdpor on DBP (the CDPOR paper's database backup): with the counter `count`
+/// ocdpor on DB_backup (`db_backup.ic`: clients' writes and a backup's dump): with the counter `count`
 /// bounded (as above), the writes of different records commute by their constraint
 /// (`i != i'`), so the only dependency left is each write with the dump: 2^N
 /// executions (each write before or after it), none blocked — cdpor's line-11 sleep
 /// sequences block executions there. States measured (26 and 59); the three
 /// increments of `line_9_with_a_counter_bounded_by_the_depth`: 1 execution, 4 states.
 /// naive counts as many traces of that finer dependency (`Naive::with_constraints`):
-/// ocdpor is optimal for it; of the plain dependency, (N + 1)! for DBP (every write
+/// ocdpor is optimal for it; of the plain dependency, (N + 1)! for DB_backup (every write
 /// also increments `count`, so the N writes and the dump race pairwise: 6, 24) and
 /// 3! for the counter.
 #[test]
-fn ocdpor_on_dbp_and_the_counter() {
-    let dbp = tests::benchmark("dbp.ic");
+fn ocdpor_on_db_backup_and_the_counter() {
+    let backup = tests::benchmark("db_backup.ic");
     let counter = "global int count = 0;
 proc inc() { count = count + 1; }
 init { spawn inc(); spawn inc(); spawn inc(); }
 ";
     for (src, n, expected, plain) in [
-        (dbp.as_str(), 2, (4, 0, 26), 6),
-        (dbp.as_str(), 3, (8, 0, 59), 24),
+        (backup.as_str(), 2, (4, 0, 26), 6),
+        (backup.as_str(), 3, (8, 0, 59), 24),
         (counter, 0, (1, 0, 4), 6),
     ] {
         let defines: &[(&str, i64)] = if n > 0 { &[("N", n)] } else { &[] };
@@ -735,7 +735,7 @@ fn odpor_cs_producer_consumer() {
 /// explores d, which its wakeup tree asks for, and stops there, as csdpor does: 24
 /// states for both. While a node went on with fresh processes after such a step as
 /// after a branch that blocked (`Dpor::choose_after_blocked`), odpor-cs also ran cl@2
-/// there: 25 states (DBP(8): 56k where csdpor has 14k).
+/// there: 25 states (DB_backup(8): 56k where csdpor has 14k).
 #[test]
 fn odpor_cs_a_commuted_step_that_blocks_owes_nothing() {
     let src = "global int c = 0;

@@ -407,7 +407,8 @@ pub const FAMILIES: &[Family] = &[
     ours("ms_shared", "MS_shared", "ms_shared.ic", &[10, 30]),
     ours("pi_shared", "Pi_shared", "pi_shared.ic", &[7, 8, 9, 10, 12, 20]),
     ours("ps_shared", "PS_shared", "ps_shared.ic", &[4, 5, 6, 7, 9]),
-    ours("dbp_shared", "DBP_shared", "dbp_shared.ic", &[5, 6, 7, 8, 10, 12]),
+    ours("db_backup", "DB_backup", "db_backup.ic", &[5, 6, 7, 8, 10, 12]),
+    ours("db_backup_shared", "DB_backup_shared", "db_backup_shared.ic", &[5, 6, 7, 8, 10, 12]),
     ours("bb_many", "BB_many", "bb_many.ic", &[6, 7, 8]),
     classic("lastzero", "Lastzero", "classic/lastzero.ic", &[5, 8, 10], OPTIMAL_DPOR,
         &[published(5, "64"), published(8, "704"), published(10, "3328")]),
@@ -528,9 +529,10 @@ mod tests {
         assert_eq!(
             select(Set::Papers, &["fob".to_string()]).unwrap_err(),
             "unknown family `fob`; the families are: fib, qs, ms, pi, ps, dbp, bb, reg, pc, \
-             fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, dbp_shared, bb_many, \
-             lastzero, indexer, filesystem, readers, lastwrite, dining, casrot, fr, fr_a, lw, \
-             abs, lam, fib_issta, qs_issta, ms_issta, dbp_issta, bb_issta"
+             fib_shared, qs_shared, ms_shared, pi_shared, ps_shared, db_backup, \
+             db_backup_shared, bb_many, lastzero, indexer, filesystem, readers, lastwrite, \
+             dining, casrot, fr, fr_a, lw, abs, lam, fib_issta, qs_issta, ms_issta, dbp_issta, \
+             bb_issta"
         );
         let picked = select(Set::Papers, &["PC".to_string(), "lastzero".to_string()]).unwrap();
         let names: Vec<&str> = picked.iter().map(|f| f.name).collect();
@@ -553,7 +555,7 @@ mod tests {
                 "casrot"
             ]
         );
-        assert_eq!(names(Set::Papers).len(), 16);
+        assert_eq!(names(Set::Papers).len(), 17);
         assert_eq!(names(Set::Odpor).len(), 10);
     }
 

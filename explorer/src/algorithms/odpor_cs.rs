@@ -106,7 +106,7 @@
 //!    `tests/regressions/odpor_cs_a_step_kept_by_commutation_never_ran.ic`). `--literal`
 //!    leaves the rule out (the paper's worked examples). Without it, Alg. 1 explores
 //!    the producer–consumer in 10, 62, 408 executions for N = 3, 5, 7 (as csdpor
-//!    `--literal`) where csdpor takes 2^N, and DBP(5) in 95 (2^N = 32 with it).
+//!    `--literal`) where csdpor takes 2^N, and DB_backup(5) in 95 (2^N = 32 with it).
 //! 7. **A confirmed don't-do step is not run** (not with `--literal`): where lines
 //!    25–26 run a step of `dnd(E)` for its races and block, its races are analysed
 //!    without running it (`Dpor::block_unrun`), as csdpor settles a step proved
@@ -122,7 +122,7 @@
 //!    spawns, runs and blocks instead (`unrun_successors`).
 //!    No state is counted and no execution ends blocked for a confirmed step: on
 //!    the producer–consumer (N = 3) 43 states where the step runs cost 52 (9
-//!    blocked), on DBP(8) 56k where they cost 109k. A step settled so counts as run
+//!    blocked), on DB_backup(8) 56k where they cost 109k. A step settled so counts as run
 //!    at its node (note 3). odpor-cs-ob settles its steps too, with races found over
 //!    →ob (`Dpor::analyse_unrun_observed`).
 //!

@@ -51,11 +51,11 @@
 //!   overwrites them before anyone reads them) is not implemented: a prototype
 //!   (taking a step that may write them for one that surely does, so lifting more
 //!   than the case allows) changed no count on FR(5, 7) and FR-a(4, 6,
-//!   8) with `--violations-only`, nor on LW(10), abs(5), Lam, DBP(8), BB(8), Fib, QS
+//!   8) with `--violations-only`, nor on LW(10), abs(5), Lam, DB_backup(8), BB(8), Fib, QS
 //!   and MS with or without it.
 //!
 //! Not as the paper: its wakeup sequences of observed races keep `odpor-ob`'s
-//! `notdep*` whole (Sec. 3.2's shorter one explored more states on DBP and
+//! `notdep*` whole (Sec. 3.2's shorter one explored more states on DB_backup and
 //! lastwrite in our trials), a wakeup sequence extends the leaf that covers it (as
 //! odpor-cs's and odpor-ob's, [`crate::dpor::observed_reversals::redundant`] says why), a step run
 //! and blocked at a node is not in its `done` set for the redundancy check (nothing

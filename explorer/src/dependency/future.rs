@@ -33,7 +33,7 @@ pub struct Futures {
     reach: Vec<Footprint>,
     /// [`Futures::of_process`] per next block and locals, which alone decide it:
     /// odpor-cs-ob asks for every live process's future at every block, and spent a
-    /// quarter of DBP(8)'s time analysing the same ones again (cleared past
+    /// quarter of DB_backup(8)'s time analysing the same ones again (cleared past
     /// [`CACHED`] entries, so memory stays bounded).
     precise: RefCell<Precise>,
 }

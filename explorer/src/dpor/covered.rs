@@ -298,7 +298,7 @@ impl<R: Reduction> Dpor<R> {
     /// of line 3 when the node explored nothing else — csdpor settles such a step
     /// and chooses as for any node. Going on after it too took odpor-cs to a state
     /// csdpor never needs (`tests/regressions/odpor_cs_a_step_kept_by_commutation_never_ran.ic`,
-    /// 20 states where csdpor has 19), and cost DBP(8) 56k states in odpor-cs (14k
+    /// 20 states where csdpor has 19), and cost DB_backup(8) 56k states in odpor-cs (14k
     /// without, csdpor's) and 110k in odpor-cs-ob (38k without, before its steps
     /// confirmed in don't-do sets were settled). Whether one was chosen.
     pub(super) fn choose_after_blocked(&mut self, run: &Exploration<'_, '_>, d: usize) -> bool {

@@ -60,7 +60,7 @@ impl<R: Reduction> Dpor<R> {
     /// with it (2,048 to 16k): they do not analyse partners (docs/known-gaps.md).
     /// Cost to odpor-cs-ob: without `--violations-only` FR-a(8) 2,764 → 110k states
     /// (every write of x is observed by the end, so every writer chains); with it,
-    /// none on FR, FR-a, LW, abs; DBP(8) 14k → 20k either way (docs/algorithms/odpor-cs-ob.md, BENCHMARKS.md).
+    /// none on FR, FR-a, LW, abs; DB_backup(8) 14k → 20k either way (docs/algorithms/odpor-cs-ob.md, BENCHMARKS.md).
     ///
     /// Analysing every live process's future instead (Yang et al.'s summaries,
     /// without the partners' narrowing) took odpor-cs-ob 110k states on FR-a(8) with

@@ -546,7 +546,7 @@ impl<R: Reduction> Dpor<R> {
 /// event of the prefix overwrites it is left unordered in the blocked execution's
 /// own `→ob` too; its races with `n` are left to the plain ones, as before.) A cheap
 /// test that spares [`Dpor::future_observed_races`] computing `→ob` where it
-/// cannot find one (DBP(8): 2.2 s without it, 1.3 s before that function).
+/// cannot find one (DB_backup(8): 2.2 s without it, 1.3 s before that function).
 pub(super) fn may_leave_a_write_unobserved(events: &[Event], end: &[bool]) -> bool {
     let Some((n, prefix)) = events.split_last() else {
         return false;

@@ -53,7 +53,7 @@ pub enum Ending {
 
 /// A sequence of the set: a suffix (`from` on) of a shared list of steps, so that
 /// handing an entry down, whole or without its head (line 16), copies no step. Sleep
-/// sets grow to thousands of entries (DBP(12) under cdpor: 3,082) and are handed
+/// sets grow to thousands of entries (DB_backup(12) under cdpor: 3,082) and are handed
 /// down at every node.
 #[derive(Clone, Debug)]
 struct Entry {

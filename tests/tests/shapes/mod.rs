@@ -210,7 +210,7 @@ fn shapes() -> Vec<(&'static str, Shape)> {
             },
         ),
         (
-            "a counter's increment raising a flag, in a proc spawned twice (DBP)",
+            "a counter's increment raising a flag, in a proc spawned twice (DB_backup)",
             |p, _, _| {
                 let counts = p.init_counts();
                 p.procs.iter().enumerate().any(|(j, proc)| {

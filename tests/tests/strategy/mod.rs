@@ -340,7 +340,7 @@ pub fn shape() -> BoxedStrategy<Vec<Stmt>> {
                 Stmt::Assign(h, IntExpr::Bin(Arith::Add, var_of(g), var_of(k))),
             ]
         }),
-        // DBP's write tasks: `y = y + 1; x = 1;`, a counter's increment (two of
+        // DB_backup's write tasks: `y = y + 1; x = 1;`, a counter's increment (two of
         // them commute in every state) raising a flag, which `await (x == 1)` or
         // `await (x != 0)` elsewhere waits for. Spawned twice, one increment is
         // kept asleep past the other by commutation and blocks where its flag
