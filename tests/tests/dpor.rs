@@ -862,3 +862,43 @@ init { spawn p(); spawn q(); spawn r(); }";
     let constrained = cdpor(src, &[], ContextSensitive::new(), Deps::default());
     assert_eq!(constrained.finals, all.finals);
 }
+
+/// A process that waited for the return of the event that disabled it, as DBP's ping
+/// waits for `work`'s return: `work` holds x from its first block to its second, and
+/// `ping` passes `await (x == 0)` either before `work` or after its return. When the
+/// held block does not read what ping writes, both orders reach one state: sdpor
+/// explores the 2 Mazurkiewicz traces; csdpor and cdpor run ping before work once,
+/// meet the state of the first execution (the sequence ping, work, work#1 put to
+/// sleep where ping last ran before work held x: `Dpor::sleep_before_disabler`) and
+/// block there: 1 complete execution, 1 blocked. When it does read it (`d = y + 1`),
+/// the two orders end in different states, and both are explored.
+#[test]
+fn a_process_that_waited_for_its_disabler_to_return_meets_the_state_first_reached() {
+    let held = |second: &str| {
+        format!(
+            "global int x = 0;
+global int y = 0;
+global int d = 0;
+proc work() {{ await (x == 0); x = 1; yield; {second} x = 0; }}
+proc ping() {{ await (x == 0); y = 1; }}
+init {{ spawn work(); spawn ping(); }}"
+        )
+    };
+    let cases = [
+        (held("d = 1;"), 1, (1, 1, 6)),
+        (held("d = y + 1;"), 2, (2, 0, 7)),
+    ];
+    for (src, finals, expected) in cases {
+        let reference = naive(&src, &[]);
+        assert_eq!(reference.stats.final_states, finals, "{src}");
+        assert_eq!(explored(&sdpor(&src, &[])), (2, 0, 7), "{src}");
+        let reports = [
+            csdpor(&src, &[]),
+            cdpor(&src, &[], ContextSensitive::new(), Deps::default()),
+        ];
+        for r in reports {
+            assert_eq!(r.finals, reference.finals, "{src}");
+            assert_eq!(explored(&r), expected, "{src}");
+        }
+    }
+}

@@ -204,6 +204,12 @@ impl Reduction for Constrained {
         self.context.sleep_after_race(r)
     }
 
+    /// CSDPOR's sequence ([`ContextSensitive`]): the pair is no race, and no
+    /// constraint speaks of it.
+    fn sleep_before_disabler(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
+        self.context.sleep_before_disabler(r)
+    }
+
     /// Line 17: a sleeping step `x` stays asleep after `n` when both are enabled in
     /// `s[E]` and `U⇒(I_{n̄,m̄}, n, m, s[E])` for its next event `m` (the constraint
     /// proves `s[E.n.x] = s[E.x.n]`, and `E.x` is covered); its footprint from then

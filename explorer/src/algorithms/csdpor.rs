@@ -78,6 +78,31 @@ impl Reduction for ContextSensitive {
         reversal_if_reaching(r, &v, &[])
     }
 
+    /// Lines 11–14 with `e` the write that last disabled `n`'s `await`: `n.v.u`,
+    /// `v = notdep(e, E)`, `u = dep(e, E)`, runs `n` first, where `n`'s process was
+    /// enabled (the probe's race with `e` put it in `backtrack(E')`, and csdpor takes
+    /// sleep sequences at their first step only). Checked now, by running it from
+    /// `s[E']` (the paper's line 13; Sec. 6.2's lazy check compares where the
+    /// sequence ends, and an execution that follows this one interleaves other
+    /// events before its end: `n` waited for events after `e`, and the others went
+    /// on meanwhile).
+    fn sleep_before_disabler(&mut self, r: &mut Race<'_, '_>) -> Option<Equivalent> {
+        let v = races::notdep(r.events, r.hb, r.e);
+        let u = races::dep_after(r.events, r.hb, r.e);
+        let mut sequence = vec![r.state.procs[r.events[r.n()].proc].pid_key];
+        sequence.extend(r.processes(&v));
+        sequence.extend(r.processes(&u));
+        if r.sleep.has_prefix_of(&sequence) {
+            return None;
+        }
+        let (reached, steps) = r.replay_from_prefix(&sequence)?;
+        if !reached.same_with_identities(r.state, r.program, r.end_reads) {
+            return None;
+        }
+        r.stats.pruning.sleep_added_by_states += 1;
+        Some(Equivalent::Proved(steps))
+    }
+
     /// Keeps `x` asleep after `n` when `x` and `n` commute in `s[E]`: `s[E.x.n] =
     /// s[E.n.x]`. This is line 14's rule applied to the pair: `E.x` is covered (`x` is
     /// asleep), so `n.x` may join `sleep(E)`, and line 16 hands `x` down to `E.n` —

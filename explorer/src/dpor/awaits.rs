@@ -426,3 +426,49 @@ pub(super) fn leaving_out_matters(
         leavable && intersects(&events[j].footprint.writes, reads)
     })
 }
+
+impl<R: Reduction> Dpor<R> {
+    /// CSDPOR lines 11–14 for an `await` event `n` (the newest) that ran after the
+    /// event `d` that last disabled its process: `d` is the latest event after which
+    /// the process, already at `n`'s block, was no longer enabled. A probe of the
+    /// process raced with `d` and asked to run the process at `E' = pre(E, d)`; that
+    /// reversal cannot be made in place (after `d` the process waits until some
+    /// later event enables it), so the race's own state check, comparing `n` run
+    /// right before `d` with the execution, never meets it. Here `n` has run, and the
+    /// reduction may put `notdep(d, E).n.dep(d, E)` to sleep at `E'` with the state
+    /// `s[E.n]` it must reach ([`Reduction::sleep_before_disabler`]).
+    ///
+    /// Why this is sound: the sequence is every event of `E.n` after `E'`, reordered
+    /// so that `d`, the first of them, no longer comes first; CSDPOR's Lemma 1 and
+    /// Theorem 1 use nothing else of its `v.u` (an execution blocked after following
+    /// it reaches `s[E.n]`, whose continuations `E.n` explores, and `E.n` lies to the
+    /// left of every execution the entry blocks, as `E'.d` was explored first). The
+    /// state is checked lazily, as every csdpor entry is: an execution that follows
+    /// the sequence and does not reach `s[E.n]` (`n` reads other values before the
+    /// events of `dep(d, E)`, or waits there) is not blocked.
+    ///
+    /// DBP's worker holds itself from `work`'s call to its return: a ping after that
+    /// call waits for the return. Ping then work (getData first: DataNull) and work
+    /// then ping reach one state, and csdpor explored both: 3^N executions where the
+    /// paper's CDPOR explores 2^N.
+    pub(super) fn sleep_before_disabler(&mut self, run: &mut Exploration<'_, '_>) {
+        let events = run.ex.events();
+        let n = events.len() - 1;
+        let (proc, block) = (events[n].proc, events[n].block);
+        if !waits(run.program(), block) || events[n].failed {
+            return;
+        }
+        // The process is at `n`'s block from the event that created it or ran its
+        // previous step on.
+        let arrived = events[..n]
+            .iter()
+            .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc))
+            .map_or(0, |a| a + 1);
+        let enabled = |k: usize| self.nodes[k].enabled.contains(&proc);
+        let Some(d) = (arrived..n).rev().find(|&k| enabled(k) && !enabled(k + 1)) else {
+            return;
+        };
+        let reached = std::cell::OnceCell::new();
+        self.sleep_at(run, (d, n), &reached, R::sleep_before_disabler);
+    }
+}

@@ -436,6 +436,11 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             if !self.parts.observers() {
                 self.analyse_races(run, true);
             }
+            // csdpor and cdpor: an `await` that waited for the events after the write
+            // that disabled it (odpor-cs's don't-do sets have their own sequences).
+            if !optimal && self.parts.states != States::Unchecked {
+                self.sleep_before_disabler(run);
+            }
             // odpor-ob too: its races are found at the end, but an `await` that ran
             // before the end asks here, over plain happens-before (a valid sequence,
             // if a less reduced one), to run before the writes that disabled it; at

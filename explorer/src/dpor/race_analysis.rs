@@ -6,7 +6,7 @@
 
 use super::alternatives::virtual_memory;
 use super::awaits::{await_race, AwaitRace};
-use super::reduction::{race_at, race_view, Equivalent, Reduction};
+use super::reduction::{race_at, race_view, Equivalent, Race, Reduction};
 use super::wakeup::Insertion;
 use super::{choose, Dpor, Node};
 use crate::dependency::footprint::{Carried, Footprint};
@@ -16,6 +16,7 @@ use crate::dpor::sleep::SleepSet;
 use crate::dpor::wakeup_tree::Entry;
 use crate::executor::Executor;
 use crate::exploration::Exploration;
+use crate::fingerprint::Fingerprint;
 use frontend::ir::BlockId;
 use frontend::value::Value;
 
@@ -153,20 +154,31 @@ impl<R: Reduction> Dpor<R> {
             if !real || redundant {
                 continue;
             }
-            let view = (
-                &self.hb,
-                &mut self.dependency,
-                &self.snapshots[..],
-                &self.nodes[e],
-                self.end_reads,
-            );
-            let reduction = &mut self.reduction;
-            let dont = race_at(run, view, (e, n), &reached, |r| {
-                reduction.sleep_after_race(r)
-            });
-            add_dont_do(&mut self.nodes[e].sleep, dont);
+            self.sleep_at(run, (e, n), &reached, R::sleep_after_race);
         }
         independent
+    }
+
+    /// Lines 11–14: what `ask` makes of events `e` and `n` (the newest, or a snapshot
+    /// follows it), presented as a race, joins `sleep(pre(E, e))`; `reached` is shared
+    /// by the asks about one `n`.
+    pub(super) fn sleep_at(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        (e, n): (usize, usize),
+        reached: &std::cell::OnceCell<Fingerprint>,
+        ask: impl FnOnce(&mut R, &mut Race<'_, '_>) -> Option<Equivalent>,
+    ) {
+        let view = (
+            &self.hb,
+            &mut self.dependency,
+            &self.snapshots[..],
+            &self.nodes[e],
+            self.end_reads,
+        );
+        let reduction = &mut self.reduction;
+        let dont = race_at(run, view, (e, n), reached, |r| ask(reduction, r));
+        add_dont_do(&mut self.nodes[e].sleep, dont);
     }
 }
 

@@ -133,6 +133,14 @@ pub trait Reduction {
         None
     }
 
+    /// CSDPOR lines 11–14 for an `await` event `n` that ran after the event `e` that
+    /// last disabled its process (not a race of `n`: the events that enabled it again
+    /// stand between; see `Dpor::sleep_before_disabler`): a sequence to add to
+    /// `sleep(E')`, if any. The skeleton adds none.
+    fn sleep_before_disabler(&mut self, _race: &mut Race<'_, '_>) -> Option<Equivalent> {
+        None
+    }
+
     /// ISSTA'19 Alg. 2, lines 69–74 (`odpor-cs-ob`): a sequence to add to `sleep(E')`
     /// for an observed write/write race of `e` with `e'`, presented up to its last
     /// observer (`race.n()`, with the state after it); `(e', observers)`. `None` falls

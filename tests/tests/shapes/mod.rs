@@ -242,6 +242,25 @@ fn shapes() -> Vec<(&'static str, Shape)> {
                 })
             },
         ),
+        (
+            "a flag held across a yield (`await (x == 0); x = 1; yield; .. x = 0;`)",
+            |p, _, _| {
+                let live = p.instances();
+                p.procs.iter().enumerate().any(|(j, proc)| {
+                    live.contains(&j)
+                        && proc.body.windows(3).any(|w| {
+                            matches!(
+                                w,
+                                [
+                                    Stmt::Await(BoolExpr::Cmp(Cmp::Eq, IntExpr::Var(g), IntExpr::Const(0))),
+                                    Stmt::Assign(h, IntExpr::Const(1)),
+                                    Stmt::Yield
+                                ] if g == h
+                            )
+                        })
+                })
+            },
+        ),
         ("spin on a global (`while (x == 0) { }`)", |p, _, _| {
             live_stmts(p, &|s| matches!(s, Stmt::Spin(_)))
         }),

@@ -351,6 +351,21 @@ pub fn shape() -> BoxedStrategy<Vec<Stmt>> {
                 Stmt::Assign(0, IntExpr::Const(1)),
             ]
         }),
+        // `await (x == 0); x = 1; yield; y = ..; x = 0;`: a process that holds a flag
+        // across a block boundary, as DBP's `work` holds its worker from its call to
+        // its return; another process's `await (x == 0)` waits for the release, and
+        // running it before the hold reaches the same state as after the release
+        // when the held block does not touch what it writes
+        // (`Dpor::sleep_before_disabler`).
+        2 => (global(), global(), value()).prop_map(|(g, h, v)| {
+            vec![
+                Stmt::Await(BoolExpr::Cmp(Cmp::Eq, IntExpr::Var(g), IntExpr::Const(0))),
+                Stmt::Assign(g, IntExpr::Const(1)),
+                Stmt::Yield,
+                Stmt::Assign(h, v),
+                Stmt::Assign(g, IntExpr::Const(0)),
+            ]
+        }),
         // `while (x == 0) { }`: "block did not terminate" in some orders.
         2 => global_cond(vec![Cmp::Eq, Cmp::Ne], 0..=1).prop_map(|c| vec![Stmt::Spin(c)]),
         // `await (x != 0);` in the middle of a proc.
