@@ -435,17 +435,17 @@ impl<R: Reduction> Dpor<R> {
     /// reversal cannot be made in place (after `d` the process waits until some
     /// later event enables it), so the race's own state check, comparing `n` run
     /// right before `d` with the execution, never meets it. Here `n` has run, and the
-    /// reduction may put `notdep(d, E).n.dep(d, E)` to sleep at `E'` with the state
-    /// `s[E.n]` it must reach ([`Reduction::sleep_before_disabler`]).
+    /// reduction may put `n.notdep(d, E).dep(d, E)` to sleep at `E'`, having run it
+    /// from `s[E']` to `s[E.n]` ([`Reduction::sleep_before_disabler`]).
     ///
     /// Why this is sound: the sequence is every event of `E.n` after `E'`, reordered
     /// so that `d`, the first of them, no longer comes first; CSDPOR's Lemma 1 and
     /// Theorem 1 use nothing else of its `v.u` (an execution blocked after following
     /// it reaches `s[E.n]`, whose continuations `E.n` explores, and `E.n` lies to the
     /// left of every execution the entry blocks, as `E'.d` was explored first). The
-    /// state is checked lazily, as every csdpor entry is: an execution that follows
-    /// the sequence and does not reach `s[E.n]` (`n` reads other values before the
-    /// events of `dep(d, E)`, or waits there) is not blocked.
+    /// state is compared when the entry is made, by running the sequence (the entry
+    /// is proved): an execution that follows it with events of other processes
+    /// interleaved that commute with its steps reaches the same state after them.
     ///
     /// DBP's worker holds itself from `work`'s call to its return: a ping after that
     /// call waits for the return. Ping then work (getData first: DataNull) and work
