@@ -171,6 +171,20 @@ impl<'p> Executor<'p> {
         self.events[i].own_accesses
     }
 
+    /// Whether completed event `i` may carry another footprint where it runs after
+    /// other events ([`Carried::Accesses`]): what it touched, or its transition
+    /// footprint, according to the path its block takes, which depends on the global
+    /// state. It carries what it touched here ([`Executor::carries_accesses`]), or its
+    /// transition footprint because its path here left a location of it untouched,
+    /// while another path, where it runs elsewhere, may touch only what it carries.
+    pub fn carries_by_path(&self, i: usize) -> bool {
+        let event = &self.events[i];
+        event.own_accesses
+            || (!event.failed
+                && self.policy.carried() == Carried::Accesses
+                && !self.policy.records(event.block, false))
+    }
+
     /// Whether completed event `i` carries what it touched and that is less than its
     /// transition footprint: elsewhere it may touch more. One that touched its whole
     /// transition footprint touches no more anywhere (it may touch less).

@@ -142,7 +142,10 @@ impl<R: Reduction> Dpor<R> {
     pub(super) fn recheck_refused_beside(&mut self, run: &mut Exploration<'_, '_>) {
         for (e, n) in self.refused_beside.clone() {
             let v = races::notdep(run.ex.events(), &self.hb, e);
-            let last = entry(&run.ex, n, false);
+            let last = match run.ex.carries_by_path(n) {
+                true => reversed(&run.ex, &self.hb, (e, n), &v),
+                false => entry(&run.ex, n, false),
+            };
             self.insert_reversal(run, e, &v, last);
         }
     }
@@ -300,9 +303,10 @@ impl<R: Reduction> Dpor<R> {
         (n, whole): (usize, &Footprint),
     ) -> Option<Insertion> {
         if self.parts.optimal() {
-            // A real event that carries what it touched (`--deps accesses`) joins
-            // with what it would touch after `v` ([`reversed`]), as a race's `n`
-            // does, not its block's transition footprint: the tree orders its
+            // A real event whose path depends on the global state (`--deps
+            // accesses`: [`Executor::carries_by_path`]) joins with what it would
+            // carry after `v` ([`reversed`]), as a race's `n` does, not its block's
+            // transition footprint: the tree orders its
             // branches (JACM Def. 6.1: `u.p ≺ u.w` only if `p ∉ WI[E.u](w)`) by the
             // footprints of its entries, while the sleep set of the node reached
             // (Alg. 2, `Sleep' = {q ∈ sleep(E) | E ⊨ p ◊ q}`) is judged by what the
@@ -313,7 +317,7 @@ impl<R: Reduction> Dpor<R> {
             // the leaf had covered the reversal at its own node that needed it (odpor
             // explored 55 of 56 traces: `tests/tests/parallel.rs`,
             // `odpor_with_accesses_explores_every_trace`).
-            let last = match run.ex.carries_accesses(n) {
+            let last = match run.ex.carries_by_path(n) {
                 true => reversed(&run.ex, hb, (e, n), &v),
                 false => entry(&run.ex, n, true),
             };
