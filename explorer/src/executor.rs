@@ -172,29 +172,27 @@ impl<'p> Executor<'p> {
     }
 
     /// Whether completed event `i` may carry another footprint where it runs after
-    /// other events ([`Carried::Accesses`]): what it touched, or its transition
-    /// footprint, according to the path its block takes, which depends on the global
-    /// state. It carries what it touched here ([`Executor::carries_accesses`]), or its
-    /// transition footprint because its path here left a location of it untouched,
-    /// while another path, where it runs elsewhere, may touch only what it carries.
+    /// other events ([`Carried::Accesses`]): its block's path depends on the global
+    /// state, and its transition footprint reads and writes one location.
     ///
-    /// Only a transition footprint that reads and writes one location may be carried
-    /// as less than itself: a path carries what it touched where it touched every
-    /// location of the footprint, and it then writes each location the footprint
-    /// only writes (a path that read it would make the footprint read it) and reads
-    /// each it only reads, so it carries the whole footprint unless it only read, or
-    /// only wrote, a location the footprint both reads and writes (a failed
-    /// compare-and-swap). Where none is, the reversal's step is the footprint it
-    /// carries in `E`, and computing it there (`race_analysis::reversed`) is waste:
-    /// it made odpor twice as slow on lastzero(10), whose scans take paths by values.
+    /// A path carries what it touched where it touched every location of the
+    /// transition footprint, else the footprint. Touching them all, it writes each
+    /// location the footprint only writes (a path that read it would make the
+    /// footprint read it) and reads each it only reads: it carries the whole
+    /// footprint unless it only read, or only wrote, a location the footprint both
+    /// reads and writes (a failed compare-and-swap). Without such a location the
+    /// event carries its transition footprint everywhere, as in `E`, and computing
+    /// what it carries in a reversal (`race_analysis::reversed`) is waste: for every
+    /// block whose path depends on the state, it made odpor twice as slow on
+    /// lastzero(10), whose scans take paths by values.
     pub fn carries_by_path(&self, i: usize) -> bool {
         let event = &self.events[i];
-        let t = &event.footprint;
-        event.own_accesses
-            || (!event.failed
-                && self.policy.carried() == Carried::Accesses
-                && !self.policy.records(event.block, false)
-                && crate::dependency::footprint::intersects(&t.reads, &t.writes))
+        !event.failed
+            && self.policy.carried() == Carried::Accesses
+            && !self.policy.records(event.block, false)
+            && self.with_event_transition(i, |t| {
+                crate::dependency::footprint::intersects(&t.reads, &t.writes)
+            })
     }
 
     /// Whether completed event `i` carries what it touched and that is less than its
