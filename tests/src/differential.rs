@@ -254,40 +254,50 @@ pub const MAX_DEPTH: usize = 100;
 /// (`naive` reports each distinct (kind, message, block, span) once).
 pub type ViolationKey = (ViolationKind, String, String, Option<(usize, usize)>);
 
-/// A deadlock's message names the stuck processes with their identities
-/// (`q@1.1 at q, q@2.1 at q`); states are equal up to identities (docs/language.md), so two
-/// equal processes swapped are the same deadlock: `q at q, q at q`.
-fn without_identities(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
+/// A deadlock's message names the stuck processes with their identities, in the
+/// order of the state's processes (`q@1.1 at q, q@2.1 at q`); states are equal up
+/// to identities (docs/language.md), so two equal processes swapped are the same
+/// deadlock, whichever of them a search's state lists first: the processes without
+/// identities, in order (`p at p#1, q at q`). Two searches that meet the one
+/// state of `p@1 at p#1, q at q` and of `q at q, p@3 at p#1` (the processes created
+/// first and last by `init`, either of which may be left at p#1) in different
+/// executions report either.
+fn deadlock_without_identities(message: &str) -> String {
+    let mut plain = String::with_capacity(message.len());
     let mut chars = message.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '@' {
             while chars.next_if(|c| c.is_ascii_digit() || *c == '.').is_some() {}
         } else {
-            out.push(c);
+            plain.push(c);
         }
     }
-    out
+    let Some(stuck) = plain
+        .strip_prefix("deadlock: ")
+        .and_then(|rest| rest.strip_suffix(" waiting"))
+    else {
+        return plain;
+    };
+    let mut processes: Vec<&str> = stuck.split(", ").collect();
+    processes.sort_unstable();
+    format!("deadlock: {} waiting", processes.join(", "))
 }
 
 /// (b) The violations of a report as compared: each distinct [`ViolationKey`], a
-/// deadlock's without identities.
+/// deadlock's without identities (its message's processes sorted, no block).
 pub fn violation_set(report: &Report) -> BTreeSet<ViolationKey> {
     report
         .violations
         .iter()
         .map(|v| {
-            let message = if v.kind == ViolationKind::Deadlock {
-                without_identities(&v.message)
+            // A deadlock's block is that of the first process its state lists: the
+            // message has every stuck process's.
+            let (message, block) = if v.kind == ViolationKind::Deadlock {
+                (deadlock_without_identities(&v.message), String::new())
             } else {
-                v.message.clone()
+                (v.message.clone(), v.block.clone())
             };
-            (
-                v.kind,
-                message,
-                v.block.clone(),
-                v.span.map(|s| (s.start, s.end)),
-            )
+            (v.kind, message, block, v.span.map(|s| (s.start, s.end)))
         })
         .collect()
 }
