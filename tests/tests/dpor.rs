@@ -902,3 +902,29 @@ init {{ spawn work(); spawn ping(); }}"
         }
     }
 }
+
+/// Found by the campaign of seed 53301: two `p`s that commute whatever the state (from
+/// any x, both orders leave x = 0 and one q, up to which p spawned it) were taken as
+/// independent by line 9. But the first p to run spawns q, which may run before the
+/// second and change what the second does: `p(1) q p(0) q` sets z = 2, and no
+/// execution that starts with p(0) has those events. Only the race of the two p's
+/// asks for p(1) first; cdpor and ocdpor missed z = 2. A block that spawns according
+/// to the state is not in `R` with one that may write what it reads
+/// (`explorer::dependency::constraints`, "Spawns decided by the state").
+#[test]
+fn r_is_not_taken_for_two_blocks_whose_spawns_the_state_decides() {
+    let src = "global int x = 2;
+global int z = 0;
+proc p(int v) { if ((x <= v) || (x < 0)) { return; } x = 0; spawn q(); }
+proc q() { if (x == 0) { x = 1; } z = z + 1; x = 1; }
+init { for k in 0..2 { spawn p(k); } }";
+    let reference = naive(src, &[]);
+    assert_eq!(reference.stats.final_states, 2);
+    let constrained = cdpor(src, &[], ContextSensitive::new(), Deps::default());
+    assert_eq!(constrained.finals, reference.finals);
+    assert_eq!(explored(&constrained), (2, 1, 9));
+    let program = load(src, &[]);
+    let ics = constraints(src, &program);
+    let optimal = run(src, &[], &mut Dpor::new(OptimalConstrained::new(ics)));
+    assert_eq!(optimal.finals, reference.finals);
+}

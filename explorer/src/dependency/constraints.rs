@@ -41,6 +41,21 @@
 //! with a finer dependency, plus CSDPOR's and CDPOR's sleep additions (lines 11–14,
 //! 17), which rest on state equality and need no uniformity.
 //!
+//! # Spawns decided by the state
+//!
+//! The argument takes the events of a trace to be the same in each of its
+//! linearizations. A block whose path depends on the global state and that may
+//! spawn breaks that: `p(v) { if (x <= v) { return; } x = 0; spawn q(); }` twice,
+//! from x = 2, commutes with itself whatever the state (either order leaves x = 0
+//! and one q, up to which p spawned it), but the second p to run spawns nothing, so
+//! `p(1) q p(0) q` (z = 2 where q counts into z) has events that no execution
+//! starting with p(0) has, and nothing but the race of the two p's asks for p(1)
+//! first: cdpor and ocdpor missed that final state (`tests/tests/dpor.rs`,
+//! `r_is_not_taken_for_two_blocks_whose_spawns_the_state_decides`). Such a block is
+//! in `R` with no block that may write what it reads ([`Independence::spawns_by_state`]):
+//! with one that writes none of it, it reads the same values in both orders, takes
+//! the same path and spawns the same processes, and the argument holds.
+//!
 //! # Bounded globals
 //!
 //! A constraint may also read mutable globals if it holds for *every* value they
@@ -139,6 +154,10 @@ pub struct Independence {
     writers: Vec<BTreeSet<ProcId>>,
     /// Per proc: at most one process in any execution.
     singleton: Vec<bool>,
+    /// Per block: it may spawn, and its path depends on the global state (see
+    /// "Spawns decided by the state" above): in `R` with no block that may write
+    /// what it reads.
+    spawns_by_state: Vec<bool>,
     /// [`Independence::commute`]'s answers by the two events' fingerprint: it depends
     /// on the events alone, and the searches ask it again for every race and every
     /// sleeping step of the same two events (up to [`MEMO_LIMIT`] answers).
@@ -180,6 +199,7 @@ impl Independence {
             ranges,
             writers,
             singleton: singletons(program),
+            spawns_by_state: spawns_by_state(program),
             memo: FxHashMap::default(),
         }
     }
@@ -241,6 +261,13 @@ impl Independence {
         if !sx.guard_reads.is_disjoint(&sy.writes) || !sy.guard_reads.is_disjoint(&sx.writes) {
             return false;
         }
+        let steered = |spawner: BlockId, by: &BlockSets| {
+            self.spawns_by_state[spawner as usize]
+                && !self.sets[spawner as usize].reads.is_disjoint(&by.writes)
+        };
+        if steered(x, sy) || steered(y, sx) {
+            return false;
+        }
         let Some((pair, swapped)) = self.ics.pair(x, y) else {
             return false;
         };
@@ -261,6 +288,14 @@ impl Independence {
 
 /// An event as `R` sees it: its block, and its process's locals at its start.
 pub type Event<'a> = (BlockId, &'a [Value]);
+
+/// Per block: it may spawn and its path depends on the global state.
+fn spawns_by_state(program: &Program) -> Vec<bool> {
+    let by_state = frontend::analysis::locality::state_dependent_footprints(program);
+    (program.sets.iter().zip(by_state))
+        .map(|(set, by_state)| by_state && !set.spawns.is_empty())
+        .collect()
+}
 
 /// Procs of which every execution has at most one process: spawned at exactly one
 /// place, in `init`, outside its loops.
