@@ -8,6 +8,7 @@ use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
 use crate::parallel::pool::{Job, Pool};
+use crate::parallel::shared_top::{Branch, Handed, Link};
 use crate::parallel::shared_visited::SharedVisited;
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
@@ -54,6 +55,11 @@ pub trait Algorithm {
     /// Whether it can explore one unit of a parallel search's frontier
     /// ([`Exploration::take_unit`], [`crate::parallel`]) under `deps`.
     fn explores_units(&self, _deps: Deps) -> bool {
+        false
+    }
+    /// Whether it is Source-DPOR, whose threads can share the top of its tree
+    /// ([`crate::parallel::shared_top`], [`Exploration::branch`]).
+    fn shares_backtrack_sets(&self) -> bool {
         false
     }
 }
@@ -182,6 +188,9 @@ pub struct Exploration<'p, 'a> {
     /// Set when another unit of a parallel search stopped it ([`Exploration::halted`]).
     halt: Option<Arc<AtomicBool>>,
     halted: bool,
+    /// Where this exploration starts and what it sends, as one job of a Source-DPOR
+    /// search whose top the threads share ([`crate::parallel::shared_top`]).
+    link: Option<Link>,
 }
 
 /// How many new states a thread of a parallel stateful search stores between two
@@ -294,6 +303,7 @@ impl<'p, 'a> Exploration<'p, 'a> {
             unit: None,
             halt: None,
             halted: false,
+            link: None,
         })
     }
 
@@ -305,6 +315,62 @@ impl<'p, 'a> Exploration<'p, 'a> {
         self.started = started;
         self.halt = Some(halt);
         self.stats.states = 0;
+    }
+
+    /// This exploration as one job of a search whose top the threads share, begun at
+    /// `started`: the algorithm starts at the link's branch, and stops when `halt` is
+    /// set. Only the first job counts the initial state.
+    pub(crate) fn for_branch(&mut self, link: Link, started: Instant, halt: Arc<AtomicBool>) {
+        if !link.branch().path.is_empty() {
+            self.stats.states = 0;
+        }
+        self.link = Some(link);
+        self.started = started;
+        self.halt = Some(halt);
+    }
+
+    /// Where the algorithm starts, for a job of a search whose top the threads share
+    /// ([`Algorithm::shares_backtrack_sets`]); `None` otherwise.
+    pub fn branch(&self) -> Option<Branch> {
+        self.link.as_ref().map(Link::branch)
+    }
+
+    /// Whether the node at `depth` of the current execution is in the shared top:
+    /// line 10 for it is [asked](Exploration::ask_above) there.
+    pub fn shares_above(&self, depth: usize) -> bool {
+        self.link.as_ref().is_some_and(|l| l.above(depth))
+    }
+
+    /// Alg. 1, line 10 for the node at `depth`, in the shared top: `initials` are
+    /// those of the race's reversal.
+    pub fn ask_above(&mut self, depth: usize, initials: Vec<usize>) {
+        if let Some(link) = &mut self.link {
+            link.ask(depth, initials);
+        }
+    }
+
+    /// Hands the node the job reached to the shared top.
+    pub fn hand_over(&mut self, node: Handed) {
+        if let Some(link) = &mut self.link {
+            link.hand(node);
+        }
+    }
+
+    /// Whether another thread of a search whose top the threads share waits for work
+    /// that nobody has queued: this one should [give](Exploration::give_nodes) some.
+    pub fn hungry_for_branches(&self) -> bool {
+        self.link.as_ref().is_some_and(Link::hungry)
+    }
+
+    /// Gives the nodes `given`, from the job's root down, to the shared top.
+    pub fn give_nodes(&mut self, given: Vec<Handed>) {
+        if let Some(link) = &mut self.link {
+            link.give(given);
+        }
+    }
+
+    pub(crate) fn take_link(&mut self) -> Option<Link> {
+        self.link.take()
     }
 
     /// This exploration as one thread of a parallel stateful search begun at
@@ -646,6 +712,9 @@ impl<'p> Exploration<'p, '_> {
     #[inline]
     pub fn blocked(&mut self, why: Blocked) {
         self.stats.blocked += 1;
+        if let Some(link) = &mut self.link {
+            link.flush();
+        }
         if let Some(tree) = self.tree.as_deref_mut() {
             tree.blocked(why);
         }
@@ -683,6 +752,9 @@ impl<'p> Exploration<'p, '_> {
             return false;
         }
         self.stats.traces += 1;
+        if let Some(link) = &mut self.link {
+            link.flush();
+        }
         if self.config.record_schedules {
             let schedule = self.schedule();
             self.schedules.push(schedule);

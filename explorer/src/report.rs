@@ -210,6 +210,11 @@ pub struct Parallel {
     /// The shards merged into this report ([`crate::parallel::partition::combine`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shards: Option<usize>,
+    /// Whether the threads shared the top of the tree, `depth` events deep, rather
+    /// than split it at a frontier ([`crate::parallel::shared_top`]): `units` are then
+    /// the jobs they took, nodes of the top and subtrees below it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub shared_top: bool,
 }
 
 /// A distinct final state — states compared as docs/soundness.md says of `final states`: the

@@ -92,12 +92,15 @@ pub struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
-    /// Explore on N threads (0: one per core). sdpor, odpor, odpor-ob and ocdpor
-    /// --literal split the execution tree into units, the same for every N above 1,
-    /// so their counts are too (they may exceed one thread's: the units do not share
-    /// what a search carries from one subtree to the next). stateful's threads share
-    /// one store of states: one thread's counts. The other searches, --livelocks,
-    /// --tree and --max-traces run on one thread.
+    /// Explore on N threads (0: one per core). sdpor's threads share the top of its
+    /// execution tree and its backtrack sets, and explore the subtrees below it: one
+    /// thread's complete executions (blocked executions and states may differ a
+    /// little from run to run). odpor, odpor-ob and ocdpor --literal split the tree
+    /// into units, the same for every N above 1, so their counts are too (they may
+    /// exceed one thread's: the units do not share what a search carries from one
+    /// subtree to the next). stateful's threads share one store of states: one
+    /// thread's counts. The other searches, --livelocks, --tree and --max-traces run
+    /// on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

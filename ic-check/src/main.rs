@@ -499,6 +499,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         let split = explorer::parallel::Split {
             jobs,
             units: explorer::parallel::partition::Shard::units_wanted(shard.n),
+            top: explorer::parallel::shared_top::TopSplit::default(),
         };
         let report = match explorer::parallel::partition::explore_shard(
             &program, &make, config, split, shard, progress,

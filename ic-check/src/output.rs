@@ -91,6 +91,7 @@ impl Output<'_> {
             let units = match p.units {
                 0 if p.shards.is_none() && s.stored.is_some() => "one store of states".to_string(),
                 0 => "no units".to_string(),
+                u if p.shared_top => format!("{u} jobs, sharing the top {} events", p.depth),
                 u => format!("{u} units at depth {}", p.depth),
             };
             let _ = writeln!(out, "{what:<13} {n} ({units})");

@@ -219,6 +219,7 @@ impl ShardFile {
                 depth: f.depth,
                 shard: Some(self.shard),
                 shards: None,
+                shared_top: false,
             }),
         })
     }

@@ -1,7 +1,9 @@
 //! `--jobs N` ([`explorer::parallel`]): the stateless searches split over threads
-//! explore every trace once (sdpor, odpor: naive's Mazurkiewicz count exactly), reach
-//! naive's final states and violations, and count the same for every N above 1.
+//! explore every trace once (sdpor, odpor: naive's Mazurkiewicz count exactly) and
+//! reach naive's final states and violations; those split over a frontier count the
+//! same for every N above 1.
 
+use explorer::parallel::shared_top::TopSplit;
 use explorer::parallel::{explore_split, Split};
 use explorer::registry;
 use explorer::{Algorithm, Config, Report, Stop};
@@ -52,7 +54,14 @@ init { spawn p(); spawn q(); spawn q(); spawn q(); }",
     );
     // The frontier's units at depth 1, 2, 3, 4: 4, 12, 34, 86.
     for (units, frontier) in [(1, 1), (4, 1), (5, 2), (16, 3), (64, 4)] {
-        let split = Split { jobs: 2, units };
+        let split = Split {
+            jobs: 2,
+            units,
+            top: TopSplit {
+                depth: units.min(6),
+                eager: units % 2 == 1,
+            },
+        };
         for name in ["sdpor", "odpor", "odpor-ob"] {
             let r = run(&program, name, complete(), split);
             assert_eq!(r.stats.traces, 300, "{name}, {units} units");
@@ -63,37 +72,61 @@ init { spawn p(); spawn q(); spawn q(); spawn q(); }",
     }
 }
 
-/// lastzero(8) (704 Mazurkiewicz traces, published): sdpor and odpor on 2 and 3
-/// threads explore exactly those, over the same frontier ([`explorer::parallel::UNITS`] units or more), so the counts do
-/// not depend on the threads.
+/// lastzero(8) (704 Mazurkiewicz traces, published): odpor on 2 and 3 threads
+/// explores exactly those over the same frontier ([`explorer::parallel::UNITS`] units
+/// or more), so its counts do not depend on the threads.
 #[test]
 fn lastzero_has_its_published_traces_on_any_number_of_threads() {
     let program = load(&benchmark("classic/lastzero.ic"), &[("N", 8)]);
-    for name in ["sdpor", "odpor"] {
-        let counts: Vec<(u64, u64, u64)> = [2, 3]
-            .into_iter()
-            .map(|jobs| {
-                let r = explorer::parallel::explore(
-                    &program,
-                    &|| {
-                        registry::named(name)
-                            .unwrap()
-                            .build(false, || Err(()))
-                            .unwrap()
-                    },
-                    complete(),
-                    jobs,
-                    None,
-                );
-                assert_eq!(r.stop, Stop::Complete);
-                assert!(r
-                    .parallel
-                    .is_some_and(|p| p.units >= explorer::parallel::UNITS));
-                (r.stats.traces, r.stats.blocked, r.stats.states)
-            })
-            .collect();
-        assert_eq!(counts[0].0, 704, "{name}");
-        assert_eq!(counts[0], counts[1], "{name}");
+    let counts: Vec<(u64, u64, u64)> = [2, 3]
+        .into_iter()
+        .map(|jobs| {
+            let r =
+                explorer::parallel::explore(&program, &|| make("odpor"), complete(), jobs, None);
+            assert_eq!(r.stop, Stop::Complete);
+            assert!(r
+                .parallel
+                .is_some_and(|p| p.units >= explorer::parallel::UNITS));
+            (r.stats.traces, r.stats.blocked, r.stats.states)
+        })
+        .collect();
+    assert_eq!(counts[0].0, 704);
+    assert_eq!(counts[0], counts[1]);
+}
+
+fn make(name: &str) -> Box<dyn Algorithm> {
+    (registry::named(name).unwrap())
+        .build(false, || Err(()))
+        .unwrap()
+}
+
+/// sdpor's threads share the top of its tree (`explorer::parallel::shared_top`):
+/// lastzero(8) on 2 and 3 threads, with tops of depth 0 (one job, which gives its
+/// nodes away wherever an execution ends), 1 and 3 (given to eagerly, or when a
+/// thread waits) and the default, explores its 704 traces, each once, and reaches one
+/// thread's 2^(N-1) = 128 final states (the blocked executions and states depend on which
+/// thread asks first for a branch, and are not compared).
+#[test]
+fn sdpor_on_threads_sharing_its_top_explores_each_trace_once() {
+    let program = load(&benchmark("classic/lastzero.ic"), &[("N", 8)]);
+    let one = explorer::explore(&program, make("sdpor").as_mut(), complete());
+    assert_eq!((one.stats.traces, one.stats.final_states), (704, 128));
+    let tops = [(0, true), (1, true), (3, false), (3, true)]
+        .map(|(depth, eager)| TopSplit { depth, eager });
+    for top in tops.into_iter().chain([TopSplit::default()]) {
+        for jobs in [2, 3] {
+            let split = Split {
+                jobs,
+                units: explorer::parallel::UNITS,
+                top,
+            };
+            let r = explore_split(&program, &|| make("sdpor"), complete(), split, None);
+            let what = format!("{top:?} on {jobs} threads");
+            assert_eq!(r.stop, Stop::Complete, "{what}");
+            assert_eq!(r.stats.traces, 704, "{what}");
+            assert_eq!(r.finals, one.finals, "{what}");
+            assert_eq!(r.parallel.map(|p| p.depth), Some(top.depth), "{what}");
+        }
     }
 }
 
@@ -112,7 +145,11 @@ init { for i in 0..4 { spawn w(i); } spawn check(); }",
         &program,
         "sdpor",
         Config::default(),
-        Split { jobs: 2, units: 4 },
+        Split {
+            jobs: 2,
+            units: 4,
+            top: TopSplit::default(),
+        },
     );
     assert_eq!(r.stop, Stop::Violation);
     assert_eq!(r.violations.len(), 1);
@@ -145,7 +182,16 @@ init { spawn p(); for k in 0..2 { spawn q(); } spawn r(); }",
         deps: explorer::Deps::Accesses,
         ..complete()
     };
-    let odpor = run(&program, "odpor", accesses, Split { jobs: 2, units: 4 });
+    let odpor = run(
+        &program,
+        "odpor",
+        accesses,
+        Split {
+            jobs: 2,
+            units: 4,
+            top: TopSplit::default(),
+        },
+    );
     assert!(odpor.parallel.is_some());
     assert_eq!(odpor.stats.traces, 56);
 }

@@ -16,6 +16,7 @@
 //! | [`race_analysis`] | Alg. 1, lines 6–14: races of a new event, backtrack sets |
 //! | [`wakeup`], [`wakeup_tree`] | Optimal-DPOR's wakeup trees |
 //! | [`sleep`] | sleep sets of sequences, don't-do sets |
+//! | [`split`] | a job of a search whose top the threads share |
 //! | [`awaits`], [`leaving_out`] | `await`s in races: probes, climbs, disabling writes |
 //! | [`observed`], [`observed_reversals`] | races found at the end over `→ob` (observers) |
 //! | [`covered`], [`future_races`] | steps that reach a covered state, and what follows them |
@@ -32,6 +33,7 @@ pub mod parts;
 pub mod race_analysis;
 pub mod reduction;
 pub mod sleep;
+pub mod split;
 pub mod wakeup;
 pub mod wakeup_tree;
 
@@ -50,7 +52,7 @@ pub use alternatives::{run_from, run_in, virtual_memory};
 use covered::unrun_successors;
 use frontend::ir::GlobalId;
 pub use parts::Parts;
-use parts::States;
+use parts::{Frontier, Races, States};
 pub use reduction::{Equivalent, NewEvent, Race, Reduction};
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
@@ -276,6 +278,13 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.parts.states == States::Unchecked
     }
 
+    /// Source-DPOR: backtrack sets, no state compared, races as they run.
+    fn shares_backtrack_sets(&self) -> bool {
+        self.parts.frontier == Frontier::BacktrackSets
+            && self.parts.states == States::Unchecked
+            && self.parts.races == Races::AsTheyRun
+    }
+
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
         self.depth = 0;
         self.guards = run
@@ -295,9 +304,15 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         run.ex.enabled(&mut self.enabled);
         self.wakeup_steps = 0;
         self.floor = 0;
-        match run.take_unit() {
-            Some(unit) => self.enter(run, unit),
-            None => self.open(run, None, WakeupTree::default()),
+        if let Some(branch) = run.branch() {
+            if self.enter_branch(run, branch) {
+                return;
+            }
+        } else {
+            match run.take_unit() {
+                Some(unit) => self.enter(run, unit),
+                None => self.open(run, None, WakeupTree::default()),
+            }
         }
         let mut child_sleep = SleepSet::default();
         let optimal = self.parts.optimal();
@@ -318,6 +333,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     run.complete_execution();
                     self.reverse_at_the_end(run);
                     self.observed_races(run, true);
+                    self.give_away(run);
                     if !self.close(run) {
                         break;
                     }
@@ -367,6 +383,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                         run.stats.pruning.cuts += u64::from(cut);
                         self.reverse_at_the_end(run);
                         self.observed_races(run, false);
+                        self.give_away(run);
                         if !self.close(run) {
                             break;
                         }

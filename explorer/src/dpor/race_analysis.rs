@@ -138,7 +138,7 @@ impl<R: Reduction> Dpor<R> {
                     v.push(n);
                     let whole = (!real || n_moves).then(|| run.ex.event_transition(n));
                     let guided = self.parts.guided();
-                    add_initial(run, &self.hb, prefix, guided, &v, whole.as_ref());
+                    add_initial(run, &self.hb, (e, prefix), guided, &v, whole.as_ref());
                 }
             }
             // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
@@ -188,16 +188,21 @@ impl<R: Reduction> Dpor<R> {
 /// Source-DPOR (Alg. 1, line 10): unless an initial of `v` (event indices of the
 /// current execution; `last`: the footprint its last event has when it runs, for a
 /// probe) is in `backtrack(E')` already, one that is enabled at `E'` joins it. If
-/// none is enabled, `v` cannot run there and nothing is added.
+/// none is enabled, `v` cannot run there and nothing is added. `E'` is the node
+/// `prefix` at depth `e`; one in the top that threads share decides there.
 pub(super) fn add_initial(
     run: &mut Exploration<'_, '_>,
     hb: &HappensBefore,
-    prefix: &mut Node,
+    (e, prefix): (usize, &mut Node),
     guided: bool,
     v: &[usize],
     last: Option<&Footprint>,
 ) {
     let initials = races::initials(run.ex.events(), hb, v, last);
+    if run.shares_above(e) {
+        run.ask_above(e, initials);
+        return;
+    }
     if initials.iter().any(|q| prefix.backtrack.contains(q)) {
         return;
     }

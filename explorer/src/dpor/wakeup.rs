@@ -329,7 +329,7 @@ impl<R: Reduction> Dpor<R> {
         } else {
             v.push(n);
             let guided = self.parts.guided();
-            add_initial(run, hb, &mut self.nodes[e], guided, &v, Some(whole));
+            add_initial(run, hb, (e, &mut self.nodes[e]), guided, &v, Some(whole));
             None
         }
     }

@@ -1,6 +1,8 @@
-//! `--jobs N`: one search on N threads. The top of the execution tree is explored
-//! with full branching and sleep sets down to a depth where it has [`UNITS`] paths
-//! or more (the frontier, [`frontier`], with the argument that it is sound); each
+//! `--jobs N`: one search on N threads. Source-DPOR's threads share the top of its
+//! tree and its backtrack sets ([`shared_top`]). For the other searches that split,
+//! the top of the execution tree is explored with full branching and sleep sets
+//! down to a depth where it has [`UNITS`] paths or more (the frontier,
+//! [`frontier`], with the argument that it is sound); each
 //! path is a unit, a subtree the algorithm explores as it would below that node,
 //! started with the node's sleep set. Workers take the units in order as they finish
 //! the last (a shared counter: many more units than workers balance subtrees of
@@ -18,6 +20,7 @@ pub mod frontier;
 pub mod merge;
 pub mod partition;
 pub mod pool;
+pub mod shared_top;
 pub mod shared_visited;
 pub mod stateful;
 
@@ -41,11 +44,14 @@ pub const UNITS: usize = 32;
 /// [`UNITS`] before it runs its units from there.
 pub const MAX_FRONTIER: usize = 64;
 
-/// How a search is split: its threads, and the units its frontier is deepened to.
+/// How a search is split: its threads, the units its frontier is deepened to, and
+/// for Source-DPOR the depth of the top its threads share instead
+/// ([`shared_top::SPLIT`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Split {
     pub jobs: usize,
     pub units: usize,
+    pub top: shared_top::TopSplit,
 }
 
 /// The algorithm `make` builds, run on `program` by `jobs` threads over a frontier
@@ -61,7 +67,11 @@ pub fn explore(
         program,
         make,
         config,
-        Split { jobs, units: UNITS },
+        Split {
+            jobs,
+            units: UNITS,
+            top: shared_top::TopSplit::default(),
+        },
         progress,
     )
 }
@@ -75,7 +85,7 @@ pub fn explore_split(
     program: &Program,
     make: &(dyn Fn() -> Box<dyn Algorithm> + Sync),
     config: Config,
-    Split { jobs, units }: Split,
+    Split { jobs, units, top }: Split,
     progress: Option<Progress<'_>>,
 ) -> Report {
     let mut first = make();
@@ -85,6 +95,9 @@ pub fn explore_split(
     }
     if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
         return crate::explore_with_progress(program, first.as_mut(), config, progress);
+    }
+    if first.shares_backtrack_sets() {
+        return shared_top::explore(program, make, config, (jobs, top), progress);
     }
     explore_units(program, make, &*first, config, jobs, units, None, progress)
 }
@@ -176,6 +189,7 @@ fn explore_units(
         depth,
         shard,
         shards: None,
+        shared_top: false,
     });
     report
 }

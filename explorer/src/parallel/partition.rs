@@ -140,6 +140,7 @@ pub fn combine(shards: Vec<Report>, max_outcomes: usize) -> Report {
         depth,
         shard: None,
         shards: Some(n),
+        shared_top: false,
     });
     report
 }

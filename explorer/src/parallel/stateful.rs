@@ -73,6 +73,7 @@ pub fn explore(
         depth: 0,
         shard: None,
         shards: None,
+        shared_top: false,
     });
     report
 }
