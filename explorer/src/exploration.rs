@@ -2,13 +2,14 @@
 //! the stopping rules. An [`Algorithm`] decides only which events to run.
 
 use crate::dependency::footprint::Carried;
+use crate::dpor::reduction::Equivalent;
 use crate::dpor::sleep::SleepSet;
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
 use crate::parallel::pool::{Job, Pool};
-use crate::parallel::shared_top::{Branch, Handed, Link};
+use crate::parallel::shared_top::{Branch, Choice, Handed, Link};
 use crate::parallel::shared_visited::SharedVisited;
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
@@ -57,10 +58,11 @@ pub trait Algorithm {
     fn explores_units(&self, _deps: Deps) -> bool {
         false
     }
-    /// Whether it is Source-DPOR, whose threads can share the top of its tree
-    /// ([`crate::parallel::shared_top`], [`Exploration::branch`]).
-    fn shares_backtrack_sets(&self) -> bool {
-        false
+    /// Whether its threads can share the top of its tree and its backtrack sets
+    /// ([`crate::parallel::shared_top`], [`Exploration::branch`]), and how it chooses
+    /// among a node's candidates there.
+    fn shares_backtrack_sets(&self) -> Option<Choice> {
+        None
     }
 }
 
@@ -188,8 +190,8 @@ pub struct Exploration<'p, 'a> {
     /// Set when another unit of a parallel search stopped it ([`Exploration::halted`]).
     halt: Option<Arc<AtomicBool>>,
     halted: bool,
-    /// Where this exploration starts and what it sends, as one job of a Source-DPOR
-    /// search whose top the threads share ([`crate::parallel::shared_top`]).
+    /// Where this exploration starts and what it sends, as one job of a search on
+    /// backtrack sets whose top the threads share ([`crate::parallel::shared_top`]).
     link: Option<Link>,
 }
 
@@ -349,6 +351,22 @@ impl<'p, 'a> Exploration<'p, 'a> {
         }
     }
 
+    /// Lines 11–14 for the node at `depth`, in the shared top: `dont` joins its sleep
+    /// set there.
+    pub fn sleep_above(&mut self, depth: usize, dont: Equivalent) {
+        if let Some(link) = &mut self.link {
+            link.sleep(depth, dont);
+        }
+    }
+
+    /// The job's branch ran its step and blocked (it reached a covered state): its
+    /// node, in the shared top, goes on as a node where a step blocked does.
+    pub fn branch_blocked(&mut self) {
+        if let Some(link) = &mut self.link {
+            link.blocked();
+        }
+    }
+
     /// Hands the node the job reached to the shared top.
     pub fn hand_over(&mut self, node: Handed) {
         if let Some(link) = &mut self.link {
@@ -362,10 +380,11 @@ impl<'p, 'a> Exploration<'p, 'a> {
         self.link.as_ref().is_some_and(Link::hungry)
     }
 
-    /// Gives the nodes `given`, from the job's root down, to the shared top.
-    pub fn give_nodes(&mut self, given: Vec<Handed>) {
+    /// Gives the nodes `given`, from the job's root down, to the shared top, with the
+    /// process explored from each.
+    pub fn give_nodes(&mut self, given: Vec<Handed>, branches: &[usize]) {
         if let Some(link) = &mut self.link {
-            link.give(given);
+            link.give(given, branches);
         }
     }
 

@@ -834,7 +834,7 @@ fn sharded(
     let split = explorer::parallel::Split {
         jobs: 1,
         units: PARALLEL_UNITS,
-        top: PARALLEL_TOP,
+        top: explorer::parallel::shared_top::TopSplit::default(),
     };
     let reports = (1..=n)
         .map(|k| {
@@ -857,13 +857,18 @@ fn sharded(
 /// program (tens of events) the frontier is shallow and the units do the exploring.
 pub const PARALLEL_UNITS: usize = 3;
 
-/// The top sdpor's threads share in [`parallel_differential`]: shallow, so that jobs
-/// explore below it and ask races of it, and given to eagerly.
-pub const PARALLEL_TOP: explorer::parallel::shared_top::TopSplit =
-    explorer::parallel::shared_top::TopSplit {
-        depth: 1,
-        eager: true,
+/// The top that sdpor's, csdpor's and cdpor's threads share in
+/// [`parallel_differential`], by program (the parity of its text's length, so that
+/// a seed replays): one event deep and given to eagerly, so that jobs explore below
+/// it, ask races of it and give it their nodes, or three deep and given to only when
+/// a thread waits, so that branches wait for their running siblings.
+pub fn parallel_top(source: &str) -> explorer::parallel::shared_top::TopSplit {
+    let (depth, eager) = match source.len() % 2 {
+        0 => (1, true),
+        _ => (2, false),
     };
+    explorer::parallel::shared_top::TopSplit { depth, eager }
+}
 
 /// Every search that splits over threads (sdpor, odpor, odpor-ob, `ocdpor --literal`:
 /// [`Algorithm::explores_units`]; in the default dependency and `--deps dynamic`, with `--violations-only` where it has it) on two threads (`ic-check --jobs 2`, [`explorer::parallel`]) against naive:
@@ -890,8 +895,9 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     // one store rather than units, is checked on both in `stateful_differential`.
     let splits = |m: &Mode| {
         let constraints = || Ok::<_, ()>(Arc::new(frontend::ics::ResolvedIcs::default()));
-        (m.algo.build(m.literal, constraints))
-            .is_ok_and(|a| a.explores_units(m.deps) && !a.stores_states())
+        (m.algo.build(m.literal, constraints)).is_ok_and(|a| {
+            (a.explores_units(m.deps) && !a.stores_states()) || a.shares_backtrack_sets().is_some()
+        })
     };
     let modes: Vec<Mode> = modes()
         .into_iter()
@@ -904,7 +910,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     let split = explorer::parallel::Split {
         jobs: 2,
         units: PARALLEL_UNITS,
-        top: PARALLEL_TOP,
+        top: parallel_top(source),
     };
     let mut errors = Vec::new();
     for mode in &modes {
@@ -917,8 +923,10 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
         let threads =
             |c: Config| explorer::parallel::explore_split(&program, &make, c, split, None);
         let shards = |c: Config| sharded(&program, &make, c, PARALLEL_SHARDS);
-        let runs: [(&str, &dyn Fn(Config) -> Report); 2] =
-            [("--jobs 2", &threads), ("--partition K/3, merged", &shards)];
+        let mut runs: Vec<(&str, &dyn Fn(Config) -> Report)> = vec![("--jobs 2", &threads)];
+        if make().explores_units(mode.deps) {
+            runs.push(("--partition K/3, merged", &shards));
+        }
         let mut counts = Vec::new();
         for (how, run) in runs {
             let report = run(config.clone());
@@ -956,12 +964,12 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
         // The shards explore the units of the same frontier that the threads share
         // out; sdpor's threads share the top of its tree instead, and explore the
         // same complete executions (one per Mazurkiewicz trace, checked above).
-        if make().shares_backtrack_sets() {
+        if make().shares_backtrack_sets().is_some() {
             for c in &mut counts {
                 (c.1, c.2) = (0, 0);
             }
         }
-        if counts[0] != counts[1] {
+        if counts.len() == 2 && counts[0] != counts[1] {
             errors.push(format!(
                 "{}: the shards merged explored {:?} (traces, blocked, states), the threads {:?}",
                 mode.name(),

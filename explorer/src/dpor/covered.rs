@@ -162,13 +162,7 @@ impl<R: Reduction> Dpor<R> {
         p: usize,
         partners: &[Fingerprint],
     ) {
-        self.measure_path(run);
-        run.blocked(Blocked::Covered);
-        self.reverse_at_the_end(run);
-        // With observers, the races of real events are found where an execution ends.
-        self.observed_races(run, false);
-        let observed = self.observed_at_block(run);
-        self.future_races(run, p, Some((partners, &observed)));
+        self.end_covered(run, p, partners);
         let footprint = run.ex.events()[d].footprint.clone();
         self.hb.pop();
         run.back();
@@ -195,6 +189,24 @@ impl<R: Reduction> Dpor<R> {
             let extra = self.choose(run, node, &self.awake(run, node));
             self.nodes[d].backtrack.extend(extra);
         }
+    }
+
+    /// The execution ends blocked right after `p`'s step, which reached a covered
+    /// state: it is counted, and its races and those of what follows the step are
+    /// analysed ([`Dpor::future_races`]).
+    pub(super) fn end_covered(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        p: usize,
+        partners: &[Fingerprint],
+    ) {
+        self.measure_path(run);
+        run.blocked(Blocked::Covered);
+        self.reverse_at_the_end(run);
+        // With observers, the races of real events are found where an execution ends.
+        self.observed_races(run, false);
+        let observed = self.observed_at_block(run);
+        self.future_races(run, p, Some((partners, &observed)));
     }
 
     /// ODPOR_cs Alg. 1, lines 25–26 for a step `p` confirmed in `dnd(E)` at node `d`

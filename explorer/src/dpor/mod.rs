@@ -45,6 +45,7 @@ use crate::dpor::sleep::{Kept, SleepSet, Step};
 use crate::dpor::wakeup_tree::WakeupTree;
 use crate::exploration::{Algorithm, Deps, Exploration};
 use crate::fingerprint::Fingerprint;
+use crate::parallel::shared_top::Choice;
 use crate::state::State;
 use crate::tree::Blocked;
 use crate::unit::Unit;
@@ -174,6 +175,67 @@ impl<R: Reduction> Dpor<R> {
         self.open(run, Some(unit.sleep), WakeupTree::default());
     }
 
+    /// Alg. 1, lines 15–17: into `child`, the sleep set of `E.p` after the event of
+    /// process `p_key` just run from node `d`: the entries of `sleep(E)` independent of
+    /// it, and those the reduction keeps asleep (by `R`, or by commutation in `s[E]`);
+    /// returns the processes kept so by commutation.
+    fn sleep_after_step(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        d: usize,
+        p_key: Fingerprint,
+        child: &mut SleepSet,
+    ) -> Vec<Fingerprint> {
+        let optimal = self.parts.optimal();
+        let chase = self.parts.chases_partners();
+        let reduction = &mut self.reduction;
+        let dependency = &mut self.dependency;
+        let n_block = run.ex.events()[d].block;
+        let mut around = self.snapshots.get(d).map(|before| NewEvent {
+            program: run.ex.program(),
+            ex: &run.ex,
+            before,
+            enabled_before: &self.nodes[d].enabled,
+            after: &run.ex.state,
+            p: p_key,
+            stats: &mut run.stats,
+            end_reads: self.end_reads,
+        });
+        let mut commuted = Vec::new();
+        let mut keep = |x: &Step| {
+            let a = around.as_mut()?;
+            // The sleeping step and `n` commute as events (`R`: it sleeps on), or
+            // in `s[E]` (CDPOR line 17: it ends as proved sequences do). A failed event
+            // commutes by no constraint.
+            let independent = !a.ex.events()[d].failed
+                && a.before
+                    .procs
+                    .iter()
+                    .find(|q| q.pid_key == x.process)
+                    .and_then(|m| Some((m.next?, m.locals.as_slice())))
+                    .is_some_and(|x| {
+                        let n = (n_block, a.ex.entry_locals(d));
+                        dependency.commute(a.program, x, n)
+                    });
+            let kept = if independent {
+                Some(Kept::Independent)
+            } else {
+                let kept = reduction.keep_asleep(a, x);
+                if kept.is_some() {
+                    commuted.push(x.process);
+                }
+                kept.map(Kept::Equivalent)
+            };
+            a.stats.pruning.sleep_extensions += u64::from(kept.is_some());
+            kept
+        };
+        let n = &run.ex.events()[d];
+        self.nodes[d]
+            .sleep
+            .after(p_key, &n.footprint, (optimal, chase), &mut keep, child);
+        commuted
+    }
+
     /// Makes node `depth` the top, reusing its buffers, with the given sleep set and
     /// wakeup tree and the enabled set of the current state (in `self.enabled`).
     fn open(&mut self, run: &Exploration<'_, '_>, sleep: Option<SleepSet>, wut: WakeupTree) {
@@ -278,11 +340,14 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.parts.states == States::Unchecked
     }
 
-    /// Source-DPOR: backtrack sets, no state compared, races as they run.
-    fn shares_backtrack_sets(&self) -> bool {
-        self.parts.frontier == Frontier::BacktrackSets
-            && self.parts.states == States::Unchecked
-            && self.parts.races == Races::AsTheyRun
+    /// Backtrack sets and races as they run: sdpor, csdpor, cdpor.
+    fn shares_backtrack_sets(&self) -> Option<Choice> {
+        let shares =
+            self.parts.frontier == Frontier::BacktrackSets && self.parts.races == Races::AsTheyRun;
+        shares.then_some(match self.parts.guided() {
+            true => Choice::ShortestSleep,
+            false => Choice::First,
+        })
     }
 
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
@@ -487,56 +552,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 continue;
             }
             // Lines 15–17: the sleep set of E.p.
-            let chase = self.parts.chases_partners();
-            let reduction = &mut self.reduction;
-            let dependency = &mut self.dependency;
-            let n_block = run.ex.events()[d].block;
-            let mut around = self.snapshots.get(d).map(|before| NewEvent {
-                program: run.ex.program(),
-                ex: &run.ex,
-                before,
-                enabled_before: &self.nodes[d].enabled,
-                after: &run.ex.state,
-                p: p_key,
-                stats: &mut run.stats,
-                end_reads: self.end_reads,
-            });
-            let mut commuted = Vec::new();
-            let mut keep = |x: &Step| {
-                let a = around.as_mut()?;
-                // The sleeping step and `n` commute as events (`R`: it sleeps on), or
-                // in `s[E]` (CDPOR line 17: it ends as proved sequences do). A failed event
-                // commutes by no constraint.
-                let independent = !a.ex.events()[d].failed
-                    && a.before
-                        .procs
-                        .iter()
-                        .find(|q| q.pid_key == x.process)
-                        .and_then(|m| Some((m.next?, m.locals.as_slice())))
-                        .is_some_and(|x| {
-                            let n = (n_block, a.ex.entry_locals(d));
-                            dependency.commute(a.program, x, n)
-                        });
-                let kept = if independent {
-                    Some(Kept::Independent)
-                } else {
-                    let kept = reduction.keep_asleep(a, x);
-                    if kept.is_some() {
-                        commuted.push(x.process);
-                    }
-                    kept.map(Kept::Equivalent)
-                };
-                a.stats.pruning.sleep_extensions += u64::from(kept.is_some());
-                kept
-            };
-            let n = &run.ex.events()[d];
-            self.nodes[d].sleep.after(
-                p_key,
-                &n.footprint,
-                (optimal, chase),
-                &mut keep,
-                &mut child_sleep,
-            );
+            let commuted = self.sleep_after_step(run, d, p_key, &mut child_sleep);
             let pruning = &mut run.stats.pruning;
             pruning.max_sleep = pruning.max_sleep.max(child_sleep.len() as u64);
             pruning.max_depth = pruning.max_depth.max(d as u64 + 1);

@@ -181,7 +181,11 @@ impl<R: Reduction> Dpor<R> {
         );
         let reduction = &mut self.reduction;
         let dont = race_at(run, view, (e, n), reached, |r| ask(reduction, r));
-        add_dont_do(&mut self.nodes[e].sleep, dont);
+        match dont {
+            // A node of the top that threads share keeps its sleep set there.
+            Some(dont) if run.shares_above(e) => run.sleep_above(e, dont),
+            dont => add_dont_do(&mut self.nodes[e].sleep, dont),
+        }
     }
 }
 
@@ -217,7 +221,7 @@ pub(super) fn add_initial(
 }
 
 /// Adds what [`Reduction::sleep_after_race`] returned to `sleep(E')`.
-pub(super) fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
+pub(crate) fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
     match dont {
         Some(Equivalent::Proved(steps)) => sleep.insert_equivalent(steps, &[]),
         Some(Equivalent::IfReaching(steps, state)) => sleep.insert_if_reaching(steps, state),

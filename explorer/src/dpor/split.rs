@@ -1,9 +1,10 @@
-//! Source-DPOR as one job of a search whose top the threads share
+//! A search on backtrack sets (sdpor, csdpor, cdpor) as one job of a search whose top the threads share
 //! ([`crate::parallel::shared_top`], where the argument is): a job starts at a
 //! branch of a node of the top, hands the node it reaches to the top when that node
 //! is in it, and gives its own shallowest nodes to the top when another thread has
 //! nothing to do.
 
+use super::parts::States;
 use super::sleep::{SleepSet, Step};
 use super::wakeup_tree::WakeupTree;
 use super::{Dpor, Reduction};
@@ -12,21 +13,34 @@ use crate::parallel::shared_top::{Branch, Handed};
 
 impl<R: Reduction> Dpor<R> {
     /// Starts a job: the path is run again with its races analysed as they were where
-    /// it was first run (those whose reversal belongs to a node of the path are asked
-    /// of the top, in [`super::race_analysis::add_initial`]), its last step counted as new.
-    /// The node it reaches is opened with the sleep set `before` leaves after that
-    /// step (Alg. 1, line 16); if it is in the top and has a process to run, it is
-    /// handed over and `true` is returned: the job is done.
+    /// it was first run (those whose reversal belongs to a node of the path, and what
+    /// lines 11–14 add to such a node's sleep set, are sent to the top: see
+    /// [`super::race_analysis::add_initial`], [`Dpor::sleep_at`]), its last step
+    /// counted as new. If that step reaches a covered state (`before`, the node's
+    /// sleep set, says so), the execution ends blocked there, as on one thread, and
+    /// the top is told. Otherwise the node it reaches is opened with the sleep set
+    /// `before` leaves after that step (Alg. 1, line 16), its covered steps analysed;
+    /// if it is in the top and has a process to run, it is handed over and `true` is
+    /// returned: the job is done.
     pub(super) fn enter_branch(&mut self, run: &mut Exploration<'_, '_>, branch: Branch) -> bool {
         let Branch {
             path,
             before,
             splits,
         } = branch;
+        let mut before = Some(before);
         for (i, &p) in path.iter().enumerate() {
-            self.open(run, None, WakeupTree::default());
+            let last = i + 1 == path.len();
+            // The node of the branch has the sleep set it had in the top.
+            let sleep = if last { before.take() } else { None };
+            self.open(run, sleep, WakeupTree::default());
             self.nodes[self.depth].started = true;
-            if i + 1 == path.len() {
+            let ends = last.then(|| {
+                self.nodes[self.depth]
+                    .sleep
+                    .ends(run.ex.state.procs[p].pid_key)
+            });
+            if last {
                 // A failed event is reported here, and its process stops.
                 let _ = run.step(p);
             } else {
@@ -34,20 +48,38 @@ impl<R: Reduction> Dpor<R> {
             }
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             self.analyse_races(run, true);
+            if self.parts.states != States::Unchecked {
+                self.sleep_before_disabler(run);
+            }
             run.ex.enabled(&mut self.enabled);
             self.probe_disabled(run);
+            if let Some(ends) = ends {
+                let reached = || {
+                    run.ex
+                        .state
+                        .check_fingerprint(run.ex.program(), self.end_reads)
+                };
+                if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
+                    self.end_covered(run, p, &ends.partners);
+                    run.branch_blocked();
+                    return true;
+                }
+            }
             self.depth += 1;
         }
         let mut sleep = SleepSet::default();
         if let Some(&p) = path.last() {
-            let n = (run.ex.events().last()).expect("the branch's step ran");
             let process = run.ex.state.procs[p].pid_key;
-            before.after(process, &n.footprint, (false, false), |_| None, &mut sleep);
+            self.sleep_after_step(run, self.depth - 1, process, &mut sleep);
         }
         self.floor = self.depth;
         self.open(run, Some(sleep), WakeupTree::default());
+        if !splits {
+            return false;
+        }
+        self.analyse_covered_steps(run, self.depth);
         let node = &self.nodes[self.depth];
-        if !splits || self.awake(run, node).is_empty() {
+        if run.stopped() || self.awake(run, node).is_empty() {
             return false;
         }
         let handed = Handed {
@@ -113,7 +145,7 @@ impl<R: Reduction> Dpor<R> {
         for &p in &path[k + 1..self.depth] {
             run_step(run, p);
         }
-        run.give_nodes(given);
+        run.give_nodes(given, &path[self.floor..=k]);
         self.floor = k + 1;
     }
 }

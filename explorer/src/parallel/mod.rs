@@ -1,5 +1,6 @@
-//! `--jobs N`: one search on N threads. Source-DPOR's threads share the top of its
-//! tree and its backtrack sets ([`shared_top`]). For the other searches that split,
+//! `--jobs N`: one search on N threads. The threads of the searches on backtrack
+//! sets (sdpor, csdpor, cdpor) share the top of the tree and its backtrack sets
+//! ([`shared_top`]). For the other searches that split,
 //! the top of the execution tree is explored with full branching and sleep sets
 //! down to a depth where it has [`UNITS`] paths or more (the frontier,
 //! [`frontier`], with the argument that it is sound); each
@@ -78,8 +79,9 @@ pub fn explore(
 
 /// [`explore`] with the given split (the differential test takes a few units, so that
 /// the programs it generates, small, reach the frontier). One thread, an algorithm
-/// that cannot start at a unit ([`Algorithm::explores_units`]), a tree or
-/// `max_traces` (a count over every unit) explore as [`crate::explore`] does.
+/// that cannot start at a unit ([`Algorithm::explores_units`]) nor share its
+/// backtrack sets ([`Algorithm::shares_backtrack_sets`]), a tree or `max_traces` (a
+/// count over every unit) explore as [`crate::explore`] does.
 /// `progress` gets the counters of every thread together, about five times a second.
 pub fn explore_split(
     program: &Program,
@@ -93,11 +95,11 @@ pub fn explore_split(
     if jobs > 1 && !whole && first.shares_stored_states(&config) {
         return stateful::explore(program, make, config, jobs, progress);
     }
+    if jobs > 1 && !whole && !config.livelocks && first.shares_backtrack_sets().is_some() {
+        return shared_top::explore(program, make, config, (jobs, top), progress);
+    }
     if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
         return crate::explore_with_progress(program, first.as_mut(), config, progress);
-    }
-    if first.shares_backtrack_sets() {
-        return shared_top::explore(program, make, config, (jobs, top), progress);
     }
     explore_units(program, make, &*first, config, jobs, units, None, progress)
 }
