@@ -293,8 +293,12 @@ fn measure_family(
         if let Some(jobs) = cli.jobs {
             for (&algo, cell) in algos.iter().zip(&cells) {
                 let Cell::Ran(run) = cell else { continue };
-                let splits =
-                    (algo.spec.build(false, || Err(()))).is_ok_and(|a| a.explores_units(deps));
+                let ics = match (algo.uses_ics(), &synthesis) {
+                    (true, Some(Ok(s))) => Some(&s.ics),
+                    _ => None,
+                };
+                let splits = (algo.spec.build(false, || ics.cloned().ok_or(())))
+                    .is_ok_and(|a| a.explores_units(deps) || a.shares_backtrack_sets().is_some());
                 if !splits || !run.complete() || run.seconds <= threads::LONGER_THAN {
                     continue;
                 }
@@ -303,7 +307,7 @@ fn measure_family(
                     deps_name(deps),
                     algo.name()
                 );
-                match threads::measure(&program, algo, deps, timeout, None, jobs as usize) {
+                match threads::measure(&program, algo, deps, timeout, ics, jobs as usize) {
                     Ok((one, many)) => on_threads.push(threads::Measured {
                         label: label.clone(),
                         algo,

@@ -3,8 +3,9 @@
 //! than [`LONGER_THAN`] seconds. Each such run is repeated on one thread and on N,
 //! the fastest of [`RUNS`] each (the table's own cell is not reused: it ran once,
 //! beside whatever else the machine was doing then), with the executions and states
-//! of both: the split explores more (its frontier branches on every process, and a
-//! unit starts with processes asleep that it may not run).
+//! of both: a split at a frontier explores more (it branches on every process, and a
+//! unit starts with processes asleep that it may not run); threads that share the
+//! top (sdpor, csdpor, cdpor) may too, less.
 
 use super::markdown::{count, Table};
 use super::measure::{self, Algo, Run};

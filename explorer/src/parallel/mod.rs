@@ -172,14 +172,7 @@ fn explore_units(
             *lock(&results[i]) = Some((report, halted));
         }
     };
-    let counters = || {
-        let mut all = lock(&done).clone();
-        for c in &current {
-            merge::add_stats(&mut all, &lock(c));
-        }
-        all
-    };
-    on_threads(workers, &work, progress, &counters);
+    on_threads(workers, &work, progress, &|| counters(&done, &current));
     let (unit_reports, stop) = gathered(results);
     let parts = std::iter::once(frontier_report)
         .chain(unit_reports)
@@ -240,6 +233,15 @@ fn on_threads(
             }
         }
     });
+}
+
+/// The counters of the work `done` and of each thread's `current` work, together.
+fn counters(done: &Mutex<Stats>, current: &[Mutex<Stats>]) -> Stats {
+    let mut all = lock(done).clone();
+    for c in current {
+        merge::add_stats(&mut all, &lock(c));
+    }
+    all
 }
 
 /// The value behind `m`, also if a thread panicked holding it (the panic is then

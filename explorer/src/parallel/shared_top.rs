@@ -74,7 +74,7 @@
 //!
 //! [`Ending::Elsewhere`]: crate::dpor::sleep
 
-use super::{first_stop, lock, merge, on_threads};
+use super::{counters, first_stop, lock, merge, on_threads};
 use crate::dpor::race_analysis::add_dont_do;
 use crate::dpor::reduction::Equivalent;
 use crate::dpor::sleep::{SleepSet, Step};
@@ -163,6 +163,17 @@ pub struct Link {
 }
 
 impl Link {
+    fn new(top: Arc<SharedTop>, job: Job) -> Link {
+        Link {
+            top,
+            job,
+            asked: Vec::new(),
+            sleeps: Vec::new(),
+            handed: None,
+            blocked: false,
+        }
+    }
+
     /// The branch to explore.
     pub fn branch(&self) -> Branch {
         self.job.branch.clone()
@@ -606,27 +617,13 @@ pub fn explore(
                 Err(report) => {
                     // The initial block fails: the first job says so, and there is no other.
                     *lock(&init_failed) = Some(*report);
-                    top.done(Link {
-                        top: top.clone(),
-                        job,
-                        asked: Vec::new(),
-                        sleeps: Vec::new(),
-                        handed: None,
-                        blocked: false,
-                    });
+                    top.done(Link::new(top.clone(), job));
                     std::mem::forget(turn);
                     continue;
                 }
             };
             let path = job.branch.path.clone();
-            let link = Link {
-                top: top.clone(),
-                job,
-                asked: Vec::new(),
-                sleeps: Vec::new(),
-                handed: None,
-                blocked: false,
-            };
+            let link = Link::new(top.clone(), job);
             run.for_branch(link, started, halt.clone());
             let mut algorithm = algorithm;
             algorithm.explore(&mut run);
@@ -647,14 +644,7 @@ pub fn explore(
         // Wake the others: the search may be over, or halted.
         top.ready.notify_all();
     };
-    let counters = || {
-        let mut all = lock(&done).clone();
-        for c in &current {
-            merge::add_stats(&mut all, &lock(c));
-        }
-        all
-    };
-    on_threads(jobs, &work, progress, &counters);
+    on_threads(jobs, &work, progress, &|| counters(&done, &current));
     if let Some(report) = init_failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return report;
     }
