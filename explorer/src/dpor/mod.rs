@@ -236,6 +236,33 @@ impl<R: Reduction> Dpor<R> {
         commuted
     }
 
+    /// What follows each event the search runs (a job of a split search runs its
+    /// path's events so too, `split`): its happens-before and races (as it runs,
+    /// unless observers find them at the end), the reduction's sequences for an
+    /// `await` that ran after its disabler, and the probes of the processes left
+    /// disabled; the enabled set of the new state is in `self.enabled`.
+    fn after_event(&mut self, run: &mut Exploration<'_, '_>) {
+        self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+        if !self.parts.observers() {
+            self.analyse_races(run, true);
+        }
+        // csdpor and cdpor: an `await` that waited for the events after the write
+        // that disabled it (odpor-cs's don't-do sets have their own sequences).
+        if !self.parts.optimal() && self.parts.states != States::Unchecked {
+            self.sleep_before_disabler(run);
+        }
+        // odpor-ob too: its races are found at the end, but an `await` that ran
+        // before the end asks here, over plain happens-before (a valid sequence,
+        // if a less reduced one), to run before the writes that disabled it; at
+        // the end only the processes still blocked are probed (odpor-ob missed a
+        // trace so: `tests/regressions/odpor_ob_an_await_passes_the_writes_that_disabled_it.ic`).
+        if self.parts.optimal() {
+            self.pass_disabling_writes(run);
+        }
+        run.ex.enabled(&mut self.enabled);
+        self.probe_disabled(run);
+    }
+
     /// Makes node `depth` the top, reusing its buffers, with the given sleep set and
     /// wakeup tree and the enabled set of the current state (in `self.enabled`).
     fn open(&mut self, run: &Exploration<'_, '_>, sleep: Option<SleepSet>, wut: WakeupTree) {
@@ -514,25 +541,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
             }
             // A failed event stops its process; the search goes on with the others.
             let _ = run.step(p);
-            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-            if !self.parts.observers() {
-                self.analyse_races(run, true);
-            }
-            // csdpor and cdpor: an `await` that waited for the events after the write
-            // that disabled it (odpor-cs's don't-do sets have their own sequences).
-            if !optimal && self.parts.states != States::Unchecked {
-                self.sleep_before_disabler(run);
-            }
-            // odpor-ob too: its races are found at the end, but an `await` that ran
-            // before the end asks here, over plain happens-before (a valid sequence,
-            // if a less reduced one), to run before the writes that disabled it; at
-            // the end only the processes still blocked are probed (odpor-ob missed a
-            // trace so: `tests/regressions/odpor_ob_an_await_passes_the_writes_that_disabled_it.ic`).
-            if optimal {
-                self.pass_disabling_writes(run);
-            }
-            run.ex.enabled(&mut self.enabled);
-            self.probe_disabled(run);
+            self.after_event(run);
             let reached = || {
                 run.ex
                     .state

@@ -1,10 +1,10 @@
-//! A search on backtrack sets (sdpor, csdpor, cdpor) as one job of a search whose top the threads share
-//! ([`crate::parallel::shared_top`], where the argument is): a job starts at a
+//! A search on backtrack sets (sdpor, csdpor, cdpor) as one job of a search whose
+//! top the threads share ([`crate::parallel::shared_top`], where the argument is):
+//! a job starts at a
 //! branch of a node of the top, hands the node it reaches to the top when that node
 //! is in it, and gives its own shallowest nodes to the top when another thread has
 //! nothing to do.
 
-use super::parts::States;
 use super::sleep::{SleepSet, Step};
 use super::wakeup_tree::WakeupTree;
 use super::{Dpor, Reduction};
@@ -19,7 +19,7 @@ impl<R: Reduction> Dpor<R> {
     /// counted as new. If that step reaches a covered state (`before`, the node's
     /// sleep set, says so), the execution ends blocked there, as on one thread, and
     /// the top is told. Otherwise the node it reaches is opened with the sleep set
-    /// `before` leaves after that step (Alg. 1, line 16), its covered steps analysed;
+    /// `before` leaves after that step (Alg. 1, lines 15–17), its covered steps analysed;
     /// if it is in the top and has a process to run, it is handed over and `true` is
     /// returned: the job is done.
     pub(super) fn enter_branch(&mut self, run: &mut Exploration<'_, '_>, branch: Branch) -> bool {
@@ -46,13 +46,7 @@ impl<R: Reduction> Dpor<R> {
             } else {
                 run.replay(p);
             }
-            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-            self.analyse_races(run, true);
-            if self.parts.states != States::Unchecked {
-                self.sleep_before_disabler(run);
-            }
-            run.ex.enabled(&mut self.enabled);
-            self.probe_disabled(run);
+            self.after_event(run);
             if let Some(ends) = ends {
                 let reached = || {
                     run.ex

@@ -203,9 +203,7 @@ impl Link {
             top.nodes[id].count(branch, 1);
             self.job.through.push((id, branch));
         }
-        self.top
-            .queued
-            .store(top.queue.len() + top.deferred, Ordering::Relaxed);
+        self.top.publish(&top);
         drop(top);
         self.top.ready.notify_all();
     }
@@ -243,9 +241,7 @@ impl Link {
         for (depth, initials) in self.asked.drain(..) {
             top.ask(self.job.ancestors[depth], &initials);
         }
-        self.top
-            .queued
-            .store(top.queue.len() + top.deferred, Ordering::Relaxed);
+        self.top.publish(&top);
         drop(top);
         self.top.ready.notify_all();
     }
@@ -521,6 +517,11 @@ impl SharedTop {
         }
     }
 
+    /// Publishes the work `top` holds for the threads that read it without the lock.
+    fn publish(&self, top: &Top) {
+        (self.queued).store(top.queue.len() + top.deferred, Ordering::Relaxed);
+    }
+
     /// The next job, waiting while other threads may still add some; `None` when
     /// the search is over.
     fn next(&self) -> Option<Job> {
@@ -535,8 +536,7 @@ impl SharedTop {
             if let Some(job) = top.queue.pop() {
                 top.running += 1;
                 top.given += 1;
-                self.queued
-                    .store(top.queue.len() + top.deferred, Ordering::Relaxed);
+                self.publish(&top);
                 return Some(job);
             }
             if top.running == 0 {
@@ -576,8 +576,7 @@ impl SharedTop {
             }
         }
         top.running -= 1;
-        self.queued
-            .store(top.queue.len() + top.deferred, Ordering::Relaxed);
+        self.publish(&top);
         drop(top);
         self.ready.notify_all();
     }
