@@ -4,12 +4,13 @@
 use crate::dependency::footprint::Carried;
 use crate::dpor::reduction::Equivalent;
 use crate::dpor::sleep::SleepSet;
+use crate::dpor::wakeup_tree::{Entry as WakeupEntry, Independent};
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
 use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
 use crate::parallel::pool::{Job, Pool};
-use crate::parallel::shared_top::{Branch, Choice, Handed, Link};
+use crate::parallel::shared_top::{Branch, Choice, Handed, Link, Mailbox, SharedTop};
 use crate::parallel::shared_visited::SharedVisited;
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
@@ -61,7 +62,7 @@ pub trait Algorithm {
     /// Whether its threads can share the top of its tree and its backtrack sets
     /// ([`crate::parallel::shared_top`], [`Exploration::branch`]), and how it chooses
     /// among a node's candidates there.
-    fn shares_backtrack_sets(&self) -> Option<Choice> {
+    fn shares_top(&self) -> Option<Choice> {
         None
     }
 }
@@ -323,7 +324,8 @@ impl<'p, 'a> Exploration<'p, 'a> {
     /// `started`: the algorithm starts at the link's branch, and stops when `halt` is
     /// set. Only the first job counts the initial state.
     pub(crate) fn for_branch(&mut self, link: Link, started: Instant, halt: Arc<AtomicBool>) {
-        if !link.branch().path.is_empty() {
+        let branch = link.branch();
+        if !branch.path.is_empty() || branch.take {
             self.stats.states = 0;
         }
         self.link = Some(link);
@@ -332,7 +334,7 @@ impl<'p, 'a> Exploration<'p, 'a> {
     }
 
     /// Where the algorithm starts, for a job of a search whose top the threads share
-    /// ([`Algorithm::shares_backtrack_sets`]); `None` otherwise.
+    /// ([`Algorithm::shares_top`]); `None` otherwise.
     pub fn branch(&self) -> Option<Branch> {
         self.link.as_ref().map(Link::branch)
     }
@@ -341,6 +343,32 @@ impl<'p, 'a> Exploration<'p, 'a> {
     /// line 10 for it is [asked](Exploration::ask_above) there.
     pub fn shares_above(&self, depth: usize) -> bool {
         self.link.as_ref().is_some_and(|l| l.above(depth))
+    }
+
+    /// The node at `depth` of the current execution, if it is in the shared top, for
+    /// an optimal search to [hold](SharedTop::hold) while it works on its wakeup
+    /// tree.
+    pub fn shared_node(&self, depth: usize) -> Option<(Arc<SharedTop>, usize)> {
+        self.link.as_ref()?.node(depth)
+    }
+
+    /// Where sequences are forwarded to this job of a search whose top the threads
+    /// share ([`crate::dpor::forwarding`]).
+    pub fn mailbox(&self) -> Option<Arc<Mailbox>> {
+        self.link.as_ref().map(|l| l.mailbox().clone())
+    }
+
+    /// The sequences forwarded to this job since the last call, by depth.
+    pub fn forwarded(&self) -> Vec<(usize, Vec<WakeupEntry>)> {
+        (self.link.as_ref()).map_or_else(Vec::new, |l| l.mailbox().receive())
+    }
+
+    /// The job took branch `p` of its node's wakeup tree in the shared top, whose
+    /// sleep set was `before` then.
+    pub fn took(&mut self, p: usize, before: SleepSet) {
+        if let Some(link) = &mut self.link {
+            link.took(p, before);
+        }
     }
 
     /// Alg. 1, line 10 for the node at `depth`, in the shared top: `initials` are
@@ -367,10 +395,24 @@ impl<'p, 'a> Exploration<'p, 'a> {
         }
     }
 
-    /// Hands the node the job reached to the shared top.
-    pub fn hand_over(&mut self, node: Handed) {
+    /// Hands the node the job reached to the shared top (`independent` judges where
+    /// the sequences forwarded to the job go, [`crate::dpor::forwarding`]).
+    pub fn hand_over(&mut self, node: Handed, independent: &mut Independent<'_>) {
         if let Some(link) = &mut self.link {
-            link.hand(node);
+            link.hand(node, independent);
+        }
+    }
+
+    /// A sequence forwarded to this job for its node at `depth`, given to the
+    /// shared top since, goes there.
+    pub fn forward_above(
+        &mut self,
+        depth: usize,
+        v: Vec<WakeupEntry>,
+        independent: &mut Independent<'_>,
+    ) {
+        if let Some(link) = &mut self.link {
+            link.forward_above(depth, v, independent);
         }
     }
 

@@ -478,7 +478,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
     let spreads = algorithm.explores_units(cli.deps.into())
-        || algorithm.shares_backtrack_sets().is_some()
+        || algorithm.shares_top().is_some()
         || algorithm.shares_stored_states(&config);
     if jobs > 1 && !spreads && !cli.quiet {
         say!(

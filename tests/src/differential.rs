@@ -896,7 +896,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     let splits = |m: &Mode| {
         let constraints = || Ok::<_, ()>(Arc::new(frontend::ics::ResolvedIcs::default()));
         (m.algo.build(m.literal, constraints)).is_ok_and(|a| {
-            (a.explores_units(m.deps) && !a.stores_states()) || a.shares_backtrack_sets().is_some()
+            (a.explores_units(m.deps) && !a.stores_states()) || a.shares_top().is_some()
         })
     };
     let modes: Vec<Mode> = modes()
@@ -964,7 +964,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
         // The shards explore the units of the same frontier that the threads share
         // out; sdpor's threads share the top of its tree instead, and explore the
         // same complete executions (one per Mazurkiewicz trace, checked above).
-        if make().shares_backtrack_sets().is_some() {
+        if make().shares_top().is_some() {
             for c in &mut counts {
                 (c.1, c.2) = (0, 0);
             }

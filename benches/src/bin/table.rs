@@ -298,7 +298,7 @@ fn measure_family(
                     _ => None,
                 };
                 let splits = (algo.spec.build(false, || ics.cloned().ok_or(())))
-                    .is_ok_and(|a| a.explores_units(deps) || a.shares_backtrack_sets().is_some());
+                    .is_ok_and(|a| a.explores_units(deps) || a.shares_top().is_some());
                 if !splits || !run.complete() || run.seconds <= threads::LONGER_THAN {
                     continue;
                 }

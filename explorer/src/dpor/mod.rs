@@ -25,6 +25,7 @@
 pub mod alternatives;
 pub mod awaits;
 pub mod covered;
+pub mod forwarding;
 pub mod future_races;
 pub mod leaving_out;
 pub mod observed;
@@ -96,6 +97,14 @@ struct Node {
     delegated: Vec<Fingerprint>,
     /// Fresh processes chosen after blocked branches (`Dpor::choose_after_blocked`).
     fresh_after_blocked: usize,
+    /// Whether the node's wakeup tree and sleep set are, for now, those of the node
+    /// of the shared top at its depth, held under the top's lock
+    /// ([`Dpor::take_shared_branch`]): what is inserted at it goes into them here.
+    shared: bool,
+    /// The steps explored from this node, in order, in a job of an optimal search
+    /// whose top the threads share: where a sequence forwarded to the job goes
+    /// ([`Dpor::receive_forwarded`]).
+    explored: Vec<wakeup_tree::Entry>,
 }
 
 pub struct Dpor<R> {
@@ -133,6 +142,9 @@ pub struct Dpor<R> {
     /// The depth the search starts at: a unit's frontier node in a parallel search
     /// ([`Dpor::enter`]), else 0. The nodes above it are closed to the search.
     floor: usize,
+    /// Whether sequences may be forwarded to this search: a job of an optimal search
+    /// whose top the threads share ([`forwarding`]).
+    forwards: bool,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -153,6 +165,7 @@ impl<R: Reduction> Dpor<R> {
             moved_races: Vec::new(),
             futures: None,
             floor: 0,
+            forwards: false,
         }
     }
 
@@ -279,6 +292,8 @@ impl<R: Reduction> Dpor<R> {
         node.commuted.clear();
         node.delegated.clear();
         node.fresh_after_blocked = 0;
+        node.shared = false;
+        node.explored.clear();
         match sleep {
             Some(s) => node.sleep = s,
             None => node.sleep.clear(),
@@ -331,6 +346,9 @@ impl<R: Reduction> Dpor<R> {
         self.depth -= 1;
         let d = self.depth;
         let footprint: Footprint = run.ex.events()[d].footprint.clone();
+        let explored = self
+            .forwards
+            .then(|| race_analysis::entry(&run.ex, d, false));
         self.hb.pop();
         run.back();
         // A race stays to judge again in every execution through its later event.
@@ -340,6 +358,7 @@ impl<R: Reduction> Dpor<R> {
         if let Some(p) = node.current.take() {
             let process = run.ex.state.procs[p].pid_key;
             node.sleep.insert(vec![Step { process, footprint }]);
+            node.explored.extend(explored);
         }
         true
     }
@@ -367,10 +386,18 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.parts.states == States::Unchecked
     }
 
-    /// Backtrack sets and races as they run: sdpor, csdpor, cdpor.
-    fn shares_backtrack_sets(&self) -> Option<Choice> {
-        let shares =
-            self.parts.frontier == Frontier::BacktrackSets && self.parts.races == Races::AsTheyRun;
+    /// Races as they run, on backtrack sets (sdpor, csdpor, cdpor) or on wakeup trees
+    /// without state checks or constraints (odpor): the others' wakeup trees hold
+    /// what their own nodes alone may hold (blocked steps, steps kept by commutation,
+    /// sleepers whose state is read).
+    fn shares_top(&self) -> Option<Choice> {
+        let shares = self.parts.races == Races::AsTheyRun
+            && match self.parts.frontier {
+                Frontier::BacktrackSets => true,
+                Frontier::WakeupTrees => {
+                    self.parts.states == States::Unchecked && !self.parts.lifts()
+                }
+            };
         shares.then_some(match self.parts.guided() {
             true => Choice::ShortestSleep,
             false => Choice::First,
@@ -396,6 +423,7 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         run.ex.enabled(&mut self.enabled);
         self.wakeup_steps = 0;
         self.floor = 0;
+        self.forwards = self.parts.optimal() && run.mailbox().is_some();
         if let Some(branch) = run.branch() {
             if self.enter_branch(run, branch) {
                 return;
@@ -410,6 +438,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         let optimal = self.parts.optimal();
         let mut child_wut = WakeupTree::default();
         loop {
+            if self.forwards {
+                self.receive_forwarded(run);
+            }
             if run.stopped() {
                 // The tree shows the sets of the unfinished nodes as they are now.
                 for (d, node) in self.nodes[..=self.depth].iter().enumerate() {

@@ -43,6 +43,11 @@ pub enum Ending {
     /// (JACM Alg. 2, line 6); another unit's subtree got none from this one. Taken as
     /// covering, odpor explored 264 of a program's 300 traces on two threads.
     Elsewhere,
+    /// It is asleep because it is a branch of an ancestor that another job of a
+    /// search whose top the threads share is exploring
+    /// ([`crate::parallel::shared_top`]): it covers a wakeup sequence it runs in, not
+    /// one it is beside ([`SleepSet::covering_steps`]).
+    Running,
     /// Its races are analysed without running it, then it sleeps (equivalence
     /// proved).
     Blocks,
@@ -75,6 +80,14 @@ struct Entry {
 }
 
 impl Entry {
+    /// Whether its last step only sleeps (it stands for no state reached).
+    fn asleep(&self) -> bool {
+        matches!(
+            self.ending,
+            Ending::Asleep | Ending::Elsewhere | Ending::Running
+        )
+    }
+
     fn new(steps: Vec<Step>, ending: Ending) -> Entry {
         Entry::suffix(steps.into(), 0, ending, None)
     }
@@ -228,25 +241,27 @@ impl SleepSet {
     }
 
     /// The steps asleep: the single-step entries ending [`Ending::Asleep`] or
-    /// [`Ending::Elsewhere`].
+    /// [`Ending::Elsewhere`] or [`Ending::Running`].
     pub fn asleep_steps(&self) -> impl Iterator<Item = &Step> {
         self.certain_entries()
-            .filter(|e| matches!(e.ending, Ending::Asleep | Ending::Elsewhere) && e.len == 1)
+            .filter(|e| e.asleep() && e.len == 1)
             .map(|e| &e.steps()[0])
     }
 
-    /// Whether a step sleeps because another unit explores it ([`Ending::Elsewhere`]).
+    /// Whether a step sleeps because another unit or job explores it
+    /// ([`Ending::Elsewhere`], [`Ending::Running`]).
     pub fn has_elsewhere(&self) -> bool {
         self.certain_entries()
-            .any(|e| e.ending == Ending::Elsewhere)
+            .any(|e| matches!(e.ending, Ending::Elsewhere | Ending::Running))
     }
 
-    /// The steps asleep after subtrees this search explored: those that may cover a
-    /// wakeup sequence (not [`Ending::Elsewhere`]).
-    pub fn covering_steps(&self) -> impl Iterator<Item = &Step> {
+    /// The steps asleep that may cover a wakeup sequence (not
+    /// [`Ending::Elsewhere`]), with whether they may cover one they are beside (not
+    /// [`Ending::Running`]: see [`crate::parallel::shared_top::Held::lend`]).
+    pub fn covering_steps(&self) -> impl Iterator<Item = (&Step, bool)> {
         self.certain_entries()
-            .filter(|e| e.ending == Ending::Asleep && e.len == 1)
-            .map(|e| &e.steps()[0])
+            .filter(|e| matches!(e.ending, Ending::Asleep | Ending::Running) && e.len == 1)
+            .map(|e| (&e.steps()[0], e.ending == Ending::Asleep))
     }
 
     fn certain_entries(&self) -> impl Iterator<Item = &Entry> {
@@ -260,7 +275,7 @@ impl SleepSet {
         for e in &self.entries {
             if e.len == 1 && e.head == process {
                 match e.ending {
-                    Ending::Asleep | Ending::Elsewhere => continue,
+                    Ending::Asleep | Ending::Elsewhere | Ending::Running => continue,
                     Ending::Blocks => ends.always = true,
                     Ending::BlocksAt(state) => ends.at.push(state),
                 }
@@ -283,6 +298,12 @@ impl SleepSet {
     /// ([`Ending::Elsewhere`]).
     pub fn insert_elsewhere(&mut self, step: Step) {
         self.add(Entry::new(vec![step], Ending::Elsewhere));
+    }
+
+    /// Puts a step to sleep whose subtree another job is exploring
+    /// ([`Ending::Running`]).
+    pub fn insert_running(&mut self, step: Step) {
+        self.add(Entry::new(vec![step], Ending::Running));
     }
 
     /// Adds a sequence proved to reach a state already reached (CDPOR line 12): its

@@ -1,110 +1,209 @@
-//! A search on backtrack sets (sdpor, csdpor, cdpor) as one job of a search whose
-//! top the threads share ([`crate::parallel::shared_top`], where the argument is):
-//! a job starts at a
+//! A search as one job of a search whose top the threads share
+//! ([`crate::parallel::shared_top`], where the argument is): a job starts at a
 //! branch of a node of the top, hands the node it reaches to the top when that node
 //! is in it, and gives its own shallowest nodes to the top when another thread has
-//! nothing to do.
+//! nothing to do. On backtrack sets (sdpor, csdpor, cdpor) the top decides line 10
+//! for the races a job sends it; with wakeup trees (odpor) the job works on the
+//! top's node itself, under the top's lock ([`Dpor::take_shared_branch`],
+//! `Dpor::insert_wakeup`).
 
+use super::race_analysis::entry;
 use super::sleep::{SleepSet, Step};
-use super::wakeup_tree::WakeupTree;
+use super::wakeup_tree::{Entry, WakeupTree};
 use super::{Dpor, Reduction};
 use crate::exploration::Exploration;
-use crate::parallel::shared_top::{Branch, Handed};
+use crate::parallel::shared_top::{Branch, Handed, Pending, Route, Started};
 
 impl<R: Reduction> Dpor<R> {
     /// Starts a job: the path is run again with its races analysed as they were where
     /// it was first run (those whose reversal belongs to a node of the path, and what
     /// lines 11–14 add to such a node's sleep set, are sent to the top: see
     /// [`super::race_analysis::add_initial`], [`Dpor::sleep_at`]), its last step
-    /// counted as new. If that step reaches a covered state (`before`, the node's
-    /// sleep set, says so), the execution ends blocked there, as on one thread, and
-    /// the top is told. Otherwise the node it reaches is opened with the sleep set
-    /// `before` leaves after that step (Alg. 1, lines 15–17), its covered steps analysed;
-    /// if it is in the top and has a process to run, it is handed over and `true` is
-    /// returned: the job is done.
+    /// counted as new (with wakeup trees, the step of the branch the job takes at
+    /// the node: [`Dpor::take_shared_branch`]). If that step reaches a covered state
+    /// (`before`, the node's sleep set, says so), the execution ends blocked there,
+    /// as on one thread, and the top is told. Otherwise the node it reaches is opened
+    /// with the sleep set `before` leaves after that step (Alg. 1, lines 15–17), its
+    /// covered steps analysed; if it is in the top and has a process to run, it is
+    /// handed over and `true` is returned: the job is done.
     pub(super) fn enter_branch(&mut self, run: &mut Exploration<'_, '_>, branch: Branch) -> bool {
         let Branch {
-            path,
+            mut path,
             before,
             splits,
+            take,
         } = branch;
-        let mut before = Some(before);
-        for (i, &p) in path.iter().enumerate() {
-            let last = i + 1 == path.len();
-            // The node of the branch has the sleep set it had in the top.
-            let sleep = if last { before.take() } else { None };
-            self.open(run, sleep, WakeupTree::default());
+        let node = path.len() - usize::from(!take && !path.is_empty());
+        for &p in &path[..node] {
+            self.open(run, None, WakeupTree::default());
             self.nodes[self.depth].started = true;
-            let ends = last.then(|| {
-                self.nodes[self.depth]
-                    .sleep
-                    .ends(run.ex.state.procs[p].pid_key)
-            });
-            if last {
-                // A failed event is reported here, and its process stops.
-                let _ = run.step(p);
-            } else {
-                run.replay(p);
-            }
+            run.replay(p);
             self.after_event(run);
-            if let Some(ends) = ends {
-                let reached = || {
-                    run.ex
-                        .state
-                        .check_fingerprint(run.ex.program(), self.end_reads)
-                };
-                if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
-                    self.end_covered(run, p, &ends.partners);
-                    run.branch_blocked();
-                    return true;
-                }
-            }
             self.depth += 1;
         }
+        let mut child_wut = WakeupTree::default();
+        let step = match take {
+            true => {
+                self.open(run, None, WakeupTree::default());
+                let Some((p, before, wut)) = self.take_shared_branch(run) else {
+                    return true;
+                };
+                path.push(p);
+                child_wut = wut;
+                Some((p, before))
+            }
+            false => (path.last()).map(|&p| {
+                self.open(run, None, WakeupTree::default());
+                (p, before)
+            }),
+        };
         let mut sleep = SleepSet::default();
-        if let Some(&p) = path.last() {
+        if let Some((p, before)) = step {
+            let node = &mut self.nodes[self.depth];
+            node.sleep = before;
+            node.started = true;
+            node.current = Some(p);
             let process = run.ex.state.procs[p].pid_key;
-            self.sleep_after_step(run, self.depth - 1, process, &mut sleep);
+            let ends = node.sleep.ends(process);
+            // A failed event is reported here, and its process stops.
+            let _ = run.step(p);
+            self.after_event(run);
+            let reached = || {
+                run.ex
+                    .state
+                    .check_fingerprint(run.ex.program(), self.end_reads)
+            };
+            if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
+                self.end_covered(run, p, &ends.partners);
+                run.branch_blocked();
+                return true;
+            }
+            self.sleep_after_step(run, self.depth, process, &mut sleep);
+            self.depth += 1;
         }
         self.floor = self.depth;
-        self.open(run, Some(sleep), WakeupTree::default());
-        if !splits {
+        self.wakeup_steps += child_wut.size();
+        self.open(run, Some(sleep), child_wut);
+        if !splits || run.stopped() {
             return false;
         }
-        self.analyse_covered_steps(run, self.depth);
-        let node = &self.nodes[self.depth];
-        if run.stopped() || self.awake(run, node).is_empty() {
-            return false;
-        }
+        let d = self.depth;
+        let pending = match self.parts.optimal() {
+            true => {
+                // Optimal-DPOR, line 3: an empty tree takes one awake process.
+                if !self.runnable_branch(run, d) {
+                    let node = &self.nodes[d];
+                    match self.choose(run, node, &self.awake(run, node)) {
+                        Some(p) => self.choose_fresh(run, d, p),
+                        None => return false,
+                    }
+                }
+                let wut = std::mem::take(&mut self.nodes[d].wut);
+                self.wakeup_steps -= wut.size();
+                Pending::wakeup(wut, Vec::new())
+            }
+            false => {
+                self.analyse_covered_steps(run, d);
+                let node = &self.nodes[d];
+                if run.stopped() || self.awake(run, node).is_empty() {
+                    return false;
+                }
+                let steps = steps_here(run, &node.enabled);
+                Pending::backtrack(node.enabled.clone(), steps, Vec::new())
+            }
+        };
         let handed = Handed {
             path,
-            enabled: node.enabled.clone(),
-            steps: steps_here(run, &node.enabled),
-            sleep: node.sleep.clone(),
-            backtrack: Vec::new(),
+            sleep: self.nodes[d].sleep.clone(),
+            pending,
         };
-        run.hand_over(handed);
+        let program = run.ex.program();
+        let dependency = &mut self.dependency;
+        run.hand_over(handed, &mut |seq: &[&Entry], i: usize, k: usize| {
+            dependency.lifted(program, seq, i, k)
+        });
         true
+    }
+
+    /// Optimal-DPOR's line 4 at the node of the top the job stands at: its leftmost
+    /// branch that can run (what cannot is dropped first, [`Dpor::runnable_branch`]),
+    /// taken out of the node's wakeup tree under the top's lock, with the subtree
+    /// below it and the node's sleep set then; it sleeps there, started, for the
+    /// branches taken after it. `None` if the tree has no branch left.
+    fn take_shared_branch(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+    ) -> Option<(usize, SleepSet, WakeupTree)> {
+        let d = self.depth;
+        let (top, id) = run.shared_node(d)?;
+        let mut held = top.hold(id);
+        let node = &mut self.nodes[d];
+        (node.sleep, _) = held.lend(None, &mut node.wut);
+        node.shared = true;
+        // The count of steps held along the path, which `runnable_branch` keeps,
+        // holds the top's tree for as long as it is here.
+        let steps = self.wakeup_steps;
+        self.wakeup_steps += node.wut.size();
+        let taken = self.runnable_branch(run, d).then(|| {
+            let node = &mut self.nodes[d];
+            let entry = node.wut.first()?.clone();
+            let p = (run.ex.state.procs.iter()).position(|q| q.pid_key == entry.process)?;
+            let below = node.wut.take_first().unwrap_or_default();
+            Some((p, entry, below))
+        });
+        self.wakeup_steps = steps;
+        let before = self.nodes[d].sleep.clone();
+        let taken = taken.flatten().map(|(p, entry, below)| {
+            let process = run.ex.state.procs[p].pid_key;
+            let footprint = run_step(run, p);
+            run.ex.back();
+            let started = Started {
+                p,
+                entry,
+                step: Step { process, footprint },
+                before: before.clone(),
+                route: Route::Job(run.mailbox().unwrap_or_default(), d + 1),
+            };
+            (p, started, below)
+        });
+        let node = &mut self.nodes[d];
+        held.give_back(&mut node.wut);
+        node.shared = false;
+        let (p, started, below) = match taken {
+            Some((p, started, below)) => (p, Some(started), below),
+            None => {
+                held.took(None);
+                return None;
+            }
+        };
+        held.took(started.map(|s| (p, s)));
+        drop(held);
+        run.took(p, before.clone());
+        Some((p, before, below))
     }
 
     /// Where an execution ends, if another thread waits for work and none is queued:
     /// the nodes from the job's root down to the shallowest one with a branch still
     /// to explore go to the top, which starts those branches as jobs, and the job
     /// goes on below that node only. A node of the top explores the same branches
-    /// as here (its backtrack set and sleep set go with it, the branch being
-    /// explored here sleeping there as started elsewhere), and races of this job
-    /// that belong to those nodes are asked of the top from now on.
+    /// as here (its backtrack set or wakeup tree and its sleep set go with it, the
+    /// branch being explored here sleeping there as started elsewhere), and races of
+    /// this job that belong to those nodes are asked of the top from now on.
     pub(super) fn give_away(&mut self, run: &mut Exploration<'_, '_>) {
         if !run.hungry_for_branches() {
             return;
         }
+        let optimal = self.parts.optimal();
         let pending = |d: usize| {
             let node = &self.nodes[d];
-            node.backtrack.iter().any(|&p| {
-                node.current != Some(p)
-                    && node.enabled.contains(&p)
-                    && !node.sleep.asleep(run.ex.state.procs[p].pid_key)
-            })
+            match optimal {
+                true => !node.wut.is_empty(),
+                false => node.backtrack.iter().any(|&p| {
+                    node.current != Some(p)
+                        && node.enabled.contains(&p)
+                        && !node.sleep.asleep(run.ex.state.procs[p].pid_key)
+                }),
+            }
         };
         let Some(k) = (self.floor..self.depth).find(|&d| pending(d)) else {
             return;
@@ -115,25 +214,53 @@ impl<R: Reduction> Dpor<R> {
         for _ in self.floor..self.depth {
             run.ex.back();
         }
+        let mailbox = run.mailbox().unwrap_or_default();
         let mut given = Vec::new();
         for d in self.floor..=k {
+            let steps = (!optimal).then(|| steps_here(run, &self.nodes[d].enabled));
             let node = &self.nodes[d];
-            let steps = steps_here(run, &node.enabled);
-            let mut sleep = node.sleep.clone();
             debug_assert_eq!(
                 node.current,
                 Some(path[d]),
                 "the path is the current branches'"
             );
+            let mut sleep = node.sleep.clone();
             let process = run.ex.state.procs[path[d]].pid_key;
             let footprint = run_step(run, path[d]);
-            sleep.insert_elsewhere(Step { process, footprint });
+            let step = Step { process, footprint };
+            let node = &mut self.nodes[d];
+            let pending = match steps {
+                Some(steps) => {
+                    sleep.insert_elsewhere(step);
+                    Pending::backtrack(node.enabled.clone(), steps, node.backtrack.clone())
+                }
+                None => {
+                    // The branches explored here, then the one being explored:
+                    // sequences for it come to this job, or to the node below it
+                    // once that is given too.
+                    let wut = std::mem::take(&mut node.wut);
+                    self.wakeup_steps -= wut.size();
+                    let state = &run.ex.state;
+                    let mut started: Vec<Started> = (node.explored.iter())
+                        .filter_map(|e| {
+                            let p = state.procs.iter().position(|q| q.pid_key == e.process)?;
+                            Some(Started::done(p, e.clone()))
+                        })
+                        .collect();
+                    started.push(Started {
+                        p: path[d],
+                        entry: entry(&run.ex, d, false),
+                        step,
+                        before: sleep.clone(),
+                        route: Route::Job(mailbox.clone(), d + 1),
+                    });
+                    Pending::wakeup(wut, started)
+                }
+            };
             given.push(Handed {
                 path: path[..d].to_vec(),
-                enabled: node.enabled.clone(),
-                steps,
                 sleep,
-                backtrack: node.backtrack.clone(),
+                pending,
             });
         }
         for &p in &path[k + 1..self.depth] {

@@ -23,6 +23,11 @@ impl<R: Reduction> Dpor<R> {
     /// last step (see `block_after_equivalent`). `race_write`: for a probe's reversal
     /// (and any reversal where [`Parts::lifts`]), the race's first event, which
     /// runs after it (see [`sleeper_covers`]). Whether it joined.
+    ///
+    /// A node of a shared top ([`crate::parallel::shared_top`]) is held under the
+    /// top's lock for it, its tree and sleep set in place of this search's own at
+    /// that depth (the same code, on the same state: the execution goes through the
+    /// node).
     pub(super) fn insert_wakeup(
         &mut self,
         run: &mut Exploration<'_, '_>,
@@ -30,6 +35,49 @@ impl<R: Reduction> Dpor<R> {
         entries: Vec<Entry>,
         race_write: Option<&Entry>,
     ) -> Insertion {
+        let shared = (!self.nodes[e].shared)
+            .then(|| run.shared_node(e))
+            .flatten();
+        let Some((top, id)) = shared else {
+            return self.insert_here(run, e, entries, race_write, &[]).0;
+        };
+        // The node as this job's branch there met it: the branches started after it
+        // are the ones one thread would explore after it.
+        let through = run.ex.state.procs[run.ex.events()[e].proc].pid_key;
+        let mut held = top.hold(id);
+        let node = &mut self.nodes[e];
+        let (sleep, after) = held.lend(Some(through), &mut node.wut);
+        let own = std::mem::replace(&mut node.sleep, sleep);
+        node.shared = true;
+        let steps = self.wakeup_steps;
+        let (insertion, below) = self.insert_here(run, e, entries, race_write, &after);
+        self.wakeup_steps = steps;
+        let node = &mut self.nodes[e];
+        held.give_back(&mut node.wut);
+        node.sleep = own;
+        node.shared = false;
+        if let Some((i, rest)) = below {
+            let program = run.ex.program();
+            let dependency = &mut self.dependency;
+            held.forward(i, rest, &mut |seq: &[&Entry], i: usize, k: usize| {
+                dependency.lifted(program, seq, i, k)
+            });
+        }
+        insertion
+    }
+
+    /// [`Dpor::insert_wakeup`] at this search's node `e`, some of whose branches
+    /// may have `started` after the one explored here ([`crate::dpor::forwarding`]):
+    /// a sequence that goes below one of those is returned, with the branch's index
+    /// and what remains of it.
+    fn insert_here(
+        &mut self,
+        run: &mut Exploration<'_, '_>,
+        e: usize,
+        entries: Vec<Entry>,
+        race_write: Option<&Entry>,
+        started: &[Entry],
+    ) -> (Insertion, Option<(usize, Vec<Entry>)>) {
         let program = run.ex.program();
         let observers = self.parts.observers();
         // Whether a state may cut an exploration below: then a leaf covers `v` only
@@ -50,7 +98,7 @@ impl<R: Reduction> Dpor<R> {
         let prefix = &mut self.nodes[e];
         let mut commutes = false;
         let mut beside = false;
-        let covered = prefix.sleep.covering_steps().any(|step| {
+        let covered = prefix.sleep.covering_steps().any(|(step, covers_beside)| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
@@ -67,6 +115,7 @@ impl<R: Reduction> Dpor<R> {
             };
             match sleeper_covers(&entries, after, &sleeping, cut, &mut independent) {
                 Cover::Yes => true,
+                Cover::Beside if !covers_beside => false,
                 Cover::Beside => {
                     beside = true;
                     true
@@ -108,21 +157,32 @@ impl<R: Reduction> Dpor<R> {
             });
             let commuted = prefix.commuted.contains(&first.process);
             if !covered && repeats && !commuted && !rest.is_empty() && apart {
-                return self.insert_wakeup(run, e, rest.to_vec(), race_write);
+                return self.insert_here(run, e, rest.to_vec(), race_write, started);
             }
         }
         if covered && beside {
-            return Insertion::Beside;
+            return (Insertion::Beside, None);
         }
         if covered || repeats || entries.is_empty() {
-            return Insertion::Redundant;
+            return (Insertion::Redundant, None);
         }
-        self.wakeup_steps += prefix.wut.insert(entries, &mut independent, extend_leaves);
+        let below = match (prefix.wut).insert_beside_started(
+            started,
+            entries,
+            &mut independent,
+            extend_leaves,
+        ) {
+            Ok(added) => {
+                self.wakeup_steps += added;
+                None
+            }
+            Err(below) => Some(below),
+        };
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
         pruning.wakeup_beside_commuting += u64::from(commutes);
         pruning.max_wakeup = pruning.max_wakeup.max(self.wakeup_steps as u64);
-        Insertion::Joined
+        (Insertion::Joined, below)
     }
 
     /// JACM Alg. 2 reverses the races of an execution where it ends, with `v =

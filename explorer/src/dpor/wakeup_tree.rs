@@ -302,6 +302,31 @@ impl WakeupTree {
         self.child_for(v, independent).is_none()
     }
 
+    /// [`WakeupTree::insert`] at a node some of whose branches left the tree to be
+    /// explored while `v` was found, by a search that explores branches at once
+    /// ([`crate::parallel::shared_top`]): `started`, their steps, in the order they
+    /// started, which is the tree's order (each was its leftmost child then). Below
+    /// the leftmost of them whose process is a weak initial of `v`, as the insertion
+    /// would go had it come before that branch started: `Err` with its index and
+    /// what remains of `v` there. Otherwise into the tree: `Ok` with the steps added.
+    pub fn insert_beside_started(
+        &mut self,
+        started: &[Entry],
+        mut v: Vec<Entry>,
+        independent: &mut Independent<'_>,
+        extend_leaves: bool,
+    ) -> Result<usize, (usize, Vec<Entry>)> {
+        for (i, c) in started.iter().enumerate() {
+            if let Some(how) = weak_initial_in_order(&v, c, independent) {
+                if let WeakInitial::At(k) = how {
+                    v.remove(k);
+                }
+                return Err((i, v));
+            }
+        }
+        Ok(self.insert(v, independent, extend_leaves))
+    }
+
     /// `insert_[E](v, wut)` (JACM Sec. 6.2): walks down from the root, into the
     /// leftmost child whose process is a weak initial of what remains of `v` (that
     /// process's event leaves `v`); reaching a leaf, `v` is covered by the leaf's

@@ -80,7 +80,7 @@ pub fn explore(
 /// [`explore`] with the given split (the differential test takes a few units, so that
 /// the programs it generates, small, reach the frontier). One thread, an algorithm
 /// that cannot start at a unit ([`Algorithm::explores_units`]) nor share its
-/// backtrack sets ([`Algorithm::shares_backtrack_sets`]), a tree or `max_traces` (a
+/// backtrack sets ([`Algorithm::shares_top`]), a tree or `max_traces` (a
 /// count over every unit) explore as [`crate::explore`] does.
 /// `progress` gets the counters of every thread together, about five times a second.
 pub fn explore_split(
@@ -95,7 +95,7 @@ pub fn explore_split(
     if jobs > 1 && !whole && first.shares_stored_states(&config) {
         return stateful::explore(program, make, config, jobs, progress);
     }
-    if jobs > 1 && !whole && !config.livelocks && first.shares_backtrack_sets().is_some() {
+    if jobs > 1 && !whole && !config.livelocks && first.shares_top().is_some() {
         return shared_top::explore(program, make, config, (jobs, top), progress);
     }
     if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
