@@ -363,11 +363,10 @@ impl<'p, 'a> Exploration<'p, 'a> {
         (self.link.as_ref()).map_or_else(Vec::new, |l| l.mailbox().receive())
     }
 
-    /// The job took branch `p` of its node's wakeup tree in the shared top, whose
-    /// sleep set was `before` then.
-    pub fn took(&mut self, p: usize, before: SleepSet) {
+    /// The job took branch `p` of its node's wakeup tree in the shared top.
+    pub fn took(&mut self, p: usize) {
         if let Some(link) = &mut self.link {
-            link.took(p, before);
+            link.took(p);
         }
     }
 

@@ -92,16 +92,16 @@ pub struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
-    /// Explore on N threads (0: one per core). sdpor's, csdpor's and cdpor's threads
-    /// share the top of the execution tree and its backtrack sets, and explore the
-    /// subtrees below it: sdpor's complete executions are one thread's; blocked
-    /// executions and states (and csdpor's and cdpor's executions) may differ from
-    /// one thread's and from run to run. odpor, odpor-ob and ocdpor --literal split the tree
-    /// into units, the same for every N above 1, so their counts are too (they may
-    /// exceed one thread's: the units do not share what a search carries from one
-    /// subtree to the next). stateful's threads share one store of states: one
-    /// thread's counts. The other searches, --livelocks, --tree and --max-traces run
-    /// on one thread.
+    /// Explore on N threads (0: one per core). sdpor's, csdpor's, cdpor's and odpor's
+    /// threads share the top of the execution tree and its backtrack sets or wakeup
+    /// trees, and explore the subtrees below it: sdpor's and odpor's complete
+    /// executions are one thread's; blocked executions and states (and csdpor's and
+    /// cdpor's executions) may differ from one thread's and from run to run.
+    /// odpor-ob and ocdpor --literal split the tree into units, the same for every N
+    /// above 1, so their counts are too (they may exceed one thread's: the units do
+    /// not share what a search carries from one subtree to the next). stateful's
+    /// threads share one store of states: one thread's counts. The other searches,
+    /// --livelocks, --tree and --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

@@ -857,11 +857,12 @@ fn sharded(
 /// program (tens of events) the frontier is shallow and the units do the exploring.
 pub const PARALLEL_UNITS: usize = 3;
 
-/// The top that sdpor's, csdpor's and cdpor's threads share in
+/// The top that sdpor's, csdpor's, cdpor's and odpor's threads share in
 /// [`parallel_differential`], by program (the parity of its text's length, so that
 /// a seed replays): one event deep and given to eagerly, so that jobs explore below
-/// it, ask races of it and give it their nodes, or three deep and given to only when
-/// a thread waits, so that branches wait for their running siblings.
+/// it, ask races of it (odpor: forward sequences into branches started) and give it
+/// their nodes, or two deep and given to only when a thread waits, so that branches
+/// wait for their running siblings.
 pub fn parallel_top(source: &str) -> explorer::parallel::shared_top::TopSplit {
     let (depth, eager) = match source.len() % 2 {
         0 => (1, true),
@@ -962,8 +963,9 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
             counts.push((s.traces, s.blocked, s.states, report.finals));
         }
         // The shards explore the units of the same frontier that the threads share
-        // out; sdpor's threads share the top of its tree instead, and explore the
-        // same complete executions (one per Mazurkiewicz trace, checked above).
+        // out; sdpor's and odpor's threads share the top of their tree instead, and
+        // explore the same complete executions (one per Mazurkiewicz trace, checked
+        // above).
         if make().shares_top().is_some() {
             for c in &mut counts {
                 (c.1, c.2) = (0, 0);

@@ -27,6 +27,10 @@
 //! disabled it ([`crate::dpor::awaits`]) instead of climbing; and a step of a branch
 //! that cannot run (a guard judged on a memory that was not exact) is dropped, with
 //! what the tree held below it inserted again (`Dpor::runnable_branch`).
+//!
+//! On several threads (`--jobs`) the threads share the top of the tree and its
+//! wakeup trees ([`crate::parallel::shared_top`]); a sequence whose weak initial is a
+//! branch already started follows it into its subtree ([`crate::dpor::forwarding`]).
 
 use crate::dpor::parts::Frontier;
 use crate::dpor::{Parts, Reduction};

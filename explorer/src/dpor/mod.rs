@@ -16,7 +16,7 @@
 //! | [`race_analysis`] | Alg. 1, lines 6–14: races of a new event, backtrack sets |
 //! | [`wakeup`], [`wakeup_tree`] | Optimal-DPOR's wakeup trees |
 //! | [`sleep`] | sleep sets of sequences, don't-do sets |
-//! | [`split`] | a job of a search whose top the threads share |
+//! | [`split`], [`forwarding`] | a job of a search whose top the threads share; sequences forwarded into its branches |
 //! | [`awaits`], [`leaving_out`] | `await`s in races: probes, climbs, disabling writes |
 //! | [`observed`], [`observed_reversals`] | races found at the end over `→ob` (observers) |
 //! | [`covered`], [`future_races`] | steps that reach a covered state, and what follows them |

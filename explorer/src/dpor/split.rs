@@ -178,7 +178,7 @@ impl<R: Reduction> Dpor<R> {
         };
         held.took(started.map(|s| (p, s)));
         drop(held);
-        run.took(p, before.clone());
+        run.took(p);
         Some((p, before, below))
     }
 

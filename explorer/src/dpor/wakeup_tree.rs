@@ -530,4 +530,28 @@ mod tests {
             Cover::No
         );
     }
+
+    /// A sequence goes below the leftmost started branch that is a weak initial of
+    /// it, in order of start, without that branch's event; otherwise into the tree.
+    #[test]
+    fn a_started_branch_takes_what_it_is_a_weak_initial_of() {
+        // p writes x; q reads x; r writes y; s writes y.
+        let (p, q, r, s) = (
+            entry(1, &[], &[0]),
+            entry(2, &[0], &[]),
+            entry(3, &[], &[1]),
+            entry(4, &[], &[1]),
+        );
+        let mut tree = WakeupTree::default();
+        // q then r: p is no weak initial (q reads what it writes), r is, at index 1.
+        let started = [p.clone(), r.clone()];
+        let below =
+            tree.insert_beside_started(&started, vec![q.clone(), r.clone()], &mut never, false);
+        assert!(matches!(below, Err((1, rest)) if rest.len() == 1 && rest[0].process == 2));
+        // s then q: s conflicts with r (both write y), and p is no weak initial: the
+        // sequence joins the tree, both steps.
+        let joined = tree.insert_beside_started(&started, vec![s, q], &mut never, false);
+        assert!(matches!(joined, Ok(2)));
+        assert!(tree.first().is_some_and(|e| e.process == 4));
+    }
 }

@@ -1,6 +1,7 @@
 //! `--jobs N`: one search on N threads. The threads of the searches on backtrack
-//! sets (sdpor, csdpor, cdpor) share the top of the tree and its backtrack sets
-//! ([`shared_top`]). For the other searches that split,
+//! sets (sdpor, csdpor, cdpor) and of Optimal-DPOR (odpor) share the top of the tree
+//! and its backtrack sets or wakeup trees ([`shared_top`]). For the other searches
+//! that split,
 //! the top of the execution tree is explored with full branching and sleep sets
 //! down to a depth where it has [`UNITS`] paths or more (the frontier,
 //! [`frontier`], with the argument that it is sound); each
