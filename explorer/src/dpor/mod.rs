@@ -42,7 +42,7 @@ use crate::dependency::footprint::{Carried, Footprint};
 use crate::dependency::future::Futures;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::Dependency;
-use crate::dpor::sleep::{Kept, SleepSet, Step};
+use crate::dpor::sleep::{Ends, Kept, SleepSet, Step};
 use crate::dpor::wakeup_tree::WakeupTree;
 use crate::exploration::{Algorithm, Deps, Exploration};
 use crate::fingerprint::Fingerprint;
@@ -274,6 +274,22 @@ impl<R: Reduction> Dpor<R> {
         }
         run.ex.enabled(&mut self.enabled);
         self.probe_disabled(run);
+    }
+
+    /// Runs `p`'s next event and what follows it ([`Dpor::after_event`]), and says
+    /// whether the step is one its sleep entry `ends` covers: always, or where it
+    /// reaches one of the states given. A failed event stops its process (it is
+    /// reported as it runs); the search goes on with the others.
+    fn step_reaches_cover(&mut self, run: &mut Exploration<'_, '_>, p: usize, ends: &Ends) -> bool {
+        let _ = run.step(p);
+        self.after_event(run);
+        ends.always
+            || (!ends.at.is_empty()
+                && ends.at.contains(
+                    &run.ex
+                        .state
+                        .check_fingerprint(run.ex.program(), self.end_reads),
+                ))
     }
 
     /// Makes node `depth` the top, reusing its buffers, with the given sleep set and
@@ -570,20 +586,12 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                 self.block_unrun(run, d, p, after.next.is_empty(), &ends.partners);
                 continue;
             }
-            // A failed event stops its process; the search goes on with the others.
-            let _ = run.step(p);
-            self.after_event(run);
-            let reached = || {
-                run.ex
-                    .state
-                    .check_fingerprint(run.ex.program(), self.end_reads)
-            };
             // A step proved to end in a covered state was settled without running
             // (`analyse_covered_steps`, `block_unrun`), except with `--literal`, which
             // blocks it here, in an optimal search where it spawns or may leave a
             // raced waiter (`unrun_successors`), and where it blocks only if it
             // reaches a given state.
-            if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
+            if self.step_reaches_cover(run, p, &ends) {
                 // ODPOR_cs Alg. 1, lines 26 and 33: the subtree of wut(E) below p is
                 // not followed.
                 self.wakeup_steps -= child_wut.size();

@@ -65,15 +65,7 @@ impl<R: Reduction> Dpor<R> {
             node.current = Some(p);
             let process = run.ex.state.procs[p].pid_key;
             let ends = node.sleep.ends(process);
-            // A failed event is reported here, and its process stops.
-            let _ = run.step(p);
-            self.after_event(run);
-            let reached = || {
-                run.ex
-                    .state
-                    .check_fingerprint(run.ex.program(), self.end_reads)
-            };
-            if ends.always || (!ends.at.is_empty() && ends.at.contains(&reached())) {
+            if self.step_reaches_cover(run, p, &ends) {
                 self.end_covered(run, p, &ends.partners);
                 run.branch_blocked();
                 return true;
