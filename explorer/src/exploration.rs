@@ -59,6 +59,12 @@ pub trait Algorithm {
     fn explores_units(&self, _deps: Deps) -> bool {
         false
     }
+    /// Whether it explores every interleaving (naive, the reference): a frontier above
+    /// its units then puts no process to sleep, and counts the Mazurkiewicz traces of
+    /// the executions that end above it ([`crate::parallel::frontier`]).
+    fn explores_every_interleaving(&self) -> bool {
+        false
+    }
     /// Whether its threads can share the top of its tree and its backtrack sets
     /// ([`crate::parallel::shared_top`], [`Exploration::branch`]), and how it chooses
     /// among a node's candidates there.
@@ -188,6 +194,9 @@ pub struct Exploration<'p, 'a> {
     held: u64,
     /// Where this exploration starts, as one unit of a parallel search.
     unit: Option<Unit>,
+    /// The Mazurkiewicz traces of the complete executions, where the algorithm
+    /// counts them (naive, [`Stats::mazurkiewicz`]).
+    pub traces: FxHashSet<Fingerprint>,
     /// Set when another unit of a parallel search stopped it ([`Exploration::halted`]).
     halt: Option<Arc<AtomicBool>>,
     halted: bool,
@@ -304,6 +313,7 @@ impl<'p, 'a> Exploration<'p, 'a> {
             root_given: false,
             held: 0,
             unit: None,
+            traces: FxHashSet::default(),
             halt: None,
             halted: false,
             link: None,
@@ -505,6 +515,8 @@ impl<'p, 'a> Exploration<'p, 'a> {
         finals.sort_unstable();
         let mut reads_from: Vec<Fingerprint> = self.reads_from.into_iter().collect();
         reads_from.sort_unstable();
+        let mut mazurkiewicz_traces: Vec<Fingerprint> = self.traces.into_iter().collect();
+        mazurkiewicz_traces.sort_unstable();
         let mut outcomes = self.outcomes;
         sort_outcomes(&mut outcomes);
         Report {
@@ -515,6 +527,7 @@ impl<'p, 'a> Exploration<'p, 'a> {
             outcomes,
             schedules: self.schedules,
             reads_from,
+            mazurkiewicz_traces,
             tree: self.tree.map(|t| t.finish()),
             finals_exhaustive,
             dependency,
@@ -541,6 +554,7 @@ fn init_failed(fault: Fault, tree: Option<Tree>) -> Report {
         outcomes: Vec::new(),
         schedules: Vec::new(),
         reads_from: Vec::new(),
+        mazurkiewicz_traces: Vec::new(),
         violations: vec![Violation {
             kind,
             message: fault.to_string(),

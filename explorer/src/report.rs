@@ -167,6 +167,10 @@ pub struct Report {
     /// [`crate::Config::record_reads_from`]; see [`crate::reads_from`]).
     #[serde(skip)]
     pub reads_from: Vec<crate::fingerprint::Fingerprint>,
+    /// The Mazurkiewicz traces of the complete executions, sorted (naive's count,
+    /// [`Stats::mazurkiewicz`]): what the parts of a split naive add up as a set.
+    #[serde(skip)]
+    pub mazurkiewicz_traces: Vec<crate::fingerprint::Fingerprint>,
     /// The execution tree, when [`crate::Config::tree`] asked for it.
     #[serde(skip)]
     pub tree: Option<crate::tree::Tree>,

@@ -99,9 +99,10 @@ pub struct Cli {
     /// cdpor's executions) may differ from one thread's and from run to run.
     /// odpor-ob and ocdpor --literal split the tree into units, the same for every N
     /// above 1, so their counts are too (they may exceed one thread's: the units do
-    /// not share what a search carries from one subtree to the next). stateful's
-    /// threads share one store of states: one thread's counts. The other searches,
-    /// --livelocks, --tree and --max-traces run on one thread.
+    /// not share what a search carries from one subtree to the next). naive splits
+    /// the tree the same way, every interleaving once: one thread's counts.
+    /// stateful's threads share one store of states: one thread's counts. The other
+    /// searches, --livelocks, --tree and --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

@@ -210,6 +210,7 @@ impl ShardFile {
             outcomes,
             schedules: self.schedules.clone(),
             reads_from: Vec::new(),
+            mazurkiewicz_traces: Vec::new(),
             tree: None,
             finals_exhaustive: self.finals_exhaustive,
             dependency: Default::default(),

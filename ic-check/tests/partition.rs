@@ -255,7 +255,7 @@ fn shards_of_other_runs_are_refused() {
     fails_with(
         &ic_check(&["--algo", "naive", "--partition", "1/2", p]),
         2,
-        "naive cannot start",
+        "naive counts Mazurkiewicz traces as a set over the whole search",
     );
     fails_with(
         &ic_check(&[

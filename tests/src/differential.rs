@@ -876,7 +876,8 @@ pub fn parallel_top(source: &str) -> explorer::parallel::shared_top::TopSplit {
 /// the sets of final states, violations and deadlocks, as [`differential`] compares
 /// them, and sdpor's and odpor's complete executions with naive's count of
 /// Mazurkiewicz traces of their dependency: the frontier's sleep sets and the units'
-/// searches each explore a trace at most once, and together every trace.
+/// searches each explore a trace at most once, and together every trace. And naive
+/// itself on two threads against one: the same counts, traces and findings.
 pub fn parallel_differential(source: &str) -> Result<(), String> {
     let program = frontend::load(source, &[]).map_err(|_| "does not load".to_string())?;
     let naive_config = Config {
@@ -979,6 +980,31 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
                 (counts[0].0, counts[0].1, counts[0].2)
             ));
         }
+    }
+    // naive on two threads: every interleaving once, its counts, Mazurkiewicz traces,
+    // final states and violations one thread's exactly.
+    let naive_threads = explorer::parallel::explore_split(
+        &program,
+        &|| Box::new(Naive::default()),
+        config(),
+        split,
+        None,
+    );
+    let (one, two) = (&accesses, &naive_threads);
+    let counts = |r: &Report| {
+        let s = &r.stats;
+        (s.traces, s.blocked, s.states, s.mazurkiewicz, r.stop)
+    };
+    if counts(one) != counts(two)
+        || one.finals != two.finals
+        || one.mazurkiewicz_traces != two.mazurkiewicz_traces
+        || violation_set(one) != violation_set(two)
+    {
+        errors.push(format!(
+            "naive --jobs 2: {:?} (traces, blocked, states, Mazurkiewicz, stop), one thread {:?}, or other final states, traces or violations",
+            counts(two),
+            counts(one)
+        ));
     }
     if errors.is_empty() {
         Ok(())

@@ -74,6 +74,69 @@ init { spawn p(); spawn q(); spawn q(); spawn q(); }",
     }
 }
 
+/// naive on threads (`explorer::parallel::frontier`, no process asleep above the
+/// units): every interleaving once. The program of the test above (630
+/// interleavings, 300 Mazurkiewicz traces) and one whose assertion fails where q
+/// runs between the two p's: of the 3! = 6 orders of the three blocks, the two with
+/// q in the middle fail (one violation), the other 4 complete, each its own trace (the
+/// p's conflict on x, and q with both), all with x = 7. On frontiers of 1 to 4
+/// levels and 2 and 3 threads, the counts, final states, traces and violations are
+/// one thread's exactly.
+#[test]
+fn naive_on_threads_explores_every_interleaving_once() {
+    let programs = [
+        "global int x = 0;
+proc p() { x = 0; }
+proc q() { int t0 = x; yield; if (t0 == 0) { x = x; } }
+init { spawn p(); spawn q(); spawn q(); spawn q(); }",
+        "global int x = 0;
+proc p() { x = x + 1; }
+proc q() { assert(x != 1, \"q sees one p\"); x = x + 5; }
+init { spawn p(); spawn p(); spawn q(); }",
+    ];
+    let expected = [(630, 300, 0), (4, 4, 1)];
+    for (source, (traces, mazurkiewicz, violations)) in programs.iter().zip(expected) {
+        let program = load(source, &[]);
+        let one = explorer::explore(
+            &program,
+            &mut explorer::algorithms::naive::Naive::default(),
+            complete(),
+        );
+        assert_eq!(
+            (
+                one.stats.traces,
+                one.stats.mazurkiewicz,
+                one.violations.len()
+            ),
+            (traces, Some(mazurkiewicz), violations),
+        );
+        for (units, jobs) in [(1, 2), (4, 2), (5, 3), (16, 2), (64, 3)] {
+            let split = Split {
+                jobs,
+                units,
+                top: TopSplit::default(),
+            };
+            let r = run(&program, "naive", complete(), split);
+            let what = format!("{units} units, {jobs} threads");
+            assert_eq!(r.stop, Stop::Complete, "{what}");
+            assert_eq!(
+                (r.stats.traces, r.stats.blocked, r.stats.states),
+                (one.stats.traces, 0, one.stats.states),
+                "{what}"
+            );
+            assert_eq!(r.stats.mazurkiewicz, one.stats.mazurkiewicz, "{what}");
+            assert_eq!(r.mazurkiewicz_traces, one.mazurkiewicz_traces, "{what}");
+            assert_eq!(r.finals, one.finals, "{what}");
+            let kinds = |r: &Report| {
+                let mut v: Vec<String> = r.violations.iter().map(|v| v.message.clone()).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(kinds(&r), kinds(&one), "{what}");
+        }
+    }
+}
+
 /// lastzero(8) (704 Mazurkiewicz traces, published): odpor-ob on 2 and 3 threads
 /// explores exactly those over the same frontier ([`explorer::parallel::UNITS`] units
 /// or more; 896 executions blocked, 14,453 states, where one thread blocks none in

@@ -7,16 +7,13 @@
 use crate::dependency::constraints::RelationR;
 use crate::dependency::footprint::Carried;
 use crate::dependency::happens_before::HappensBefore;
-use crate::exploration::{Algorithm, Exploration};
-use crate::fingerprint::Fingerprint;
+use crate::exploration::{Algorithm, Deps, Exploration};
 use frontend::ics::ResolvedIcs;
-use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 #[derive(Default)]
 pub struct Naive {
     hb: HappensBefore,
-    traces: FxHashSet<Fingerprint>,
     /// The constraints whose relation `R` (see [`crate::dependency::constraints`])
     /// refines the dependency the traces are counted by (see
     /// [`Naive::with_constraints`]).
@@ -103,7 +100,26 @@ impl Algorithm for Naive {
         }
     }
 
+    /// Without constraints: a unit's subtree is explored whole below its path, as
+    /// the frontier explored every interleaving above it (with constraints, the
+    /// events of the path would need `R` too).
+    fn explores_units(&self, _deps: Deps) -> bool {
+        self.ics.is_none()
+    }
+
+    fn explores_every_interleaving(&self) -> bool {
+        true
+    }
+
     fn explore(&mut self, run: &mut Exploration<'_, '_>) {
+        // A unit of a split search: its path, as the frontier ran it, then every
+        // interleaving below it (the search never backs up above its first node).
+        if let Some(unit) = run.take_unit() {
+            for p in unit.path {
+                run.replay(p);
+                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            }
+        }
         let mut r =
             (self.ics.clone()).map(|ics| RelationR::new(ics, &run.ex.state, run.config.max_depth));
         let mut stack: Vec<Node> = Vec::new();
@@ -117,10 +133,10 @@ impl Algorithm for Naive {
             }
             // A complete execution, counted unless it is one beyond --max-traces.
             if node.enabled.is_empty() && run.complete_execution() {
-                self.traces.insert(
-                    self.hb
-                        .trace_fingerprint(run.ex.events(), &run.ex.state.procs),
-                );
+                let trace = self
+                    .hb
+                    .trace_fingerprint(run.ex.events(), &run.ex.state.procs);
+                run.traces.insert(trace);
             }
             let Some(&proc) = node.enabled.get(node.next) else {
                 // Done with this node: step back to its parent.
@@ -148,6 +164,6 @@ impl Algorithm for Naive {
                 run.back();
             }
         }
-        run.stats.mazurkiewicz = Some(self.traces.len() as u64);
+        run.stats.mazurkiewicz = Some(run.traces.len() as u64);
     }
 }

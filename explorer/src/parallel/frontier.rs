@@ -20,70 +20,111 @@
 //! The sleep sets of the frontier are those of footprints alone: cdpor's `R`,
 //! csdpor's state checks and the observers would keep more asleep. Fewer sleeping
 //! steps explore more, never less.
+//!
+//! Above the units of naive ([`Algorithm::explores_every_interleaving`]) no process
+//! sleeps: every interleaving is a path of the frontier or of one unit, once, so the
+//! counts of the parts add up to one thread's. The frontier counts the Mazurkiewicz
+//! traces of the executions that end above it as naive does; the traces of all the
+//! parts are merged as a set (two interleavings in two parts may be one trace).
 
+use crate::dependency::happens_before::HappensBefore;
 use crate::dpor::sleep::{SleepSet, Step};
-use crate::exploration::Exploration;
+use crate::exploration::{Algorithm, Exploration};
 use crate::tree::Blocked;
 use crate::unit::Unit;
 
-/// The units at `depth`, in the order a depth-first search meets them. The
-/// executions that end (complete, sleep-blocked or failed) above `depth` are those
-/// of `run`, which counts the states of the frontier.
-pub fn units(run: &mut Exploration<'_, '_>, depth: usize) -> Vec<Unit> {
-    let mut units = Vec::new();
-    let mut path = Vec::new();
-    branch(run, depth, SleepSet::default(), &mut path, &mut units);
-    units
+/// The units at `depth` of the search of `algorithm`, in the order a depth-first
+/// search meets them. The executions that end (complete, sleep-blocked or failed)
+/// above `depth` are those of `run`, which counts the states of the frontier.
+pub fn units(run: &mut Exploration<'_, '_>, algorithm: &dyn Algorithm, depth: usize) -> Vec<Unit> {
+    let mut frontier = Frontier {
+        depth,
+        every: algorithm.explores_every_interleaving(),
+        hb: HappensBefore::default(),
+        path: Vec::new(),
+        units: Vec::new(),
+    };
+    frontier.branch(run, SleepSet::default());
+    if frontier.every {
+        run.stats.mazurkiewicz = Some(run.traces.len() as u64);
+    }
+    frontier.units
 }
 
-fn branch(
-    run: &mut Exploration<'_, '_>,
+/// The frontier being explored: its depth, whether every interleaving is a path
+/// (naive: no sleep sets, traces counted), the happens-before of the path and the
+/// units found.
+struct Frontier {
     depth: usize,
-    mut sleep: SleepSet,
-    path: &mut Vec<usize>,
-    units: &mut Vec<Unit>,
-) {
-    if run.stopped() {
-        return;
-    }
-    let mut enabled = Vec::new();
-    run.ex.enabled(&mut enabled);
-    if enabled.is_empty() {
-        run.complete_execution();
-        return;
-    }
-    if path.len() == depth {
-        units.push(Unit {
-            path: path.clone(),
-            sleep,
-        });
-        return;
-    }
-    let mut explored = false;
-    for p in enabled {
-        let process = run.ex.state.procs[p].pid_key;
-        if sleep.asleep(process) {
-            continue;
-        }
-        explored = true;
-        // A failed event is reported here, and its process stops; the others go on.
-        let _ = run.step(p);
-        let footprint = (run.ex.events().last())
-            .expect("an event was just run")
-            .footprint
-            .clone();
-        let mut child = SleepSet::default();
-        sleep.after(process, &footprint, (false, false), |_| None, &mut child);
-        path.push(p);
-        branch(run, depth, child, path, units);
-        path.pop();
-        run.back();
+    every: bool,
+    hb: HappensBefore,
+    path: Vec<usize>,
+    units: Vec<Unit>,
+}
+
+impl Frontier {
+    fn branch(&mut self, run: &mut Exploration<'_, '_>, mut sleep: SleepSet) {
         if run.stopped() {
             return;
         }
-        sleep.insert_elsewhere(Step { process, footprint });
-    }
-    if !explored {
-        run.blocked(Blocked::Asleep);
+        let mut enabled = Vec::new();
+        run.ex.enabled(&mut enabled);
+        if enabled.is_empty() {
+            if run.complete_execution() && self.every {
+                let trace = self
+                    .hb
+                    .trace_fingerprint(run.ex.events(), &run.ex.state.procs);
+                run.traces.insert(trace);
+            }
+            return;
+        }
+        if self.path.len() == self.depth {
+            self.units.push(Unit {
+                path: self.path.clone(),
+                sleep,
+            });
+            return;
+        }
+        let mut explored = false;
+        for p in enabled {
+            let process = run.ex.state.procs[p].pid_key;
+            if sleep.asleep(process) {
+                continue;
+            }
+            explored = true;
+            // A failed event is reported here, and its process stops; the others go on.
+            let failed = run.step(p).is_err();
+            let footprint = (run.ex.events().last())
+                .expect("an event was just run")
+                .footprint
+                .clone();
+            let mut child = SleepSet::default();
+            if !self.every {
+                sleep.after(process, &footprint, (false, false), |_| None, &mut child);
+            }
+            // naive steps back from a failed event at once, and keeps the
+            // happens-before of the path for its traces.
+            if self.every && !failed {
+                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            }
+            if !(self.every && failed) {
+                self.path.push(p);
+                self.branch(run, child);
+                self.path.pop();
+            }
+            run.back();
+            if self.every && !failed {
+                self.hb.pop();
+            }
+            if run.stopped() {
+                return;
+            }
+            if !self.every {
+                sleep.insert_elsewhere(Step { process, footprint });
+            }
+        }
+        if !explored {
+            run.blocked(Blocked::Asleep);
+        }
     }
 }

@@ -9,11 +9,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// The report of the parts together, in their order: counters added (the peaks
 /// are the largest), final states, reads-from classes and violations as sets (each
 /// violation and outcome with the first part's schedule), `stop` as given. The
-/// Mazurkiewicz count, which needs the traces themselves, is left out.
+/// Mazurkiewicz count (naive's) is of the parts' traces together, where they count
+/// them: two parts may reach one trace by two interleavings.
 pub fn merge(parts: Vec<Report>, stop: Stop, max_outcomes: usize) -> Report {
     let mut stats = Stats::default();
     let mut finals: FxHashSet<Fingerprint> = FxHashSet::default();
     let mut reads_from: FxHashSet<Fingerprint> = FxHashSet::default();
+    let mut traces: FxHashSet<Fingerprint> = FxHashSet::default();
+    let mut counted = false;
     let mut outcomes: Vec<Outcome> = Vec::new();
     let mut outcome_index: FxHashMap<Fingerprint, usize> = FxHashMap::default();
     let mut violations = Vec::new();
@@ -25,6 +28,8 @@ pub fn merge(parts: Vec<Report>, stop: Stop, max_outcomes: usize) -> Report {
         add_stats(&mut stats, &part.stats);
         finals.extend(part.finals);
         reads_from.extend(part.reads_from);
+        traces.extend(part.mazurkiewicz_traces);
+        counted |= part.stats.mazurkiewicz.is_some();
         for outcome in part.outcomes {
             match outcome_index.get(&outcome.fingerprint) {
                 Some(&i) => outcomes[i].executions += outcome.executions,
@@ -45,6 +50,9 @@ pub fn merge(parts: Vec<Report>, stop: Stop, max_outcomes: usize) -> Report {
         dependency.get_or_insert(part.dependency);
     }
     stats.final_states = finals.len() as u64;
+    stats.mazurkiewicz = counted.then_some(traces.len() as u64);
+    let mut mazurkiewicz_traces: Vec<Fingerprint> = traces.into_iter().collect();
+    mazurkiewicz_traces.sort_unstable();
     let mut finals: Vec<Fingerprint> = finals.into_iter().collect();
     finals.sort_unstable();
     let mut reads_from: Vec<Fingerprint> = reads_from.into_iter().collect();
@@ -58,6 +66,7 @@ pub fn merge(parts: Vec<Report>, stop: Stop, max_outcomes: usize) -> Report {
         outcomes,
         schedules,
         reads_from,
+        mazurkiewicz_traces,
         tree: None,
         finals_exhaustive,
         dependency: dependency.unwrap_or_default(),

@@ -202,7 +202,7 @@ fn frontier(
     let mut depth = 1;
     loop {
         let mut run = Exploration::new(program, algorithm, config.clone(), None)?;
-        let units = frontier::units(&mut run, depth);
+        let units = frontier::units(&mut run, algorithm, depth);
         if run.stopped() {
             return Err(Box::new(run.finish(algorithm)));
         }

@@ -107,6 +107,13 @@ pub fn explore_shard(
     if let Some(why) = unsplittable(&*first, &config) {
         return Err(why);
     }
+    if first.explores_every_interleaving() {
+        return Err(format!(
+            "{} counts Mazurkiewicz traces as a set over the whole search, which a shard \
+             file does not carry: it is not sharded (--jobs spreads it over the cores)",
+            first.name()
+        ));
+    }
     Ok(explore_units(
         program,
         make,
