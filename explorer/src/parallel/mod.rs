@@ -10,7 +10,9 @@
 //! the last (a shared counter: many more units than workers balance subtrees of
 //! very different sizes), and the reports are merged in the units' order
 //! ([`merge`]), so the counts and the witnesses shown do not depend on the number of
-//! workers or on their timing, only the stop when one is asked for.
+//! workers or on their timing, only the stop when one is asked for. naive's frontier
+//! puts no process to sleep, and its traces are merged as a set: one thread's counts
+//! exactly.
 //!
 //! The counts are those explored: full branching above the frontier explores paths
 //! that a reduced search would not (one per Mazurkiewicz trace of the frontier's
