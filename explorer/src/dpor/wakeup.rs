@@ -214,8 +214,9 @@ impl<R: Reduction> Dpor<R> {
     /// whole execution that ends here: `v = notdep(e, E)` to its last event, then `n`
     /// with the footprint it carries after `v` ([`reversed`]), `v` cut to the events
     /// that must come before `n` ([`needed_before`]). In each execution through `n`:
-    /// which events follow `n` independently of `e` depends on the continuation. Races of a step run for its races and stepped back
-    /// ([`Dpor::run_covered`]) were reversed where that step's execution ended.
+    /// which events follow `n` independently of `e` depends on the continuation.
+    /// Races of a step run for its races and stepped back ([`Dpor::run_covered`])
+    /// were reversed where that step's execution ended.
     pub(super) fn reverse_moved_races(&mut self, run: &mut Exploration<'_, '_>) {
         let len = run.ex.events().len();
         self.moved_races.retain(|&(_, n)| n < len);
