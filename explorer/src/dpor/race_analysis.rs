@@ -91,10 +91,12 @@ impl<R: Reduction> Dpor<R> {
             // touch less: `reversed` gives it). Deferred, BB(8)'s races cost odpor 4
             // times the wakeup insertions and 2.6 times the time. Nor one whose
             // `e` touched what `n` may touch more of (`meets_later_events`).
-            let failed = real && run.ex.events()[n].failed;
-            let touched_less = real && run.ex.touched_less(n) && meets_later_events(&run.ex, e, n);
             let accesses = self.parts.optimal() && run.ex.carried() == Carried::Accesses;
-            if accesses && (touched_less || failed) {
+            let moves = accesses
+                && real
+                && (run.ex.events()[n].failed
+                    || (run.ex.touched_less(n) && meets_later_events(&run.ex, e, n)));
+            if moves {
                 self.moved_races.push((e, n));
                 continue;
             }
