@@ -8,7 +8,7 @@ use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::state::{Process, State};
 use crate::Deps;
-use frontend::interp::{Effects, Fault, Limits, Machine};
+use frontend::interp::{Effects, Fault, Limits, Machine, Next};
 use frontend::ir::{BlockId, Program};
 use frontend::memory::{Loc, Memory, UndoLog};
 use frontend::value::Value;
@@ -206,25 +206,9 @@ impl<'p> Executor<'p> {
     /// for a reordering, [`Executor::virtual_memory`], spent here) carries: what
     /// it touches where it completes and its other paths touch nothing else, else its
     /// transition footprint. `None` where its guard does not hold.
-    pub fn accesses_at(
-        &self,
-        mut mem: Memory,
-        block: BlockId,
-        locals: &[Value],
-    ) -> Option<Footprint> {
-        if self.machine.enabled(block, &mem, locals) != Ok(true) {
-            return None;
-        }
+    pub fn accesses_at(&self, mem: Memory, block: BlockId, locals: &[Value]) -> Option<Footprint> {
+        let (run, fx) = self.run_at(mem, block, locals)?;
         let transition = self.transition(block, locals);
-        let mut locals = locals.to_vec();
-        let mut fx = Effects::default();
-        let run = self.machine.run_block(
-            block,
-            &mut mem,
-            &mut locals,
-            &mut UndoLog::default(),
-            &mut fx,
-        );
         // What the event would carry there (as `Executor::step` gives it): what it
         // touched where it completes and its other paths touch nothing else (see
         // `only_touches`), else its transition footprint (a failed event's too).
@@ -238,6 +222,41 @@ impl<'p> Executor<'p> {
                 transition
             },
         )
+    }
+
+    /// Whether an event of `block` run with `locals` on `mem` (spent here) completes
+    /// without spawning a process. `None` where its guard does not hold.
+    pub fn completes_without_spawning(
+        &self,
+        mem: Memory,
+        block: BlockId,
+        locals: &[Value],
+    ) -> Option<bool> {
+        let (run, fx) = self.run_at(mem, block, locals)?;
+        Some(run.is_ok() && fx.spawns.is_empty())
+    }
+
+    /// Runs an event of `block` with `locals` on `mem`, where its guard holds: how it
+    /// ends, and what it did.
+    fn run_at(
+        &self,
+        mut mem: Memory,
+        block: BlockId,
+        locals: &[Value],
+    ) -> Option<(Result<Next, Fault>, Effects)> {
+        if self.machine.enabled(block, &mem, locals) != Ok(true) {
+            return None;
+        }
+        let mut locals = locals.to_vec();
+        let mut fx = Effects::default();
+        let run = self.machine.run_block(
+            block,
+            &mut mem,
+            &mut locals,
+            &mut UndoLog::default(),
+            &mut fx,
+        );
+        Some((run, fx))
     }
 
     /// Whether events keep the locations they read, for reads-from classes (a copy

@@ -70,8 +70,13 @@ pub struct Pruning {
     pub backtrack_added: u64,
     /// Races whose events were checked for independence whatever the state (CDPOR line 9).
     pub ic_checks_line9: u64,
-    /// Races not reversed because their events commute whatever the state (CDPOR line 9).
+    /// Races not reversed because their events commute whatever the state, or where
+    /// every linearisation meets them (CDPOR line 9).
     pub races_pruned_by_ics: u64,
+    /// Of those, the races whose events commute where every linearisation meets them
+    /// ([`crate::dependency::guarded`]).
+    #[serde(default)]
+    pub races_guarded_by_ics: u64,
     /// Constraints checked in `s[E'.û]` (CDPOR line 11).
     pub ic_checks_line11: u64,
     /// Events run on a copy only to compute a state to compare or to evaluate a

@@ -11,9 +11,10 @@
 
 use crate::ast::{self, BinOp, Span, UnOp};
 use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId, Program};
-use crate::memory::Memory;
+use crate::memory::{Loc, Memory};
 use crate::value::{Ty, Value};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
@@ -299,8 +300,36 @@ impl Constraint {
             a,
             b,
             split: self.split,
+            reads: None,
         };
         matches!(ev.eval(&self.expr), Some(Value::Bool(true)))
+    }
+
+    /// Where the constraint holds in `mem`, the locations its evaluation read there
+    /// (sorted, deduplicated): in any memory that has the same values at those
+    /// locations, it reads the same ones and holds.
+    pub fn holds_reading(
+        &self,
+        program: &Program,
+        mem: &Memory,
+        a: &[Value],
+        b: &[Value],
+    ) -> Option<Vec<Loc>> {
+        let reads = RefCell::new(Vec::new());
+        let ev = Eval {
+            program,
+            mem,
+            a,
+            b,
+            split: self.split,
+            reads: Some(&reads),
+        };
+        matches!(ev.eval(&self.expr), Some(Value::Bool(true))).then(|| {
+            let mut reads = reads.into_inner();
+            reads.sort_unstable();
+            reads.dedup();
+            reads
+        })
     }
 }
 
@@ -519,9 +548,17 @@ pub(crate) struct Eval<'a> {
     pub a: &'a [Value],
     pub b: &'a [Value],
     pub split: u32,
+    /// Where given, every global location the evaluation reads is pushed there.
+    pub reads: Option<&'a RefCell<Vec<Loc>>>,
 }
 
 impl Eval<'_> {
+    fn read(&self, global: GlobalId, elem: i64) {
+        if let Some(reads) = self.reads {
+            reads.borrow_mut().push(Loc { global, elem });
+        }
+    }
+
     pub(crate) fn int(&self, e: &Expr) -> Option<i64> {
         match self.eval(e)? {
             Value::Int(n) => Some(n),
@@ -553,7 +590,10 @@ impl Eval<'_> {
                     self.b.get((*l - self.split) as usize)?.clone()
                 }
             }
-            ExprKind::Global(g) => self.mem.scalar(*g).clone(),
+            ExprKind::Global(g) => {
+                self.read(*g, 0);
+                self.mem.scalar(*g).clone()
+            }
             ExprKind::ArrayGet(g, i) => {
                 let i = self.int(i)?;
                 let GlobalKind::Array { len, .. } = self.program.globals[*g as usize].kind else {
@@ -562,14 +602,17 @@ impl Eval<'_> {
                 if i < 0 || i as u64 >= len as u64 {
                     return None;
                 }
+                self.read(*g, i);
                 self.mem.element(*g, i as usize).clone()
             }
             ExprKind::MapGet(g, k) => {
                 let k = self.int(k)?;
+                self.read(*g, k);
                 Value::Int(self.mem.map(*g).get(&k).copied().unwrap_or(0))
             }
             ExprKind::MapHas(g, k) => {
                 let k = self.int(k)?;
+                self.read(*g, k);
                 Value::Bool(self.mem.map(*g).contains_key(&k))
             }
             ExprKind::ListGet(l, i) => {

@@ -3,8 +3,10 @@
 //! points of the Source-DPOR skeleton:
 //! - line 9, back-set reduction: a race is not reversed when its two events commute
 //!   whatever the state (a constraint over their locals and constant globals, see
-//!   [`crate::dependency::constraints`] for why the paper's `U⇒` is not enough), and the
-//!   independence is recorded in happens-before (Sec. 3.3);
+//!   [`crate::dependency::constraints`] for why the paper's `U⇒` is not enough), or
+//!   where a constraint holds in values every linearisation meets them in
+//!   ([`crate::dependency::guarded`]), and the independence is recorded in
+//!   happens-before (Sec. 3.3);
 //! - lines 11–13: when a constraint holds in `s[E'.û]` with both events enabled there,
 //!   `û.p.ê` joins `sleep(E')` without running anything; otherwise CSDPOR's state check
 //!   (line 14), skipped for pairs whose constraints are exact (necessary as well as
@@ -19,13 +21,15 @@
 
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
+use crate::dependency::guarded;
 use crate::dpor::parts::Independence;
 use crate::dpor::sleep::{SleepSet, Step};
-use crate::dpor::{virtual_memory, Equivalent, NewEvent, Parts, Race, Reduction};
+use crate::dpor::{virtual_memory, Equivalent, LineNine, NewEvent, Parts, Race, Reduction};
 use crate::executor::Event;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
+use frontend::memory::{Loc, Memory};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -35,9 +39,10 @@ pub struct Constrained {
     context: ContextSensitive,
     /// The `e` of the race line 9 just proved independent (`e R n`).
     proved: Option<usize>,
-    /// Line 9 also with globals private to the pair (see [`line_nine`]): not in an
-    /// optimal search.
-    private: bool,
+    /// Line 9 also with constraints that read the state: globals private to the pair
+    /// (see [`commute_as_events`]) and guarded independences: not in an optimal
+    /// search (see [`Constrained::optimal`]).
+    reads_state: bool,
 }
 
 impl Constrained {
@@ -46,15 +51,17 @@ impl Constrained {
             ics,
             context,
             proved: None,
-            private: true,
+            reads_state: true,
         }
     }
 
-    /// For an optimal search (`ocdpor`): line 9 without private globals, which its
-    /// weak initials and sleep sets could not use.
+    /// For an optimal search (`ocdpor`): line 9 only with constraints that hold
+    /// whatever the state, which its weak initials and sleep sets, which see no race,
+    /// can use too (with the others, the races' relation would be finer than theirs,
+    /// and its explorations would end blocked).
     pub fn optimal(ics: Arc<ResolvedIcs>, context: ContextSensitive) -> Self {
         Constrained {
-            private: false,
+            reads_state: false,
             ..Constrained::new(ics, context)
         }
     }
@@ -129,16 +136,11 @@ impl Constrained {
     /// Whether both racing events may run in `s[E'.û]` and a constraint of their
     /// blocks holds there (a constraint speaks of states where both may run, Def. 1
     /// (i2)). `e`'s and `n`'s processes are at their blocks with the locals the events
-    /// started with; the memory is computed without running anything when it can be
-    /// (see [`virtual_memory`]), else `û` is replayed from the snapshot of `E'`. `None`
-    /// when the replay fails.
+    /// started with. `None` when the memory cannot be had ([`memory_after_u`]).
     fn holds_after_u(&self, r: &mut Race<'_, '_>, u: &[usize]) -> Option<bool> {
         let (e, n) = (&r.events[r.e], &r.events[r.n()]);
         let (le, ln) = (r.ex.entry_locals(r.e), r.ex.entry_locals(r.n()));
-        let mem = match virtual_memory(r.ex, r.hb, r.e, u) {
-            Some(mem) => mem,
-            None => r.replay_from_prefix(&r.processes(u))?.0.mem,
-        };
+        let mem = memory_after_u(r, u)?;
         let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
         Some(
             enabled(e.block, le)
@@ -165,11 +167,29 @@ impl Reduction for Constrained {
     }
 
     /// Line 9: reverse the race unless its two events commute whatever the state
-    /// (`e R n`, see [`crate::dependency::constraints`]). Failed events and probes never do.
-    fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        let independent = line_nine(r, self.private);
-        self.proved = independent.then_some(r.e);
-        !independent
+    /// (`e R n`, see [`crate::dependency::constraints`]) or, outside an optimal
+    /// search, a constraint holds in what every linearisation meets them in
+    /// ([`crate::dependency::guarded`]). Failed events and probes never commute.
+    /// A guarded independence is the only one recorded for `n` (the rule's
+    /// condition 3).
+    fn line_nine(&mut self, r: &mut Race<'_, '_>) -> LineNine {
+        let (e, n) = (r.e, r.n());
+        let verdict = if r.events[e].failed || r.events[n].failed {
+            LineNine::Reverse
+        } else if r.recorded.guarded {
+            LineNine::Reverse
+        } else if commute_as_events(r, self.reads_state) {
+            LineNine::Independent
+        } else if self.reads_state && !r.recorded.any {
+            guarded_independence(r).map_or(LineNine::Reverse, LineNine::Guarded)
+        } else {
+            LineNine::Reverse
+        };
+        let independent = verdict != LineNine::Reverse;
+        r.stats.pruning.races_pruned_by_ics += u64::from(independent);
+        r.stats.pruning.races_guarded_by_ics += u64::from(matches!(verdict, LineNine::Guarded(_)));
+        self.proved = independent.then_some(e);
+        verdict
     }
 
     /// Lines 11–14: with both events enabled in `s[E'.û]` and a constraint holding
@@ -182,8 +202,10 @@ impl Reduction for Constrained {
             return None;
         }
         let u = crate::dependency::races::dep_before(r.events, r.hb, r.e);
-        // Line 9 proved `e R n`: they commute wherever both may run, and both may in
-        // `s[E'.û]` (neither touches the other's guard): no state to compute.
+        // Line 9 proved them independent: `e R n` (they commute wherever both may run,
+        // and both may in `s[E'.û]`: neither touches the other's guard), or a
+        // constraint holds in `s[E'.û]` with both enabled (a guarded independence): no
+        // state to compute.
         if self.proved == Some(r.e) {
             r.stats.pruning.sleep_added_by_ics += 1;
             return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
@@ -246,19 +268,14 @@ impl Reduction for Constrained {
     }
 }
 
-/// CDPOR Alg. 1, line 9, for the race `r`: whether its two events commute whatever
-/// the state (`R`, [`crate::dependency::constraints`]), counted in the statistics.
-/// Failed events never do.
+/// CDPOR Alg. 1, line 9, for the race `r` of two events that did not fail: whether
+/// they commute whatever the state (`R`, [`crate::dependency::constraints`]), counted
+/// in the statistics.
 ///
 /// `private`: also with globals private to the pair (see the module's doc of
-/// [`crate::dependency::constraints`]). An optimal search must not: its weak initials
-/// and sleep sets, which see no race, could not use them, and the races' relation
-/// would be finer than theirs (its explorations would end blocked).
-fn line_nine(r: &mut Race<'_, '_>, private: bool) -> bool {
+/// [`crate::dependency::constraints`]).
+fn commute_as_events(r: &mut Race<'_, '_>, private: bool) -> bool {
     let (e, n) = (&r.events[r.e], &r.events[r.n()]);
-    if e.failed || n.failed {
-        return false;
-    }
     r.stats.pruning.ic_checks_line9 += 1;
     let n_index = r.n();
     let x = (e.block, r.ex.entry_locals(r.e));
@@ -283,6 +300,44 @@ fn line_nine(r: &mut Race<'_, '_>, private: bool) -> bool {
     } else {
         relation.commute(r.program, x, y)
     };
-    r.stats.pruning.races_pruned_by_ics += u64::from(independent);
     independent
+}
+
+/// The locations a guarded independence of the race `r` needs ordered
+/// ([`crate::dependency::guarded`], conditions 1, 2 and 4; the caller keeps 3), if
+/// it has one.
+fn guarded_independence(r: &mut Race<'_, '_>) -> Option<Vec<Loc>> {
+    let (e, n) = (r.e, r.n());
+    let (x, y) = (&r.events[e], &r.events[n]);
+    // 4.: `e`, run first, spawned nothing; it ran so in `s[E'.û]` too (no event of
+    // `û` conflicts with it). Events that carry what they touched may touch more
+    // after the swap: not for this rule.
+    if x.spawned.0 != x.spawned.1 || x.own_accesses || y.own_accesses {
+        return None;
+    }
+    let u = crate::dependency::races::dep_before(r.events, r.hb, e);
+    let mem = memory_after_u(r, &u)?;
+    let (lx, ly) = (r.ex.entry_locals(e), r.ex.entry_locals(n));
+    let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
+    if !(enabled(x.block, lx) && enabled(y.block, ly)) {
+        return None;
+    }
+    let relation = r.dependency.relation_r()?.relation(r.program);
+    let locations = relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly))?;
+    if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
+        return None;
+    }
+    // 4.: `n`, run first there, spawns nothing.
+    let first = r.ex.completes_without_spawning(mem, y.block, ly)?;
+    first.then_some(locations)
+}
+
+/// The memory of `s[E'.û]` for the race `r`: computed without running anything when
+/// it can be (see [`virtual_memory`]), else `û` is replayed from the snapshot of `E'`.
+/// `None` when the replay fails.
+fn memory_after_u(r: &mut Race<'_, '_>, u: &[usize]) -> Option<Memory> {
+    match virtual_memory(r.ex, r.hb, r.e, u) {
+        Some(mem) => Some(mem),
+        None => Some(r.replay_from_prefix(&r.processes(u))?.0.mem),
+    }
 }

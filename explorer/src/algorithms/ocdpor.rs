@@ -30,7 +30,7 @@ use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
 use crate::dpor::parts::{Frontier, States};
 use crate::dpor::sleep::Step;
-use crate::dpor::{Equivalent, NewEvent, Parts, Race, Reduction};
+use crate::dpor::{Equivalent, LineNine, NewEvent, Parts, Race, Reduction};
 use frontend::ics::ResolvedIcs;
 use std::sync::Arc;
 
@@ -81,8 +81,8 @@ impl Reduction for OptimalConstrained {
         }
     }
 
-    fn must_reverse(&mut self, r: &mut Race<'_, '_>) -> bool {
-        self.cdpor.must_reverse(r)
+    fn line_nine(&mut self, r: &mut Race<'_, '_>) -> LineNine {
+        self.cdpor.line_nine(r)
     }
 
     /// cdpor's lines 11–14: a reversed race proved or checked to reach a state of

@@ -92,7 +92,7 @@ use crate::state::State;
 use frontend::analysis::ranges::Ranges;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, BlockSets, GlobalId, InstrKind, ProcId, Program};
-use frontend::memory::Memory;
+use frontend::memory::{Loc, Memory};
 use frontend::value::Value;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
@@ -244,6 +244,29 @@ impl Independence {
             self.writers[g as usize].iter().all(|&p| p == px || p == py) && !written_between(g)
         };
         self.holds(program, before, x, y, &private)
+    }
+
+    /// Where the two events may meet in `mem` without enabling or disabling each
+    /// other (neither's guard reads what the other may write: (i1) of CDPOR Def. 1),
+    /// and some constraint of the pair holds there: the locations that constraint
+    /// read. That proves them independent in `mem` only; what makes it an
+    /// independence of the two events is [`crate::dependency::guarded`]'s to decide.
+    pub fn holding_at(
+        &self,
+        program: &Program,
+        mem: &Memory,
+        (x, lx): Event<'_>,
+        (y, ly): Event<'_>,
+    ) -> Option<Vec<Loc>> {
+        let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
+        if !sx.guard_reads.is_disjoint(&sy.writes) || !sy.guard_reads.is_disjoint(&sx.writes) {
+            return None;
+        }
+        let (pair, swapped) = self.ics.pair(x, y)?;
+        let (la, lb) = if swapped { (ly, lx) } else { (lx, ly) };
+        pair.constraints
+            .iter()
+            .find_map(|c| c.holds_reading(program, mem, la, lb))
     }
 
     /// Some constraint of the pair holds in `mem` and keeps its value wherever the two

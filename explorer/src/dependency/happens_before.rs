@@ -6,6 +6,7 @@
 //! or writes), closed transitively. A clock entry `c[i] = k` says the first `k` events
 //! of process `i` happen before (or are) this event.
 
+use crate::dependency::guarded::Guarded;
 use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::Process;
@@ -19,6 +20,14 @@ pub struct HappensBefore {
     /// Per event: the earlier events it conflicts with that were recorded independent
     /// of it (it may read what they wrote without happening after them).
     independent: Vec<Vec<usize>>,
+    /// Per event: those of its recorded independences that hold while locations
+    /// stay ordered ([`crate::dependency::guarded`]).
+    guarded: Vec<Vec<Guarded>>,
+    /// How many events of the execution have guarded independences.
+    with_guarded: usize,
+    /// Per event: the earlier events it happens after because a guarded pair's
+    /// second event spawned its process (the spawn belongs to the pair).
+    forced: Vec<Vec<usize>>,
     depth: usize,
 }
 
@@ -27,10 +36,25 @@ impl HappensBefore {
     /// Conflicts with the events listed in `independent` do not order them: CDPOR
     /// records there the conditional independences it proved (Sec. 3.3).
     pub fn push(&mut self, events: &[Event], procs: &[Process], independent: &[usize]) {
+        self.push_guarded(events, procs, independent, &[]);
+    }
+
+    /// [`Self::push`], the newest event's guarded independences (each also in
+    /// `independent`) recorded with it.
+    pub fn push_guarded(
+        &mut self,
+        events: &[Event],
+        procs: &[Process],
+        independent: &[usize],
+        guarded: &[Guarded],
+    ) {
         let e = &events[events.len() - 1];
         self.push_ordered(events, procs, independent, |i, earlier| {
             earlier.precedes_in_program(e) || (earlier.conflicts(e) && !independent.contains(&i))
         });
+        let d = events.len() - 1;
+        self.guarded[d].extend_from_slice(guarded);
+        self.with_guarded += usize::from(!guarded.is_empty());
     }
 
     /// [`Self::push`] where the caller says which earlier events `i` the newest one
@@ -50,9 +74,21 @@ impl HappensBefore {
             self.clocks.push(Vec::new());
             self.nth.push(0);
             self.independent.push(Vec::new());
+            self.guarded.push(Vec::new());
+            self.forced.push(Vec::new());
         }
         self.independent[d].clear();
         self.independent[d].extend_from_slice(independent);
+        self.guarded[d].clear();
+        let mut forced = std::mem::take(&mut self.forced[d]);
+        forced.clear();
+        if self.with_guarded > 0 {
+            if let Some(m) =
+                (0..d).find(|&m| events[m].precedes_in_program(e) && events[m].proc != e.proc)
+            {
+                forced.extend(self.guarded[m].iter().map(|g| g.other));
+            }
+        }
         let (done, rest) = self.clocks.split_at_mut(d);
         let clock = &mut rest[0];
         clock.clear();
@@ -62,7 +98,7 @@ impl HappensBefore {
             if earlier.proc == e.proc {
                 nth += 1;
             }
-            if after(i, earlier) {
+            if after(i, earlier) || forced.contains(&i) {
                 for (mine, theirs) in clock.iter_mut().zip(c) {
                     *mine = (*mine).max(*theirs);
                 }
@@ -70,6 +106,7 @@ impl HappensBefore {
         }
         clock[e.proc] = nth;
         self.nth[d] = nth;
+        self.forced[d] = forced;
         self.depth += 1;
     }
 
@@ -78,8 +115,20 @@ impl HappensBefore {
         &self.independent[i]
     }
 
+    /// The earlier events event `i` happens after because its process was spawned
+    /// by the second event of a guarded pair: the pair's first.
+    pub fn forced(&self, i: usize) -> &[usize] {
+        &self.forced[i]
+    }
+
+    /// The guarded independences recorded for event `i` with earlier events.
+    pub fn guarded(&self, i: usize) -> &[Guarded] {
+        &self.guarded[i]
+    }
+
     pub fn pop(&mut self) {
         self.depth -= 1;
+        self.with_guarded -= usize::from(!self.guarded[self.depth].is_empty());
     }
 
     /// Whether event `a` happens before event `b` (indices into the execution).

@@ -21,6 +21,7 @@
 pub mod constraints;
 pub mod footprint;
 pub mod future;
+pub mod guarded;
 pub mod happens_before;
 pub mod observers;
 pub mod races;

@@ -9,7 +9,8 @@ use crate::executor::Event;
 /// Events `e` in race with `n` (CSDPOR Alg. 1, line 6: `e ⋖_{E.p} n`): of another
 /// process, `e → n` directly — they conflict and no event between them happens after
 /// `e` and before `n` — and `e` did not create `n`'s process (a spawn is ordered like
-/// program order, never reversible).
+/// program order, never reversible; so is the first event of a guarded pair whose
+/// second created it, [`HappensBefore::forced`]).
 ///
 /// An event `j` between them with `e → j → n` exists exactly when `e` happens before
 /// one of `n`'s direct predecessors after `e` (program order, creation, or a conflict
@@ -20,12 +21,12 @@ use crate::executor::Event;
 pub fn races(events: &[Event], hb: &HappensBefore) -> Vec<usize> {
     let d = events.len() - 1;
     let n = &events[d];
-    let recorded = hb.independent_of(d);
+    let (recorded, forced) = (hb.independent_of(d), hb.forced(d));
     let mut later_predecessors: Vec<u32> = Vec::new();
     let mut races = Vec::new();
     for i in (0..d).rev() {
         let e = &events[i];
-        let ordered = e.precedes_in_program(n);
+        let ordered = e.precedes_in_program(n) || forced.contains(&i);
         let conflicts = e.conflicts(n);
         if !ordered && conflicts && !hb.in_clock(&later_predecessors, events, i) {
             races.push(i);

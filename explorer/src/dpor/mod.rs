@@ -55,7 +55,7 @@ use covered::unrun_successors;
 use frontend::ir::GlobalId;
 pub use parts::Parts;
 use parts::{Frontier, Races, States};
-pub use reduction::{Equivalent, NewEvent, Race, Reduction};
+pub use reduction::{Equivalent, LineNine, NewEvent, Race, Recorded, Reduction};
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
 /// (process indices): guided, the one heading the shortest sequence of `sleep`

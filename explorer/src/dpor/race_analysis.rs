@@ -6,10 +6,11 @@
 
 use super::alternatives::virtual_memory;
 use super::awaits::{await_race, AwaitRace};
-use super::reduction::{race_at, race_view, Equivalent, Race, Reduction};
+use super::reduction::{race_at, race_view, Equivalent, LineNine, Race, Recorded, Reduction};
 use super::wakeup::Insertion;
 use super::{choose, Dpor, Node};
 use crate::dependency::footprint::{Carried, Footprint};
+use crate::dependency::guarded::Guarded;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
 use crate::dpor::sleep::SleepSet;
@@ -31,6 +32,7 @@ impl<R: Reduction> Dpor<R> {
         // n): analysed in turn, until no new independence is found.
         let mut analysed: Vec<usize> = Vec::new();
         let mut independent: Vec<usize> = Vec::new();
+        let mut guarded: Vec<Guarded> = Vec::new();
         loop {
             let races: Vec<usize> = races::races(run.ex.events(), &self.hb)
                 .into_iter()
@@ -40,24 +42,26 @@ impl<R: Reduction> Dpor<R> {
                 return;
             }
             analysed.extend(&races);
-            let proved = self.analyse(run, real, &races);
+            let proved = self.analyse(run, real, &races, &mut guarded);
             if proved.is_empty() {
                 return;
             }
             independent.extend(proved);
             self.hb.pop();
-            self.hb
-                .push(run.ex.events(), &run.ex.state.procs, &independent);
+            let procs = &run.ex.state.procs;
+            (self.hb).push_guarded(run.ex.events(), procs, &independent, &guarded);
         }
     }
 
     /// Alg. 1, lines 7–14 for the given races `e ⋖ n` of the newest event; returns
-    /// those proved independent (not reversed, CDPOR line 9).
+    /// those proved independent (not reversed, CDPOR line 9), and adds to `guarded`
+    /// those of them that are guarded (its earlier rounds' are there).
     pub(super) fn analyse(
         &mut self,
         run: &mut Exploration<'_, '_>,
         real: bool,
         races: &[usize],
+        guarded: &mut Vec<Guarded>,
     ) -> Vec<usize> {
         let mut independent = Vec::new();
         let n = run.ex.events().len() - 1;
@@ -112,7 +116,21 @@ impl<R: Reduction> Dpor<R> {
                     at,
                     (&reached, self.end_reads),
                 );
-                let reverse = self.reduction.must_reverse(&mut race);
+                race.recorded = Recorded {
+                    any: !independent.is_empty() || !self.hb.independent_of(n).is_empty(),
+                    guarded: !guarded.is_empty(),
+                };
+                let reverse = match self.reduction.line_nine(&mut race) {
+                    LineNine::Reverse => true,
+                    LineNine::Independent => false,
+                    LineNine::Guarded(locations) => {
+                        guarded.push(Guarded {
+                            other: e,
+                            locations,
+                        });
+                        false
+                    }
+                };
                 let in_wut = reverse && self.parts.optimal();
                 let sequence = in_wut.then(|| self.reduction.wakeup_sequence(&race));
                 if !reverse {

@@ -18,6 +18,7 @@ use crate::fingerprint::Fingerprint;
 use crate::report::Stats;
 use crate::state::State;
 use frontend::ir::Program;
+use frontend::memory::Loc;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
@@ -48,6 +49,28 @@ pub struct Race<'a, 'p> {
     pub reached: &'a std::cell::OnceCell<Fingerprint>,
     /// Whether the end of an execution reads the memory (see [`State::dead_globals`]).
     pub end_reads: bool,
+    /// What line 9 recorded for `n` so far.
+    pub recorded: Recorded,
+}
+
+/// What CDPOR's line 9 recorded for the newest event so far: some independence, and
+/// a guarded one ([`crate::dependency::guarded`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Recorded {
+    pub any: bool,
+    pub guarded: bool,
+}
+
+/// CDPOR's line 9 on a race.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineNine {
+    /// Reverse it (`updateBack`).
+    Reverse,
+    /// The two events commute wherever they meet: independent in happens-before.
+    Independent,
+    /// Independent in happens-before while every event that writes one of these
+    /// locations stays ordered with both ([`crate::dependency::guarded`]).
+    Guarded(Vec<Loc>),
 }
 
 impl Race<'_, '_> {
@@ -121,10 +144,10 @@ pub trait Reduction {
     /// What the algorithm is made of ([`super::parts`]).
     fn parts(&self) -> Parts;
 
-    /// CDPOR Alg. 1, line 9: whether the race must be reversed (`updateBack`). The
-    /// skeleton always reverses.
-    fn must_reverse(&mut self, _race: &mut Race<'_, '_>) -> bool {
-        true
+    /// CDPOR Alg. 1, line 9: whether the race must be reversed (`updateBack`), or
+    /// how its events are independent. The skeleton always reverses.
+    fn line_nine(&mut self, _race: &mut Race<'_, '_>) -> LineNine {
+        LineNine::Reverse
     }
 
     /// CSDPOR lines 11–14 / CDPOR lines 11–14: a sequence to add to `sleep(E')` after
@@ -211,6 +234,7 @@ pub(super) fn race_view<'a, 'p>(
         max_depth: config.max_depth,
         reached,
         end_reads,
+        recorded: Recorded::default(),
     }
 }
 

@@ -96,6 +96,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
         backtrack_added,
         ic_checks_line9,
         races_pruned_by_ics,
+        races_guarded_by_ics,
         ic_checks_line11,
         replayed_events,
         ic_checks_line17,
@@ -120,6 +121,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
     to.backtrack_added += backtrack_added;
     to.ic_checks_line9 += ic_checks_line9;
     to.races_pruned_by_ics += races_pruned_by_ics;
+    to.races_guarded_by_ics += races_guarded_by_ics;
     to.ic_checks_line11 += ic_checks_line11;
     to.replayed_events += replayed_events;
     to.ic_checks_line17 += ic_checks_line17;

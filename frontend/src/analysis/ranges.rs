@@ -154,6 +154,7 @@ impl Constraint {
                 a,
                 b,
                 split: self.split,
+                reads: None,
             },
             ranges,
             mutable,
