@@ -39,6 +39,9 @@ pub struct Constrained {
     context: ContextSensitive,
     /// The `e` of the race line 9 just proved independent (`e R n`).
     proved: Option<usize>,
+    /// Line 11's question for the race line 9 last decided, `(e, n, answer)`, where
+    /// line 9 answered it on the way ([`Constrained::guarded_independence`]).
+    after_u: Option<(usize, usize, bool)>,
     /// Line 9 also with constraints that read the state: globals private to the pair
     /// (see [`commute_as_events`]) and guarded independences: not in an optimal
     /// search (see [`Constrained::optimal`]).
@@ -51,6 +54,7 @@ impl Constrained {
             ics,
             context,
             proved: None,
+            after_u: None,
             reads_state: true,
         }
     }
@@ -138,6 +142,9 @@ impl Constrained {
     /// (i2)). `e`'s and `n`'s processes are at their blocks with the locals the events
     /// started with. `None` when the memory cannot be had ([`memory_after_u`]).
     fn holds_after_u(&self, r: &mut Race<'_, '_>, u: &[usize]) -> Option<bool> {
+        if let Some((_, _, answer)) = self.after_u.filter(|a| (a.0, a.1) == (r.e, r.n())) {
+            return Some(answer);
+        }
         let (e, n) = (&r.events[r.e], &r.events[r.n()]);
         let (le, ln) = (r.ex.entry_locals(r.e), r.ex.entry_locals(r.n()));
         let mem = memory_after_u(r, u)?;
@@ -150,6 +157,52 @@ impl Constrained {
                     .holding(r.program, &mem, e.block, le, n.block, ln)
                     .is_some(),
         )
+    }
+
+    /// The locations a guarded independence of the race `r` needs ordered
+    /// ([`crate::dependency::guarded`], conditions 1, 2 and 4; the caller keeps 3), if
+    /// it has one.
+    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<Vec<Loc>> {
+        let (e, n) = (r.e, r.n());
+        let (x, y) = (&r.events[e], &r.events[n]);
+        // 4.: `e`, run first, spawned nothing; it ran so in `s[E'.û]` too (no event of
+        // `û` conflicts with it). Events that carry what they touched may touch more
+        // after the swap: not for this rule.
+        if x.spawned.0 != x.spawned.1 || x.own_accesses || y.own_accesses {
+            return None;
+        }
+        // 2., at the grain of globals, before any memory is computed: only constraints
+        // over globals both may read can serve.
+        let read_by_y = |g: &GlobalId| y.footprint.reads.iter().any(|l| l.global == *g);
+        let mut read: Vec<GlobalId> = x.footprint.reads.iter().map(|l| l.global).collect();
+        read.dedup();
+        read.retain(read_by_y);
+        let both = move |g: GlobalId| read.contains(&g);
+        let blocks = (x.block, y.block);
+        let relation = r.dependency.relation_r()?.relation(r.program);
+        relation.may_hold(blocks.0, blocks.1, &both)?;
+        let u = crate::dependency::races::dep_before(r.events, r.hb, e);
+        let mem = memory_after_u(r, &u)?;
+        let (x, y) = (&r.events[e], &r.events[n]);
+        let (lx, ly) = (r.ex.entry_locals(e), r.ex.entry_locals(n));
+        let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
+        // Line 11's question (`holds_after_u`), answered once for both lines.
+        let holds = enabled(x.block, lx)
+            && enabled(y.block, ly)
+            && (self.ics.holding(r.program, &mem, x.block, lx, y.block, ly)).is_some();
+        self.after_u = Some((e, n, holds));
+        if !holds {
+            return None;
+        }
+        let relation = r.dependency.relation_r()?.relation(r.program);
+        let locations =
+            relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both)?;
+        if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
+            return None;
+        }
+        // 4.: `n`, run first there, spawns nothing.
+        let first = r.ex.completes_without_spawning(mem, y.block, ly)?;
+        first.then_some(locations)
     }
 }
 
@@ -174,14 +227,15 @@ impl Reduction for Constrained {
     /// condition 3).
     fn line_nine(&mut self, r: &mut Race<'_, '_>) -> LineNine {
         let (e, n) = (r.e, r.n());
-        let verdict = if r.events[e].failed || r.events[n].failed {
-            LineNine::Reverse
-        } else if r.recorded.guarded {
+        self.after_u = None;
+        let failed = r.events[e].failed || r.events[n].failed;
+        let verdict = if failed || r.recorded.guarded {
             LineNine::Reverse
         } else if commute_as_events(r, self.reads_state) {
             LineNine::Independent
         } else if self.reads_state && !r.recorded.any {
-            guarded_independence(r).map_or(LineNine::Reverse, LineNine::Guarded)
+            self.guarded_independence(r)
+                .map_or(LineNine::Reverse, LineNine::Guarded)
         } else {
             LineNine::Reverse
         };
@@ -301,35 +355,6 @@ fn commute_as_events(r: &mut Race<'_, '_>, private: bool) -> bool {
         relation.commute(r.program, x, y)
     };
     independent
-}
-
-/// The locations a guarded independence of the race `r` needs ordered
-/// ([`crate::dependency::guarded`], conditions 1, 2 and 4; the caller keeps 3), if
-/// it has one.
-fn guarded_independence(r: &mut Race<'_, '_>) -> Option<Vec<Loc>> {
-    let (e, n) = (r.e, r.n());
-    let (x, y) = (&r.events[e], &r.events[n]);
-    // 4.: `e`, run first, spawned nothing; it ran so in `s[E'.û]` too (no event of
-    // `û` conflicts with it). Events that carry what they touched may touch more
-    // after the swap: not for this rule.
-    if x.spawned.0 != x.spawned.1 || x.own_accesses || y.own_accesses {
-        return None;
-    }
-    let u = crate::dependency::races::dep_before(r.events, r.hb, e);
-    let mem = memory_after_u(r, &u)?;
-    let (lx, ly) = (r.ex.entry_locals(e), r.ex.entry_locals(n));
-    let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
-    if !(enabled(x.block, lx) && enabled(y.block, ly)) {
-        return None;
-    }
-    let relation = r.dependency.relation_r()?.relation(r.program);
-    let locations = relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly))?;
-    if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
-        return None;
-    }
-    // 4.: `n`, run first there, spawns nothing.
-    let first = r.ex.completes_without_spawning(mem, y.block, ly)?;
-    first.then_some(locations)
 }
 
 /// The memory of `s[E'.û]` for the race `r`: computed without running anything when

@@ -251,22 +251,42 @@ impl Independence {
     /// and some constraint of the pair holds there: the locations that constraint
     /// read. That proves them independent in `mem` only; what makes it an
     /// independence of the two events is [`crate::dependency::guarded`]'s to decide.
+    /// Only constraints that read no global but those `readable` accepts are tried.
     pub fn holding_at(
         &self,
         program: &Program,
         mem: &Memory,
         (x, lx): Event<'_>,
         (y, ly): Event<'_>,
+        readable: &dyn Fn(GlobalId) -> bool,
     ) -> Option<Vec<Loc>> {
-        let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
-        if !sx.guard_reads.is_disjoint(&sy.writes) || !sy.guard_reads.is_disjoint(&sx.writes) {
-            return None;
-        }
         let (pair, swapped) = self.ics.pair(x, y)?;
         let (la, lb) = if swapped { (ly, lx) } else { (lx, ly) };
+        self.may_hold(x, y, readable)?;
         pair.constraints
             .iter()
+            .filter(|c| c.globals.iter().all(|&g| readable(g)))
             .find_map(|c| c.holds_reading(program, mem, la, lb))
+    }
+
+    /// Whether [`Independence::holding_at`] may find a constraint of blocks `x` and
+    /// `y` (`None` if not), before any memory is computed for it.
+    pub fn may_hold(
+        &self,
+        x: BlockId,
+        y: BlockId,
+        readable: &dyn Fn(GlobalId) -> bool,
+    ) -> Option<()> {
+        let (pair, _) = self.ics.pair(x, y)?;
+        let some = (pair.constraints.iter()).any(|c| c.globals.iter().all(|&g| readable(g)));
+        (self.guards_apart(x, y) && some).then_some(())
+    }
+
+    /// Neither block's guard reads what the other may write: neither enables or
+    /// disables the other ((i1) of CDPOR Def. 1).
+    fn guards_apart(&self, x: BlockId, y: BlockId) -> bool {
+        let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
+        sx.guard_reads.is_disjoint(&sy.writes) && sy.guard_reads.is_disjoint(&sx.writes)
     }
 
     /// Some constraint of the pair holds in `mem` and keeps its value wherever the two
@@ -280,14 +300,14 @@ impl Independence {
         (y, ly): Event<'_>,
         fixed: &dyn Fn(GlobalId) -> bool,
     ) -> bool {
-        let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
-        if !sx.guard_reads.is_disjoint(&sy.writes) || !sy.guard_reads.is_disjoint(&sx.writes) {
+        if !self.guards_apart(x, y) {
             return false;
         }
         let steered = |spawner: BlockId, by: &BlockSets| {
             self.spawns_by_state[spawner as usize]
                 && !self.sets[spawner as usize].reads.is_disjoint(&by.writes)
         };
+        let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
         if steered(x, sy) || steered(y, sx) {
             return false;
         }
