@@ -29,7 +29,7 @@ use crate::executor::Event;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
-use frontend::memory::{Loc, Memory};
+use frontend::memory::Memory;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -159,10 +159,9 @@ impl Constrained {
         )
     }
 
-    /// The locations a guarded independence of the race `r` needs ordered
-    /// ([`crate::dependency::guarded`], conditions 1, 2 and 4; the caller keeps 3), if
-    /// it has one.
-    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<Vec<Loc>> {
+    /// Whether the race `r` is a guarded independence ([`crate::dependency::guarded`],
+    /// conditions 1, 2 and 4; the caller keeps 3): `Some` if it is.
+    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<()> {
         let (e, n) = (r.e, r.n());
         let (x, y) = (&r.events[e], &r.events[n]);
         // 4.: `e`, run first, spawned nothing; it ran so in `s[E'.û]` too (no event of
@@ -202,7 +201,7 @@ impl Constrained {
         }
         // 4.: `n`, run first there, spawns nothing.
         let first = r.ex.completes_without_spawning(mem, y.block, ly)?;
-        first.then_some(locations)
+        first.then_some(())
     }
 }
 
@@ -235,13 +234,13 @@ impl Reduction for Constrained {
             LineNine::Independent
         } else if self.reads_state && !r.recorded.any {
             self.guarded_independence(r)
-                .map_or(LineNine::Reverse, LineNine::Guarded)
+                .map_or(LineNine::Reverse, |()| LineNine::Guarded)
         } else {
             LineNine::Reverse
         };
         let independent = verdict != LineNine::Reverse;
         r.stats.pruning.races_pruned_by_ics += u64::from(independent);
-        r.stats.pruning.races_guarded_by_ics += u64::from(matches!(verdict, LineNine::Guarded(_)));
+        r.stats.pruning.races_guarded_by_ics += u64::from(verdict == LineNine::Guarded);
         self.proved = independent.then_some(e);
         verdict
     }

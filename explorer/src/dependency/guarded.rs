@@ -71,14 +71,6 @@ use crate::dependency::happens_before::HappensBefore;
 use crate::executor::Event;
 use frontend::memory::Loc;
 
-/// An independence recorded for an event with an earlier one, `other`, that holds
-/// while every event writing one of `locations` stays ordered with both.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Guarded {
-    pub other: usize,
-    pub locations: Vec<Loc>,
-}
-
 /// Condition 2 for the race `e ⋖ n` (`n` the newest event) and the locations `l`
 /// (sorted): both may read each. Then every earlier event that wrote one conflicts
 /// with `n` and, 3. recording no other independence of `n`, happens before it: it

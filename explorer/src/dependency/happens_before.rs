@@ -6,7 +6,6 @@
 //! or writes), closed transitively. A clock entry `c[i] = k` says the first `k` events
 //! of process `i` happen before (or are) this event.
 
-use crate::dependency::guarded::Guarded;
 use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::Process;
@@ -20,9 +19,9 @@ pub struct HappensBefore {
     /// Per event: the earlier events it conflicts with that were recorded independent
     /// of it (it may read what they wrote without happening after them).
     independent: Vec<Vec<usize>>,
-    /// Per event: those of its recorded independences that hold while locations
-    /// stay ordered ([`crate::dependency::guarded`]).
-    guarded: Vec<Vec<Guarded>>,
+    /// Per event: the earlier events of its guarded independences
+    /// ([`crate::dependency::guarded`]), each also in `independent`.
+    guarded: Vec<Vec<usize>>,
     /// How many events of the execution have guarded independences.
     with_guarded: usize,
     /// Per event: the earlier events it happens after because a guarded pair's
@@ -46,7 +45,7 @@ impl HappensBefore {
         events: &[Event],
         procs: &[Process],
         independent: &[usize],
-        guarded: &[Guarded],
+        guarded: &[usize],
     ) {
         let e = &events[events.len() - 1];
         self.push_ordered(events, procs, independent, |i, earlier| {
@@ -86,7 +85,7 @@ impl HappensBefore {
             if let Some(m) =
                 (0..d).find(|&m| events[m].precedes_in_program(e) && events[m].proc != e.proc)
             {
-                forced.extend(self.guarded[m].iter().map(|g| g.other));
+                forced.extend_from_slice(&self.guarded[m]);
             }
         }
         let (done, rest) = self.clocks.split_at_mut(d);
@@ -119,11 +118,6 @@ impl HappensBefore {
     /// by the second event of a guarded pair: the pair's first.
     pub fn forced(&self, i: usize) -> &[usize] {
         &self.forced[i]
-    }
-
-    /// The guarded independences recorded for event `i` with earlier events.
-    pub fn guarded(&self, i: usize) -> &[Guarded] {
-        &self.guarded[i]
     }
 
     pub fn pop(&mut self) {

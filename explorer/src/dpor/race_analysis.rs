@@ -10,7 +10,6 @@ use super::reduction::{race_at, race_view, Equivalent, LineNine, Race, Recorded,
 use super::wakeup::Insertion;
 use super::{choose, Dpor, Node};
 use crate::dependency::footprint::{Carried, Footprint};
-use crate::dependency::guarded::Guarded;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
 use crate::dpor::sleep::SleepSet;
@@ -32,7 +31,7 @@ impl<R: Reduction> Dpor<R> {
         // n): analysed in turn, until no new independence is found.
         let mut analysed: Vec<usize> = Vec::new();
         let mut independent: Vec<usize> = Vec::new();
-        let mut guarded: Vec<Guarded> = Vec::new();
+        let mut guarded: Vec<usize> = Vec::new();
         loop {
             let races: Vec<usize> = races::races(run.ex.events(), &self.hb)
                 .into_iter()
@@ -61,7 +60,7 @@ impl<R: Reduction> Dpor<R> {
         run: &mut Exploration<'_, '_>,
         real: bool,
         races: &[usize],
-        guarded: &mut Vec<Guarded>,
+        guarded: &mut Vec<usize>,
     ) -> Vec<usize> {
         let mut independent = Vec::new();
         let n = run.ex.events().len() - 1;
@@ -123,11 +122,8 @@ impl<R: Reduction> Dpor<R> {
                 let reverse = match self.reduction.line_nine(&mut race) {
                     LineNine::Reverse => true,
                     LineNine::Independent => false,
-                    LineNine::Guarded(locations) => {
-                        guarded.push(Guarded {
-                            other: e,
-                            locations,
-                        });
+                    LineNine::Guarded => {
+                        guarded.push(e);
                         false
                     }
                 };

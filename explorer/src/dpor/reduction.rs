@@ -18,7 +18,6 @@ use crate::fingerprint::Fingerprint;
 use crate::report::Stats;
 use crate::state::State;
 use frontend::ir::Program;
-use frontend::memory::Loc;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
@@ -68,9 +67,10 @@ pub enum LineNine {
     Reverse,
     /// The two events commute wherever they meet: independent in happens-before.
     Independent,
-    /// Independent in happens-before while every event that writes one of these
-    /// locations stays ordered with both ([`crate::dependency::guarded`]).
-    Guarded(Vec<Loc>),
+    /// They commute where every linearisation meets them: independent in
+    /// happens-before, as the only independence of `n`, with what the second spawns
+    /// ordered after both ([`crate::dependency::guarded`]).
+    Guarded,
 }
 
 impl Race<'_, '_> {
