@@ -61,8 +61,10 @@
 //!   evaluated. Without condition 3, cdpor lost a final state of
 //!   `tests/regressions/a_guarded_independence_is_the_only_one_of_its_event.ic`.
 //! - Condition 4: `p(v) { if (x <= v) { return; } x = 0; spawn q(); }` twice: the first to
-//!   run spawns `q`, which may run before the second
-//!   (`r_is_not_taken_for_two_blocks_whose_spawns_the_state_decides`).
+//!   run spawns `q`, which may run before the second; without the condition cdpor
+//!   lost a final state of `tests/regressions/the_first_of_a_guarded_pair_spawns_nothing.ic`
+//!   (and, with `R` in place of the rule, of
+//!   `r_is_not_taken_for_two_blocks_whose_spawns_the_state_decides`).
 //!
 //! [`Independence::holding_at`]: crate::dependency::constraints::Independence::holding_at
 //! [`HappensBefore::forced`]: crate::dependency::happens_before::HappensBefore::forced
