@@ -185,17 +185,18 @@ impl Constrained {
         let (x, y) = (&r.events[e], &r.events[n]);
         let (lx, ly) = (r.ex.entry_locals(e), r.ex.entry_locals(n));
         let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
-        // Line 11's question (`holds_after_u`), answered once for both lines.
-        let holds = enabled(x.block, lx)
-            && enabled(y.block, ly)
-            && (self.ics.holding(r.program, &mem, x.block, lx, y.block, ly)).is_some();
-        self.after_u = Some((e, n, holds));
-        if !holds {
-            return None;
-        }
+        let both_enabled = enabled(x.block, lx) && enabled(y.block, ly);
         let relation = r.dependency.relation_r()?.relation(r.program);
-        let locations =
-            relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both)?;
+        let locations = both_enabled
+            .then(|| relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both))
+            .flatten();
+        // Line 11's question (`holds_after_u`), answered once for both lines: a
+        // constraint over globals both read that holds answers it.
+        let holds = both_enabled
+            && (locations.is_some()
+                || (self.ics.holding(r.program, &mem, x.block, lx, y.block, ly)).is_some());
+        self.after_u = Some((e, n, holds));
+        let locations = locations?;
         if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
             return None;
         }

@@ -262,7 +262,9 @@ impl Independence {
     ) -> Option<Vec<Loc>> {
         let (pair, swapped) = self.ics.pair(x, y)?;
         let (la, lb) = if swapped { (ly, lx) } else { (lx, ly) };
-        self.may_hold(x, y, readable)?;
+        if !self.guards_apart(x, y) {
+            return None;
+        }
         pair.constraints
             .iter()
             .filter(|c| c.globals.iter().all(|&g| readable(g)))
