@@ -3,16 +3,17 @@
 //! interpreter's undo log; the running process's locals are saved in a reused buffer;
 //! spawned processes are appended and truncated.
 
-use crate::dependency::footprint::{Carried, Footprint, Policy};
+use crate::dependency::footprint::{Carried, Footprint, Policy, CACHED};
 use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::state::{Process, State};
 use crate::Deps;
 use frontend::interp::{Effects, Fault, Limits, Machine, Next};
 use frontend::ir::{BlockId, Program};
-use frontend::memory::{Loc, Memory, UndoLog};
+use frontend::memory::{Loc, Memory, Rewound, UndoLog};
 use frontend::value::Value;
-use std::collections::HashSet;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// One block run by one process.
@@ -40,6 +41,10 @@ pub struct Event {
     /// Its footprint is what it touched, and its block's path depends on the global
     /// state: elsewhere it may touch otherwise ([`Executor::carries_accesses`]).
     pub own_accesses: bool,
+    /// Where it carries what it touched (`own_accesses`), its transition footprint,
+    /// which the searches ask for at every race of it (kept here rather than looked
+    /// up again); else empty.
+    pub(crate) transition: Footprint,
     /// It carries what it touched, and touched fewer locations than its block may
     /// ([`Executor::touched_less`]).
     pub touched_less: bool,
@@ -83,6 +88,10 @@ pub struct Executor<'p> {
     policy: Arc<Policy>,
     /// Events keep the locations they read ([`Event::read`]).
     keep_reads: bool,
+    /// What events carry where a search runs them again in another state, by what
+    /// decides it ([`Executor::accesses_at`]): one per thread, unlocked, as the
+    /// searches ask at almost every race (bounded as [`Policy`]'s cache is).
+    carried_at: RefCell<FxHashMap<Fingerprint, Option<Footprint>>>,
 }
 
 impl<'p> Executor<'p> {
@@ -108,6 +117,7 @@ impl<'p> Executor<'p> {
             fx: Effects::default(),
             policy,
             keep_reads: false,
+            carried_at: Default::default(),
         }
     }
 
@@ -141,9 +151,9 @@ impl<'p> Executor<'p> {
     }
 
     /// Event `i`'s transition footprint: what it carries, unless it carries what it
-    /// touched ([`Executor::carries_accesses`]), failed or was a probe (those carry
-    /// what they touched before stopping, and run whole elsewhere): then computed
-    /// from the locals it started with.
+    /// touched ([`Executor::carries_accesses`]; then kept beside that), failed or was
+    /// a probe (those carry what they touched before stopping, and run whole
+    /// elsewhere: then computed from the locals it started with).
     pub fn event_transition(&self, i: usize) -> Footprint {
         self.with_event_transition(i, Footprint::clone)
     }
@@ -152,7 +162,9 @@ impl<'p> Executor<'p> {
     /// without copying it.
     pub fn with_event_transition<R>(&self, i: usize, f: impl FnOnce(&Footprint) -> R) -> R {
         let event = &self.events[i];
-        if event.failed || self.carries_accesses(i) {
+        if event.own_accesses {
+            f(&event.transition)
+        } else if event.failed {
             let saved = &self.saved[i];
             let (machine, mem) = (&self.machine, &self.state.mem);
             let [key, _] = saved.keys;
@@ -202,11 +214,44 @@ impl<'p> Executor<'p> {
         self.events[i].touched_less
     }
 
-    /// The footprint an event of `block` run with `locals` on `mem` (a memory computed
-    /// for a reordering, [`Executor::virtual_memory`], spent here) carries: what
-    /// it touches where it completes and its other paths touch nothing else, else its
+    /// The footprint completed event `i` carries run again, with the locals it
+    /// started with, on `mem` (a memory computed for a reordering): what it touches
+    /// where it completes and its other paths touch nothing else, else its
     /// transition footprint. `None` where its guard does not hold.
-    pub fn accesses_at(&self, mem: Memory, block: BlockId, locals: &[Value]) -> Option<Footprint> {
+    ///
+    /// Kept by the fingerprint of its live locals (which names the block) and of the
+    /// values `mem` holds at the locations its transition footprint reads (the
+    /// collision bound of [`crate::visited`]), which decide the answer: the run of a
+    /// block is a function of its live locals (the others are written before they
+    /// are read) and of the values of the globals it reads, and every location any
+    /// of its paths may read, its guard's included, is a read of its transition
+    /// footprint ([`frontend::analysis::may_touch`]). Two runs that agree there take
+    /// the same path to the same end and touch the same locations. A reversal runs a
+    /// race's later event on the memory before the earlier one, and races meet the
+    /// same values again and again (odpor on BB(10): 390 distinct keys among 360,000
+    /// runs); `mem` is read a location at a time, and copied whole only to run the
+    /// block.
+    pub fn accesses_at(&self, mem: &Rewound<'_>, i: usize) -> Option<Footprint> {
+        let program = self.machine.program;
+        let [live_key, _] = self.saved[i].keys;
+        let key = self.with_event_transition(i, |t| {
+            crate::fingerprint::fingerprint(&ValuesAt { live_key, program, mem, at: &t.reads })
+        });
+        let (block, locals) = (self.events[i].block, &self.saved[i].locals);
+        if let Some(carried) = self.carried_at.borrow().get(&key) {
+            return carried.clone();
+        }
+        let carried = self.run_accesses(mem.memory(), block, locals);
+        let mut cache = self.carried_at.borrow_mut();
+        if cache.len() >= CACHED {
+            cache.clear();
+        }
+        cache.insert(key, carried.clone());
+        carried
+    }
+
+    /// [`Executor::accesses_at`], computed.
+    fn run_accesses(&self, mem: Memory, block: BlockId, locals: &[Value]) -> Option<Footprint> {
         let (run, fx) = self.run_at(mem, block, locals)?;
         let transition = self.transition(block, locals);
         // What the event would carry there (as `Executor::step` gives it): what it
@@ -404,6 +449,7 @@ impl<'p> Executor<'p> {
                 if accesses && only_touches(t, &fx.reads, &fx.writes) {
                     event.footprint.reads.clone_from(&fx.reads);
                     event.footprint.writes.clone_from(&fx.writes);
+                    event.transition.clone_from(t);
                     event.own_accesses = true;
                     event.touched_less = t.reads != fx.reads || t.writes != fx.writes;
                 } else {
@@ -541,21 +587,19 @@ impl<'p> Executor<'p> {
     /// they did in the execution, i.e. when every event that happens before a
     /// selected one is in the subsequence (then each reads and writes what it did).
     pub fn virtual_memory(&self, first: usize, member: impl Fn(usize) -> bool) -> Memory {
-        let mut mem = self.state.mem.clone();
-        let mut fixed = HashSet::new();
-        for i in (first..self.depth).rev() {
+        self.rewound(first, member).memory()
+    }
+
+    /// [`Executor::virtual_memory`], read a location at a time where that suffices.
+    pub fn rewound(&self, first: usize, member: impl Fn(usize) -> bool) -> Rewound<'_> {
+        let events = (first..self.depth).rev().map(|i| {
             let end = match self.saved.get(i + 1) {
                 Some(next) if i + 1 < self.depth => next.undo_mark,
                 _ => self.undo.len(),
             };
-            mem.rewind(
-                &self.undo,
-                self.saved[i].undo_mark..end,
-                member(i),
-                &mut fixed,
-            );
-        }
-        mem
+            (self.saved[i].undo_mark..end, member(i))
+        });
+        Rewound::new(&self.state.mem, &self.undo, events.collect())
     }
 
     /// The locals event `i` of the current execution started with.
@@ -566,6 +610,24 @@ impl<'p> Executor<'p> {
     /// Whether some event of the current execution failed.
     pub fn failed(&self) -> bool {
         self.events().iter().any(|e| e.failed)
+    }
+}
+
+/// What [`Executor::accesses_at`] keys its answers by: a block's live locals (their
+/// fingerprint, which names the block) and the values at the locations it may read.
+struct ValuesAt<'a> {
+    live_key: Fingerprint,
+    program: &'a Program,
+    mem: &'a Rewound<'a>,
+    at: &'a [Loc],
+}
+
+impl std::hash::Hash for ValuesAt<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.live_key.hash(state);
+        for &loc in self.at {
+            self.mem.hash_at(self.program, loc, state);
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! a scalar, one array element, one map key, or a whole list. Writes record the old
 //! value in an [`UndoLog`], so an explorer can step back without copying the memory.
 
+use crate::analysis::may_touch::WHOLE;
 use crate::ir::{GlobalId, GlobalKind, Program};
 use crate::value::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -166,6 +167,103 @@ impl Old {
     }
 }
 
+/// The memory of a subsequence of a logged execution, computed from the memory after
+/// all of it without running anything ([`Memory::rewind`]), whole or a location at a
+/// time: a search that asks what a few locations hold there need not copy the
+/// memory.
+pub struct Rewound<'a> {
+    after: &'a Memory,
+    log: &'a UndoLog,
+    /// The log range of each event after the subsequence's common prefix, newest
+    /// first, and whether the subsequence keeps it.
+    events: Vec<(Range<usize>, bool)>,
+}
+
+impl<'a> Rewound<'a> {
+    /// The subsequence of the execution logged in `log` that ended in `after`, whose
+    /// `events` after their common prefix are as [`Rewound::events`] says.
+    pub fn new(after: &'a Memory, log: &'a UndoLog, events: Vec<(Range<usize>, bool)>) -> Self {
+        Rewound { after, log, events }
+    }
+
+    /// The whole memory.
+    pub fn memory(&self) -> Memory {
+        let mut mem = self.after.clone();
+        let mut fixed = HashSet::new();
+        for (range, kept) in &self.events {
+            mem.rewind(self.log, range.clone(), *kept, &mut fixed);
+        }
+        mem
+    }
+
+    /// The log entry whose old value `cell` holds, [`Memory::rewind`]'s walk for one
+    /// cell: the oldest write undone before a kept write fixes the cell; none where
+    /// no write was undone (it holds its value in `after`).
+    fn undone(&self, cell: Cell) -> Option<&'a Old> {
+        let log = self.log;
+        let mut holding = None;
+        for (range, kept) in &self.events {
+            for old in log.entries[range.clone()].iter().rev() {
+                if old.cell() != cell {
+                    continue;
+                }
+                if *kept {
+                    return holding;
+                }
+                holding = Some(old);
+            }
+        }
+        holding
+    }
+
+    fn slot(&self, slot: usize) -> &Value {
+        match self.undone(Cell::Slot(slot)) {
+            Some(Old::Slot(_, v)) => v,
+            _ => &self.after.slots[slot],
+        }
+    }
+
+    fn key(&self, m: usize, key: i64) -> Option<i64> {
+        match self.undone(Cell::Key(m, key)) {
+            Some(Old::Map(_, _, v)) => *v,
+            _ => self.after.maps[m].get(&key).copied(),
+        }
+    }
+
+    /// Hashes the value at `loc` of `program` (an element outside an array, or
+    /// [`WHOLE`], stands for them all): memories that hold the same values there
+    /// hash alike.
+    pub fn hash_at<H: std::hash::Hasher>(&self, program: &Program, loc: Loc, state: &mut H) {
+        use std::hash::Hash;
+        let g = loc.global;
+        let base = self.after.base[g as usize];
+        match program.globals[g as usize].kind {
+            GlobalKind::Scalar(_) => self.slot(base).hash(state),
+            GlobalKind::Array { len, .. } => match usize::try_from(loc.elem) {
+                Ok(i) if i < len => self.slot(base + i).hash(state),
+                _ => (base..base + len).for_each(|i| self.slot(i).hash(state)),
+            },
+            GlobalKind::Map if loc.elem == WHOLE => {
+                // Every key the map has after, or had before a write in the log.
+                let logged = self.events.iter().flat_map(|(range, _)| {
+                    self.log.entries[range.clone()].iter().filter_map(|old| match *old {
+                        Old::Map(m, key, _) if m == base => Some(key),
+                        _ => None,
+                    })
+                });
+                let keys: std::collections::BTreeSet<i64> =
+                    self.after.maps[base].keys().copied().chain(logged).collect();
+                for key in keys {
+                    if let Some(v) = self.key(base, key) {
+                        (key, v).hash(state);
+                    }
+                }
+            }
+            GlobalKind::Map => self.key(base, loc.elem).hash(state),
+        }
+    }
+}
+
 /// A location as the undo log names it: a slot, or one key of one map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cell {
@@ -229,8 +327,8 @@ impl Memory {
     }
 
     /// Whether two memories of `program` hold the same value at `loc` (an absent map
-    /// key is a value too; an element outside an array, or `WHOLE`, stands for them
-    /// all).
+    /// key is a value too; an element outside an array, or [`WHOLE`], stands for
+    /// them all).
     pub fn same_at(&self, other: &Memory, program: &Program, loc: Loc) -> bool {
         let g = loc.global;
         match program.globals[g as usize].kind {
@@ -239,6 +337,7 @@ impl Memory {
                 Ok(i) if i < len => self.element(g, i) == other.element(g, i),
                 _ => (0..len).all(|i| self.element(g, i) == other.element(g, i)),
             },
+            GlobalKind::Map if loc.elem == WHOLE => self.map(g) == other.map(g),
             GlobalKind::Map => self.map(g).get(&loc.elem) == other.map(g).get(&loc.elem),
         }
     }
@@ -269,7 +368,7 @@ impl Memory {
     /// another event's write is undone where no kept write fixed the location. Called
     /// for every event after the subsequence's common prefix, newest first, this
     /// leaves each location with the value of its last write in the subsequence.
-    pub fn rewind(
+    fn rewind(
         &mut self,
         log: &UndoLog,
         range: Range<usize>,

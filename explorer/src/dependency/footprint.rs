@@ -139,8 +139,9 @@ pub struct Policy {
     cache: Mutex<FxHashMap<Fingerprint, Footprint>>,
 }
 
-/// Most transition footprints [`Policy`] keeps.
-const CACHED: usize = 1 << 16;
+/// Most footprints a cache keeps ([`Policy`]'s transition footprints, and what
+/// [`crate::Executor::accesses_at`] computed).
+pub(crate) const CACHED: usize = 1 << 16;
 
 impl Policy {
     /// With `Deps::Dynamic`, completed events carry their transition footprints,

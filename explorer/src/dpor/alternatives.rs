@@ -8,7 +8,7 @@ use crate::dpor::sleep::Step;
 use crate::executor::Executor;
 use crate::fingerprint::Fingerprint;
 use crate::state::State;
-use frontend::memory::Memory;
+use frontend::memory::{Memory, Rewound};
 use frontend::value::Value;
 
 /// Runs `processes` (by identity key) from a copy of `state`, counting each step in
@@ -74,6 +74,16 @@ pub fn virtual_memory(
     e: usize,
     after: &[usize],
 ) -> Option<Memory> {
+    rewound(ex, hb, e, after).map(|mem| mem.memory())
+}
+
+/// [`virtual_memory`], read a location at a time where that suffices.
+pub fn rewound<'a>(
+    ex: &'a Executor<'_>,
+    hb: &HappensBefore,
+    e: usize,
+    after: &[usize],
+) -> Option<Rewound<'a>> {
     let member = |i: usize| after.binary_search(&i).is_ok();
     let events = ex.events();
     let reads =
@@ -83,7 +93,7 @@ pub fn virtual_memory(
             .iter()
             .all(|&k| k < e || member(k) || !reads(j, k))
     });
-    exact.then(|| ex.virtual_memory(e, member))
+    exact.then(|| ex.rewound(e, member))
 }
 
 /// The memory of `s[E'.w]` and event `n`'s locals there: read off the undo log where

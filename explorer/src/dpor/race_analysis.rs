@@ -4,7 +4,7 @@
 //! (Optimal-DPOR), after the reduction's line 9, then the reduction's sequence to the
 //! sleep set (lines 11–14). Also the wakeup-tree steps (`entry`) events become.
 
-use super::alternatives::virtual_memory;
+use super::alternatives::rewound;
 use super::awaits::{await_race, AwaitRace};
 use super::reduction::{race_at, race_view, Equivalent, LineNine, Race, Recorded, Reduction};
 use super::wakeup::Insertion;
@@ -270,7 +270,7 @@ pub(super) fn moved(ex: &Executor<'_>, i: usize) -> Entry {
 /// the global state, [`Executor::carries_by_path`]): with the footprint it carries
 /// when it runs in `s[E'.v]` ([`Executor::accesses_at`]). `v` runs there
 /// as in `E` (see [`moved`]), so the memory is read off the undo log
-/// ([`virtual_memory`]), and `n` runs with the locals it had; where the memory is
+/// ([`rewound`]), and `n` runs with the locals it had; where the memory is
 /// not exact there, with its transition footprint.
 ///
 /// Not its transition footprint wherever it may: a wakeup tree's steps are compared
@@ -297,9 +297,7 @@ pub(super) fn reversed(
     (e, n): (usize, usize),
     v: &[usize],
 ) -> Entry {
-    let block = ex.events()[n].block;
-    let exact =
-        virtual_memory(ex, hb, e, v).and_then(|mem| ex.accesses_at(mem, block, ex.entry_locals(n)));
+    let exact = rewound(ex, hb, e, v).and_then(|mem| ex.accesses_at(&mem, n));
     match exact {
         // What it surely overwrites there is not known: none (only the observers,
         // which do not move such events, read it).
