@@ -43,7 +43,7 @@ pub struct Event {
     pub own_accesses: bool,
     /// Where it carries what it touched (`own_accesses`), its transition footprint,
     /// which the searches ask for at every race of it (kept here rather than looked
-    /// up again); else empty.
+    /// up again); else stale, unread (the buffer is reused).
     pub(crate) transition: Footprint,
     /// It carries what it touched, and touched fewer locations than its block may
     /// ([`Executor::touched_less`]).
@@ -214,10 +214,10 @@ impl<'p> Executor<'p> {
         self.events[i].touched_less
     }
 
-    /// The footprint completed event `i` carries run again, with the locals it
-    /// started with, on `mem` (a memory computed for a reordering): what it touches
-    /// where it completes and its other paths touch nothing else, else its
-    /// transition footprint. `None` where its guard does not hold.
+    /// The footprint event `i` (completed, or failed) carries run again, with the
+    /// locals it started with, on `mem` (a memory computed for a reordering): what
+    /// it touches where it completes and its other paths touch nothing else, else
+    /// its transition footprint. `None` where its guard does not hold.
     ///
     /// Kept by the fingerprint of its live locals (which names the block) and of the
     /// values `mem` holds at the locations its transition footprint reads (the
@@ -235,7 +235,12 @@ impl<'p> Executor<'p> {
         let program = self.machine.program;
         let [live_key, _] = self.saved[i].keys;
         let key = self.with_event_transition(i, |t| {
-            crate::fingerprint::fingerprint(&ValuesAt { live_key, program, mem, at: &t.reads })
+            crate::fingerprint::fingerprint(&ValuesAt {
+                live_key,
+                program,
+                mem,
+                at: &t.reads,
+            })
         });
         let (block, locals) = (self.events[i].block, &self.saved[i].locals);
         if let Some(carried) = self.carried_at.borrow().get(&key) {

@@ -168,7 +168,7 @@ impl Old {
 }
 
 /// The memory of a subsequence of a logged execution, computed from the memory after
-/// all of it without running anything ([`Memory::rewind`]), whole or a location at a
+/// all of it without running anything (`Memory::rewind`), whole or a location at a
 /// time: a search that asks what a few locations hold there need not copy the
 /// memory.
 pub struct Rewound<'a> {
@@ -180,8 +180,9 @@ pub struct Rewound<'a> {
 }
 
 impl<'a> Rewound<'a> {
-    /// The subsequence of the execution logged in `log` that ended in `after`, whose
-    /// `events` after their common prefix are as [`Rewound::events`] says.
+    /// The subsequence of the execution logged in `log` that ended in `after`:
+    /// `events` are the log range of each event after the subsequence's common
+    /// prefix, newest first, and whether the subsequence keeps it.
     pub fn new(after: &'a Memory, log: &'a UndoLog, events: Vec<(Range<usize>, bool)>) -> Self {
         Rewound { after, log, events }
     }
@@ -196,7 +197,7 @@ impl<'a> Rewound<'a> {
         mem
     }
 
-    /// The log entry whose old value `cell` holds, [`Memory::rewind`]'s walk for one
+    /// The log entry whose old value `cell` holds, `Memory::rewind`'s walk for one
     /// cell: the oldest write undone before a kept write fixes the cell; none where
     /// no write was undone (it holds its value in `after`).
     fn undone(&self, cell: Cell) -> Option<&'a Old> {
@@ -232,7 +233,9 @@ impl<'a> Rewound<'a> {
 
     /// Hashes the value at `loc` of `program` (an element outside an array, or
     /// [`WHOLE`], stands for them all): memories that hold the same values there
-    /// hash alike.
+    /// hash alike, and each location's words say where they end (a list's and a
+    /// whole map's start with their length), so the hashes of several locations in
+    /// a row are those of their values together.
     pub fn hash_at<H: std::hash::Hasher>(&self, program: &Program, loc: Loc, state: &mut H) {
         use std::hash::Hash;
         let g = loc.global;
@@ -246,18 +249,24 @@ impl<'a> Rewound<'a> {
             GlobalKind::Map if loc.elem == WHOLE => {
                 // Every key the map has after, or had before a write in the log.
                 let logged = self.events.iter().flat_map(|(range, _)| {
-                    self.log.entries[range.clone()].iter().filter_map(|old| match *old {
-                        Old::Map(m, key, _) if m == base => Some(key),
-                        _ => None,
-                    })
+                    self.log.entries[range.clone()]
+                        .iter()
+                        .filter_map(|old| match *old {
+                            Old::Map(m, key, _) if m == base => Some(key),
+                            _ => None,
+                        })
                 });
-                let keys: std::collections::BTreeSet<i64> =
-                    self.after.maps[base].keys().copied().chain(logged).collect();
-                for key in keys {
-                    if let Some(v) = self.key(base, key) {
-                        (key, v).hash(state);
-                    }
-                }
+                let keys: std::collections::BTreeSet<i64> = self.after.maps[base]
+                    .keys()
+                    .copied()
+                    .chain(logged)
+                    .collect();
+                let held: Vec<(i64, i64)> = (keys.into_iter())
+                    .filter_map(|key| Some((key, self.key(base, key)?)))
+                    .collect();
+                // With its length, as a list hashes: what follows cannot be taken
+                // for more of the map.
+                held.hash(state);
             }
             GlobalKind::Map => self.key(base, loc.elem).hash(state),
         }
