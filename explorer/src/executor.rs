@@ -198,9 +198,15 @@ impl<'p> Executor<'p> {
     /// block whose path depends on the state, it made odpor twice as slow on
     /// lastzero(10), whose scans take paths by values.
     pub fn carries_by_path(&self, i: usize) -> bool {
+        !self.events[i].failed && self.block_carries_by_path(i)
+    }
+
+    /// [`Executor::carries_by_path`] of the block of event `i`, whether or not it
+    /// completed: a probe's, or an unrun step's, carries by its path where a
+    /// reversal runs it.
+    pub fn block_carries_by_path(&self, i: usize) -> bool {
         let event = &self.events[i];
-        !event.failed
-            && self.policy.carried() == Carried::Accesses
+        self.policy.carried() == Carried::Accesses
             && !self.policy.records(event.block, false)
             && self.with_event_transition(i, |t| {
                 crate::dependency::footprint::intersects(&t.reads, &t.writes)

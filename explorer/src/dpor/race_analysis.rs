@@ -135,11 +135,19 @@ impl<R: Reduction> Dpor<R> {
                     // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
                     // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`); a
                     // probe's step with its block's footprint (it reads other values
-                    // there).
-                    // A real `n` whose path depends on the global state takes the
-                    // footprint it carries where the reversal runs it, whichever it
-                    // carries in `E` (see `reversed`).
-                    let last = match real && run.ex.carries_by_path(n) {
+                    // there), and any `n` whose path depends on the global state with
+                    // the footprint it carries where the reversal runs it, whichever
+                    // it carries in `E` (see `reversed`): a real one, a probe, or a
+                    // step that did not run here. A probe's step that may write what
+                    // it does not write there ordered a process before it in the
+                    // tree that its own branch, explored first, commutes with: the
+                    // step found it asleep (odpor ended an execution blocked:
+                    // `tests/regressions/odpor_accesses_a_probe_reversed_carries_what_its_block_touches_there.ic`).
+                    let reruns = match real {
+                        true => run.ex.carries_by_path(n),
+                        false => run.ex.block_carries_by_path(n),
+                    };
+                    let last = match reruns {
                         true => reversed(&run.ex, &self.hb, (e, n), &before_n),
                         false => entry(&run.ex, n, !real),
                     };
