@@ -48,6 +48,9 @@ pub struct Event {
     /// It carries what it touched, and touched fewer locations than its block may
     /// ([`Executor::touched_less`]).
     pub touched_less: bool,
+    /// A probe ([`Executor::probe`]): the guard of a process waiting at an `await`,
+    /// read where its block cannot run.
+    pub probe: bool,
 }
 
 impl Event {
@@ -202,8 +205,7 @@ impl<'p> Executor<'p> {
     }
 
     /// [`Executor::carries_by_path`] of the block of event `i`, whether or not it
-    /// completed: a probe's, or an unrun step's, carries by its path where a
-    /// reversal runs it.
+    /// completed: a probe's block carries by its path where a reversal runs it.
     pub fn block_carries_by_path(&self, i: usize) -> bool {
         let event = &self.events[i];
         self.policy.carried() == Carried::Accesses
@@ -447,6 +449,7 @@ impl<'p> Executor<'p> {
         event.block = block;
         event.own_accesses = false;
         event.touched_less = false;
+        event.probe = false;
         if self.policy.records(block, outcome.is_err()) {
             event.footprint.reads.clone_from(&self.fx.reads);
             event.footprint.writes.clone_from(&self.fx.writes);
@@ -498,7 +501,10 @@ impl<'p> Executor<'p> {
             reads: self.guard_reads(block, &p.locals),
             writes: Vec::new(),
         };
-        self.record_unrun(proc, footprint)
+        self.record_unrun(proc, footprint);
+        let probe = self.depth - 1;
+        self.events[probe].probe = true;
+        &self.events[probe]
     }
 
     /// Records process `proc`'s next block as an event that has not run: with the
@@ -570,6 +576,7 @@ impl<'p> Executor<'p> {
         event.read.clear();
         event.own_accesses = false;
         event.touched_less = false;
+        event.probe = false;
         event.spawned = (self.state.procs.len(), self.state.procs.len());
         event.failed = true;
         self.depth += 1;

@@ -133,19 +133,20 @@ impl<R: Reduction> Dpor<R> {
                     independent.push(e);
                 } else if let Some((before_n, after_n)) = sequence {
                     // Optimal-DPOR: v = notdep(e, E).n joins wut(E') (see
-                    // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`); a
-                    // probe's step with its block's footprint (it reads other values
-                    // there), and any `n` whose path depends on the global state with
-                    // the footprint it carries where the reversal runs it, whichever
-                    // it carries in `E` (see `reversed`): a real one, a probe, or a
-                    // step that did not run here. A probe's step that may write what
-                    // it does not write there ordered a process before it in the
-                    // tree that its own branch, explored first, commutes with: the
-                    // step found it asleep (odpor ended an execution blocked:
+                    // `insert_wakeup`; odpor-cs's v: `Reduction::wakeup_sequence`).
+                    // A real `n`, or a probe's step, whose block takes its path by the
+                    // global state joins with the footprint it carries where the
+                    // reversal runs it, whichever it carries in `E` (see `reversed`);
+                    // another step that did not run here with its block's footprint
+                    // (it reads other values there). With its block's footprint, a
+                    // probe's step that may write what it does not write there
+                    // ordered a process before it in the tree that its own branch,
+                    // explored first, commutes with: the step found it asleep (odpor
+                    // ended an execution blocked:
                     // `tests/regressions/odpor_accesses_a_probe_reversed_carries_what_its_block_touches_there.ic`).
                     let reruns = match real {
                         true => run.ex.carries_by_path(n),
-                        false => run.ex.block_carries_by_path(n),
+                        false => run.ex.events()[n].probe && run.ex.block_carries_by_path(n),
                     };
                     let last = match reruns {
                         true => reversed(&run.ex, &self.hb, (e, n), &before_n),
