@@ -601,14 +601,10 @@ impl<'p> Executor<'p> {
     /// The memory after the events before `first` followed by those after it that
     /// `member` selects, in their order: the "virtual state" in which CDPOR evaluates
     /// a constraint or a guard (`s[E'.û]`, `s[E'.notdep(e, E)]`), computed from the
-    /// undo log without running anything. Exact when the selected events behave as
-    /// they did in the execution, i.e. when every event that happens before a
-    /// selected one is in the subsequence (then each reads and writes what it did).
-    pub fn virtual_memory(&self, first: usize, member: impl Fn(usize) -> bool) -> Memory {
-        self.rewound(first, member).memory()
-    }
-
-    /// [`Executor::virtual_memory`], read a location at a time where that suffices.
+    /// undo log without running anything, whole ([`Rewound::memory`]) or a location
+    /// at a time. Exact when the selected events behave as they did in the
+    /// execution, i.e. when every event that happens before a selected one is in the
+    /// subsequence (then each reads and writes what it did).
     pub fn rewound(&self, first: usize, member: impl Fn(usize) -> bool) -> Rewound<'_> {
         let events = (first..self.depth).rev().map(|i| {
             let end = match self.saved.get(i + 1) {

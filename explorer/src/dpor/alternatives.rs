@@ -62,7 +62,7 @@ pub(super) fn run_steps(
 
 /// The memory of `s[E'.w]`, where `E'` is the prefix before event `e` and `w` the
 /// events `after` (indices after `e`, in order), computed from the undo log (see
-/// [`Executor::virtual_memory`]); `None` when that would not be exact: some event of
+/// [`Executor::rewound`]); `None` when that would not be exact: some event of
 /// `w` was recorded independent (CDPOR line 9) of a conflicting event from `e` on
 /// that is not in `w`, and may have read what that event wrote (and behave otherwise
 /// without it). A pair that only writes the same locations (`odpor-ob`'s unobserved
