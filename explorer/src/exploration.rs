@@ -11,7 +11,7 @@ use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
 use crate::parallel::pool::{Job, Pool};
 use crate::parallel::shared_top::{Branch, Choice, Handed, Link, Mailbox, SharedTop};
-use crate::parallel::shared_visited::SharedVisited;
+use crate::parallel::shared_visited::{SharedVisited, Stored, FINISHED};
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
@@ -213,7 +213,36 @@ const SHARED_ACCOUNT: u64 = 4096;
 /// the threads of a parallel search share.
 enum Store {
     Own(Visited),
-    Shared(Arc<SharedVisited>),
+    /// The threads' store, and the numbers of the states this thread stored first,
+    /// for a search that numbers them ([`Exploration::store_owned`]).
+    Shared {
+        all: Arc<SharedVisited>,
+        /// This thread's number, and how many threads share `all`: `all` keeps
+        /// beside each state a thread has not finished with the thread's number of
+        /// it, as `number * threads + thread` ([`Exploration::store_owned`]).
+        me: u32,
+        threads: u32,
+        /// The states this thread stored first.
+        stored: StateId,
+        /// `all`'s bytes when last weighed ([`SHARED_ACCOUNT`]).
+        weighed: u64,
+    },
+}
+
+/// A state reached by a stateful search that numbers the states it stores and may
+/// run on threads ([`Exploration::store_owned`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reached {
+    /// New: stored now, with this number.
+    New(StateId),
+    /// Stored before by this thread, with this number: on one thread, every state
+    /// stored before; on several, one it has not finished with.
+    Again(StateId),
+    /// Stored by another thread, which has not finished with it.
+    Open,
+    /// A thread (this one too) has finished with it, and published its summary as
+    /// this number ([`SharedVisited::finish`]).
+    Finished(u32),
 }
 
 /// A state as final states are compared (docs/soundness.md, "What the counts mean"): its globals, and
@@ -450,10 +479,17 @@ impl<'p, 'a> Exploration<'p, 'a> {
     pub(crate) fn for_worker(
         &mut self,
         store: Arc<SharedVisited>,
+        me: usize,
         pool: Arc<Pool>,
         started: Instant,
     ) {
-        self.visited = Some(Store::Shared(store));
+        self.visited = Some(Store::Shared {
+            all: store,
+            me: me as u32,
+            threads: pool.workers() as u32,
+            stored: 0,
+            weighed: 0,
+        });
         self.halt = Some(pool.over_flag());
         self.pool = Some(pool);
         self.started = started;
@@ -712,6 +748,64 @@ impl<'p> Exploration<'p, '_> {
         (id, new)
     }
 
+    /// [`Exploration::store`] for a search that may run on several threads sharing
+    /// one store: on one thread, [`Reached::New`] or [`Reached::Again`]; on several,
+    /// also what the thread that stored it first says of a state
+    /// ([`Exploration::finish_shared`]).
+    pub fn store_owned(&mut self, state: Fingerprint) -> Reached {
+        let Some(Store::Shared {
+            all,
+            me,
+            threads,
+            stored,
+            ..
+        }) = self.visited.as_mut()
+        else {
+            return match self.store(state) {
+                (id, true) => Reached::New(id),
+                (id, false) => Reached::Again(id),
+            };
+        };
+        let (me, threads) = (*me, *threads);
+        let word = stored.checked_mul(threads).and_then(|w| w.checked_add(me));
+        let Some(word) = word.filter(|&w| w < FINISHED) else {
+            // More states than the word beside them can number: as when they take
+            // more memory than allowed.
+            self.stop.get_or_insert(Stop::MemoryLimit);
+            return Reached::Open;
+        };
+        match all.claim(state, word) {
+            Some(Stored::Finished(summary)) => Reached::Finished(summary),
+            Some(Stored::Open(w)) if w % threads == me => Reached::Again(w / threads),
+            Some(Stored::Open(_)) => Reached::Open,
+            None => {
+                let id = *stored;
+                *stored += 1;
+                self.stats.stored = Some(u64::from(*stored));
+                if u64::from(*stored).is_multiple_of(SHARED_ACCOUNT) {
+                    self.weigh();
+                }
+                Reached::New(id)
+            }
+        }
+    }
+
+    /// This thread has finished with `state`, which it stored first, and published
+    /// its summary as `summary` ([`Reached::Finished`]).
+    pub fn finish_shared(&mut self, state: Fingerprint, summary: u32) {
+        if let Some(Store::Shared { all, .. }) = self.visited.as_mut() {
+            all.finish(state, summary);
+        }
+    }
+
+    /// The store the threads of a parallel stateful search share, if this is one.
+    pub fn shared(&self) -> Option<&SharedVisited> {
+        match &self.visited {
+            Some(Store::Shared { all, .. }) => Some(all),
+            _ => None,
+        }
+    }
+
     /// [`Exploration::visit`], on one thread or several.
     fn insert(&mut self, state: Fingerprint) -> bool {
         match self.visited.as_mut().expect("a search that stores states") {
@@ -726,13 +820,13 @@ impl<'p> Exploration<'p, '_> {
             // The states this thread stored first (the search adds them up); the
             // shared store's memory, which takes every shard's lock, is weighed
             // against the limit once every [`SHARED_ACCOUNT`] of them.
-            Store::Shared(shared) => {
-                let new = shared.insert(state);
+            Store::Shared { all, .. } => {
+                let new = all.insert(state);
                 if new {
                     let mine = self.stats.stored.unwrap_or(0) + 1;
                     self.stats.stored = Some(mine);
                     if mine.is_multiple_of(SHARED_ACCOUNT) {
-                        self.account();
+                        self.weigh();
                     }
                 }
                 new
@@ -751,13 +845,21 @@ impl<'p> Exploration<'p, '_> {
     fn account(&mut self) {
         let stored = match &self.visited {
             Some(Store::Own(visited)) => visited.bytes(),
-            Some(Store::Shared(shared)) => shared.bytes(),
+            Some(Store::Shared { weighed, .. }) => *weighed,
             None => 0,
         };
         self.stats.stored_bytes = stored + self.held;
         if (self.config.max_memory).is_some_and(|m| self.stats.stored_bytes > m) {
             self.stop.get_or_insert(Stop::MemoryLimit);
         }
+    }
+
+    /// Weighs the shared store again, which takes every shard's lock, and accounts.
+    fn weigh(&mut self) {
+        if let Some(Store::Shared { all, weighed, .. }) = &mut self.visited {
+            *weighed = all.bytes();
+        }
+        self.account();
     }
 
     /// A fair cycle of the state graph, reported as a livelock with its lasso, once

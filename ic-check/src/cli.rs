@@ -101,8 +101,11 @@ pub struct Cli {
     /// above 1, so their counts are too (they may exceed one thread's: the units do
     /// not share what a search carries from one subtree to the next). naive splits
     /// the tree the same way, every interleaving once: one thread's counts.
-    /// stateful's threads share one store of states: one thread's counts. The other
-    /// searches, --livelocks, --tree and --max-traces run on one thread.
+    /// stateful's threads share one store of states: one thread's counts. dl-spor's
+    /// share one store and the summaries of what follows the states each finished:
+    /// the same final states and findings, stored states that may exceed one
+    /// thread's and differ from run to run. The other searches, --livelocks, --tree
+    /// and --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

@@ -717,6 +717,22 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
         ));
     }
     errors.extend(other_violations("stateful --jobs 2", &violations, &two));
+    // DL-S-POR on two threads sharing one store and their summaries
+    // (`explorer::stateful::search`): the reference's final states and violations.
+    let dlspor =
+        || -> Box<dyn explorer::Algorithm> { Box::new(explorer::algorithms::dlspor::Dlspor) };
+    let name = "dl-spor --jobs 2";
+    let dl = explorer::parallel::explore(&program, &dlspor, stateful_config(), 2, None);
+    if dl.stop != reference.stop || dl.finals != reference.finals {
+        errors.push(format!(
+            "{name}: stopped with {:?} and {} final states (stateful: {:?} and {})",
+            dl.stop,
+            dl.finals.len(),
+            reference.stop,
+            reference.finals.len()
+        ));
+    }
+    errors.extend(other_violations(name, &violations, &dl));
     // In 3 shards (`--partition K/3`, combined as `ic-check merge` does): each unit
     // explores what its state reaches, some states in several units (and the
     // frontier's states are run, not stored): the same final states and violations.

@@ -352,3 +352,51 @@ fn the_stateful_reference_on_threads_counts_what_one_thread_does() {
         assert_eq!(found, expected, "{jobs} threads");
     }
 }
+
+/// DL-S-POR on 1, 2 and 4 threads sharing one store and the summaries of the
+/// states each has finished with (`explorer::stateful::search`): the filter lock at
+/// N = 3 has its 3 final states on every number of threads, and no more states
+/// stored than the stateful reference's 5,433 (every state stored is reachable; one
+/// thread stores 4,735); its buggy variant's violations are one thread's.
+#[test]
+fn dl_spor_on_threads_finds_what_one_thread_finds() {
+    let dlspor = || -> Box<dyn Algorithm> { Box::new(explorer::algorithms::dlspor::Dlspor) };
+    let config = Config {
+        all_violations: true,
+        ..Config::default()
+    };
+    let filter = load(&benchmark("cyclic/filter.ic"), &[("N", 3)]);
+    let one = explorer::parallel::explore(&filter, &dlspor, config.clone(), 1, None);
+    assert_eq!(one.stats.stored, Some(4_735));
+    for jobs in [1, 2, 4] {
+        let r = explorer::parallel::explore(&filter, &dlspor, config.clone(), jobs, None);
+        assert_eq!(r.stop, Stop::Complete, "{jobs} threads");
+        assert_eq!(r.stats.final_states, 3, "{jobs} threads");
+        assert_eq!(r.finals, one.finals, "{jobs} threads");
+        let stored = r
+            .stats
+            .stored
+            .expect("a stateful search counts what it stores");
+        match jobs {
+            1 => assert_eq!(stored, 4_735),
+            _ => assert!(stored <= 5_433, "{jobs} threads: {stored} stored"),
+        }
+        assert!(r.violations.is_empty(), "{jobs} threads");
+        assert_eq!(r.parallel.is_some(), jobs > 1);
+    }
+    let buggy = load(&benchmark("cyclic/filter_buggy.ic"), &[]);
+    let kinds = |r: &Report| -> Vec<_> {
+        let mut found: Vec<_> = (r.violations.iter())
+            .map(|v| (v.kind, v.message.clone()))
+            .collect();
+        found.sort();
+        found
+    };
+    let one = explorer::parallel::explore(&buggy, &dlspor, config.clone(), 1, None);
+    assert!(!one.violations.is_empty());
+    for jobs in [2, 4] {
+        let r = explorer::parallel::explore(&buggy, &dlspor, config.clone(), jobs, None);
+        assert_eq!(kinds(&r), kinds(&one), "{jobs} threads");
+        assert_eq!(r.finals, one.finals, "{jobs} threads");
+    }
+}

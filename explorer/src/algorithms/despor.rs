@@ -26,8 +26,10 @@
 
 use crate::dependency::footprint::Footprint;
 use crate::exploration::{Algorithm, Exploration};
-use crate::fingerprint::fingerprint;
+use crate::fingerprint::{fingerprint, Fingerprint};
+use crate::parallel::shared_summaries::SharedSummaries;
 use crate::stateful::graph::{Action, StateId};
+use crate::stateful::may_follow::Touched;
 use crate::stateful::reachable::Actions;
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
@@ -155,6 +157,20 @@ impl Tracking for Eager {
 
     fn bytes(&self) -> u64 {
         self.reachable.bytes()
+    }
+
+    /// None: DE-S-POR reads the actions that follow a state, which the program text
+    /// does not give; it runs on one thread.
+    fn may_follow(&mut self, _: &mut Explored, _: &[(Fingerprint, Touched)]) -> Option<StateId> {
+        None
+    }
+
+    fn publish(&mut self, _: &Explored, _: StateId, _: &SharedSummaries) -> Option<u32> {
+        None
+    }
+
+    fn read_back(&mut self, _: &mut Explored, _: u32, _: &SharedSummaries) -> Option<StateId> {
+        None
     }
 }
 

@@ -24,6 +24,7 @@ pub mod frontier;
 pub mod merge;
 pub mod partition;
 pub mod pool;
+pub mod shared_summaries;
 pub mod shared_top;
 pub mod shared_visited;
 pub mod stateful;

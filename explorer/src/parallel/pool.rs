@@ -54,6 +54,11 @@ impl Pool {
         }
     }
 
+    /// How many threads take jobs.
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
     /// The next job, waiting for one; `None` when the search is over.
     pub fn take(&self) -> Option<Job> {
         let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());

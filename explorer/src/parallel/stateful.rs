@@ -1,9 +1,9 @@
 //! A stateful search on N threads ([`Algorithm::shares_stored_states`]: the stateful
-//! reference): the threads store the states they reach in one store
-//! ([`super::shared_visited`]) and hand each other the branches they have not taken
-//! ([`super::pool`]).
+//! reference, and DL-S-POR, whose argument is [`crate::stateful::search`]'s): the
+//! threads store the states they reach in one store ([`super::shared_visited`]) and
+//! hand each other the branches they have not taken ([`super::pool`]).
 //!
-//! Why it finds what one thread finds: a state is expanded (every enabled process
+//! Why the reference finds what one thread finds: a state is expanded (every enabled process
 //! run from it) by the one thread that stores it first, whichever branches of it it
 //! gives away, since the thread that takes them runs them; so, by induction on the
 //! shortest path to a reachable state, every state on that path is stored and
@@ -46,7 +46,7 @@ pub fn explore(
         let Ok(mut run) = Exploration::new(program, &*algorithm, config.clone(), progress) else {
             unreachable!("the initial block ran once already");
         };
-        run.for_worker(store.clone(), pool.clone(), started);
+        run.for_worker(store.clone(), w, pool.clone(), started);
         algorithm.explore(&mut run);
         let halted = run.halted();
         let report = run.finish(&*algorithm);

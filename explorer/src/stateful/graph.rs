@@ -139,6 +139,21 @@ impl Graph {
             .map(|e| (e.action, (e.to != PROBE).then_some(e.to)))
     }
 
+    /// The transitions from `s` whose targets are `at_least` or more (a probe's
+    /// aside): each one's index among them, and its target.
+    pub fn targets_from(&self, s: StateId, at_least: StateId) -> Vec<(usize, StateId)> {
+        let edges = self.edges.get(s as usize).map_or(&[][..], Vec::as_slice);
+        (edges.iter().enumerate())
+            .filter(|(_, e)| e.to >= at_least && e.to != PROBE)
+            .map(|(i, e)| (i, e.to))
+            .collect()
+    }
+
+    /// Gives the `i`-th transition from `s` the target `to`.
+    pub fn set_target(&mut self, s: StateId, i: usize, to: StateId) {
+        self.edges[s as usize][i].to = to;
+    }
+
     /// How many processes the graph has numbered.
     pub fn processes(&self) -> usize {
         self.processes.len()

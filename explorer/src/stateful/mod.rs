@@ -3,13 +3,15 @@
 //! explored graph ([`graph`], the paper's `L_r`), the cycles closed in it
 //! ([`cycles`]), the source sets computed over them ([`source_sets`]), what may follow
 //! a finished state ([`summaries`]: the unions of footprints DL-S-POR reads,
-//! [`unions`], and the actions DE-S-POR reads, [`reachable`]), and the search
+//! [`unions`], and the actions DE-S-POR reads, [`reachable`]; what the program text
+//! lets follow a state another thread explores, [`may_follow`]), and the search
 //! that puts these together ([`search`]) — the parts of seed paper 003's S-POR, DE-S-POR and
 //! DL-S-POR (Cirisci, Enea, Farzan, Mutluergil, *A Pragmatic Approach to Stateful
 //! Partial Order Reduction*).
 
 pub mod cycles;
 pub mod graph;
+pub mod may_follow;
 pub mod reachable;
 pub mod safe_sets;
 pub mod search;

@@ -37,14 +37,64 @@
 //! transition footprint (guard included), which the explored graph keeps at that
 //! state (a state reached again replays it) and the tracking sees there, as the
 //! stateless searches probe theirs.
+//!
+//! **On threads** (`--jobs`, DL-S-POR only: [`Tracking::may_follow`]). The threads
+//! share one store of states ([`crate::parallel::shared_visited`]) and hand each
+//! other jobs ([`crate::parallel::pool`]). Each state is expanded, by its source
+//! sets, by the thread that stores it first, which keeps its transitions, cycles
+//! and summaries to itself; what changes is what a thread knows of a state
+//! another thread stored:
+//! 1. *finished there*: that thread published its summary
+//!    ([`crate::parallel::shared_summaries`]), which this one reads back and treats
+//!    as one of its own finished states';
+//! 2. *open there*: not everything that follows it is explored yet. The state the
+//!    step left is expanded whole, and the step's target waits ([`PENDING`]) until
+//!    that state's component finishes: then it is the other thread's summary if
+//!    that thread has finished with the state, or else a summary made from the
+//!    program text ([`crate::stateful::may_follow`]), which holds at least what any
+//!    summary of the state could;
+//! 3. *given*: a thread whose partner waits gives it the branches not yet taken of
+//!    the shallowest state on its path that has some: that state is expanded
+//!    whole, and the given steps' target is a summary from the program text of
+//!    everything the path's processes, and any they may spawn, may do.
+//!
+//! Why the threads find what one thread finds (every reachable final state,
+//! deadlock and failing step):
+//! - *Source sets.* Every summary read holds what follows its state in the graph
+//!   the threads explored together: by induction on the order components finish,
+//!   a component's transitions are its own thread's, each with a target whose
+//!   summary holds what follows it (finished before, case 1, or a summary from the
+//!   program text, cases 2 and 3). So `current` sets hold at least what Alg. 3,
+//!   line 28, asks, and a state whose sets may miss a step (cases 2 and 3) is
+//!   expanded whole; both only add branches, and Theorem 2's argument holds at
+//!   each state, whichever thread expands it.
+//! - *Cycles.* Every cycle of the explored graph has a state expanded whole. A
+//!   step to a state new to the store finishes its target before its source (depth
+//!   first, one thread); a step to a state finished before finishes it before its
+//!   source, which is still being expanded. Along a cycle made only of such steps,
+//!   finishing times would decrease all the way round: so a cycle has a step to a
+//!   state open at that step, and that step's source is expanded whole: the
+//!   thread's own path from the cycle's entry (as on one thread), case 2, or a given
+//!   branch (case 3, which no thread's finishing order covers).
+//!
+//! The counts are explored ones: each state is stored once, but the threads'
+//! order of exploration differs from one thread's, and cases 2 and 3 may add
+//! branches, so `stored` and `states` may exceed one thread's and vary from run to
+//! run; the final states and findings do not.
 
-use crate::exploration::Exploration;
+use crate::dependency::footprint::Footprint;
+use crate::exploration::{Exploration, Reached};
 use crate::fingerprint::Fingerprint;
+use crate::parallel::pool::Job;
+use crate::parallel::shared_summaries::SharedSummaries;
+use crate::parallel::shared_visited::Stored;
 use crate::pid::Pid;
 use crate::stateful::cycles::Cycles;
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
+use crate::stateful::may_follow::{MayFollow, Touched};
 use crate::stateful::safe_sets::invisible_step;
 use crate::stateful::source_sets::{Processes, SourceSets};
+use crate::stateful::summaries::PENDING;
 use rustc_hash::FxHashMap;
 
 /// What the search knows besides its path.
@@ -57,6 +107,14 @@ pub struct Explored {
     cycles: Cycles,
     /// The enabled processes of the state being opened (a buffer kept for the next).
     enabled: Vec<usize>,
+    /// What may follow a state another thread explores.
+    may_follow: MayFollow,
+    /// The identity of each state this thread stored, by number: the store is told
+    /// when the thread has finished with it.
+    fingerprints: Vec<Fingerprint>,
+    /// The states of other threads that transitions lead to, not finished when
+    /// reached ([`PENDING`] targets), each with a summary from the program text.
+    pending: Vec<(Fingerprint, StateId)>,
 }
 
 /// A state on the current path.
@@ -94,18 +152,93 @@ pub trait Tracking {
     /// that reads no finished state's transitions again may forget them
     /// ([`Graph::forget`]).
     fn finished(&mut self, explored: &mut Explored, component: &[StateId]);
+
+    /// A summary of `rows` ([`crate::stateful::may_follow`]), as the target of the
+    /// transitions to a state this thread does not explore; `None` for a tracking
+    /// that reads what follows a state in another form (which then runs on one
+    /// thread: [`crate::exploration::Algorithm::shares_stored_states`]).
+    fn may_follow(
+        &mut self,
+        explored: &mut Explored,
+        rows: &[(Fingerprint, Touched)],
+    ) -> Option<StateId>;
+
+    /// Publishes the summary of `state`, finished, for the other threads: its
+    /// number in `shared` (`None`: as for [`Tracking::may_follow`]).
+    fn publish(
+        &mut self,
+        explored: &Explored,
+        state: StateId,
+        shared: &SharedSummaries,
+    ) -> Option<u32>;
+
+    /// The summary another thread published as `number`, as the target of the
+    /// transitions to its states (`None`: as for [`Tracking::may_follow`]).
+    fn read_back(
+        &mut self,
+        explored: &mut Explored,
+        number: u32,
+        shared: &SharedSummaries,
+    ) -> Option<StateId>;
 }
 
-/// Runs the search with `tracking`.
+/// Why a tracking that shares nothing is never asked to.
+const ONE_THREAD: &str = "a search that reads summaries of its own kind runs on one thread";
+
+/// Runs the search with `tracking`: from the initial state on one thread; on
+/// several, each thread from the states the jobs it takes reach (the first, the
+/// initial state).
 pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
-    let mut explored = Explored::default();
-    let mut path: Vec<Node> = Vec::new();
-    let (first, _) = run.store(run.identity());
+    let mut explored = Explored {
+        may_follow: MayFollow::new(run.program()),
+        ..Explored::default()
+    };
     // Every other process is met first where a step of the search spawns it.
     for q in &run.ex.state.procs {
         explored.pids.insert(q.pid_key, q.pid.clone());
     }
-    open(run, &mut explored, tracking, &mut path, first);
+    while let Some(job) = run.next_job() {
+        for &p in &job.path {
+            run.replay(p);
+        }
+        match job.branches {
+            None => from_here(run, &mut explored, tracking, &job.path),
+            Some(branches) => {
+                for p in branches {
+                    if run.stopped() {
+                        break;
+                    }
+                    let _ = run.step(p);
+                    let mut path = job.path.clone();
+                    path.push(p);
+                    from_here(run, &mut explored, tracking, &path);
+                    run.back();
+                }
+            }
+        }
+        for _ in &job.path {
+            run.back();
+        }
+        if run.stopped() {
+            break;
+        }
+    }
+}
+
+/// Depth first from the current state, the end of `prefix`, unless it is stored
+/// already (it is then explored, or being explored, from its first visit).
+fn from_here(
+    run: &mut Exploration<'_, '_>,
+    explored: &mut Explored,
+    tracking: &mut impl Tracking,
+    prefix: &[usize],
+) {
+    let Reached::New(first) = run.store_owned(run.identity()) else {
+        return;
+    };
+    let mut path: Vec<Node> = Vec::new();
+    explored.fingerprints.push(run.identity());
+    open(run, explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
             break;
@@ -113,11 +246,19 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         let Some(t) = top.sets.explore_next() else {
             let done = path.pop().expect("the path is not empty");
             if let Some(component) = explored.cycles.pop(done.state) {
-                tracking.finished(&mut explored, &component);
+                resolve_pending(run, explored, tracking, &component);
+                tracking.finished(explored, &component);
+                if let Some(shared) = run.shared() {
+                    let number = tracking.publish(explored, done.state, &shared.summaries);
+                    let number = number.expect(ONE_THREAD);
+                    for &s in &component {
+                        run.finish_shared(explored.fingerprints[s as usize], number);
+                    }
+                }
             }
             if let Some(parent) = path.last_mut() {
                 run.back();
-                tracking.backed_up(&explored, parent);
+                tracking.backed_up(explored, parent);
                 parent.taken = None;
                 parent.sets.update_back();
             }
@@ -137,15 +278,33 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
         let spawned = (event.spawned.0..event.spawned.1).map(|c| procs[c].pid_key);
         let from = top.state;
         let spawned = spawned.collect();
-        let (to, new) = run.store(run.identity());
-        tracking.followed(&explored, &mut path, action);
+        let state = run.identity();
+        let (to, new) = match run.store_owned(state) {
+            Reached::New(to) => (to, true),
+            Reached::Again(to) => (to, false),
+            Reached::Finished(number) => {
+                let shared = &run.shared().expect("a summary published").summaries;
+                let to = tracking.read_back(explored, number, shared);
+                (to.expect(ONE_THREAD), false)
+            }
+            Reached::Open => {
+                let top = path.last_mut().expect("the node just stepped from");
+                top.sets.expand_whole();
+                (foreign(run, explored, tracking, state), false)
+            }
+        };
+        tracking.followed(explored, &mut path, action);
         let top = path.last_mut().expect("the node just stepped from");
         top.taken = Some((t, action));
         top.reached = to;
         top.spawned = spawned;
         explored.graph.record(from, action, Some(to));
         if new {
-            open(run, &mut explored, tracking, &mut path, to);
+            explored.fingerprints.push(state);
+            open(run, explored, tracking, &mut path, to);
+            if run.hungry() {
+                give_away(run, explored, tracking, &mut path, prefix);
+            }
             continue;
         }
         if let Some(entry) = explored.cycles.close(to) {
@@ -153,13 +312,98 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
                 node.sets.expand_whole();
             }
         }
-        tracking.revisited(&explored, &mut path, to);
+        tracking.revisited(explored, &mut path, to);
         run.back();
         let top = path.last_mut().expect("the node just stepped from");
-        tracking.backed_up(&explored, top);
+        tracking.backed_up(explored, top);
         top.taken = None;
         top.sets.update_back();
     }
+}
+
+/// The target of a step to `state`, which another thread stored and has not
+/// finished with: [`PENDING`] until the component of the step's state finishes;
+/// then the summary that thread published of it, if it has finished with it by
+/// then, or else a summary of what may follow it, from the program text
+/// ([`resolve_pending`]).
+fn foreign(
+    run: &Exploration<'_, '_>,
+    explored: &mut Explored,
+    tracking: &mut impl Tracking,
+    state: Fingerprint,
+) -> StateId {
+    let rows = explored.may_follow.rows(&run.ex.state.procs, false);
+    let made = tracking.may_follow(explored, &rows).expect(ONE_THREAD);
+    explored.pending.push((state, made));
+    PENDING + (explored.pending.len() - 1) as StateId
+}
+
+/// Gives the transitions from `component`'s states to states of other threads
+/// their targets, before the component is summarised ([`foreign`]).
+fn resolve_pending(
+    run: &Exploration<'_, '_>,
+    explored: &mut Explored,
+    tracking: &mut impl Tracking,
+    component: &[StateId],
+) {
+    let Some(shared) = run.shared() else {
+        return;
+    };
+    for &s in component {
+        for (i, to) in explored.graph.targets_from(s, PENDING) {
+            let (state, made) = explored.pending[(to - PENDING) as usize];
+            let to = match shared.stored(state) {
+                Some(Stored::Finished(number)) => tracking
+                    .read_back(explored, number, &shared.summaries)
+                    .expect(ONE_THREAD),
+                _ => made,
+            };
+            explored.graph.set_target(s, i, to);
+        }
+    }
+}
+
+/// Gives another thread the branches not yet taken of the shallowest state on the
+/// path that has some and has taken one, as [`crate::algorithms::stateful`] does:
+/// that state is expanded whole from then on, and what follows the branches given,
+/// which this thread will not see, is summarised from the program text as what may
+/// follow any state on the path (the processes of the current state, from their
+/// entries). So the states above it, which read its component's summary when the
+/// search backs up to them, see at least what the given branches do.
+fn give_away(
+    run: &Exploration<'_, '_>,
+    explored: &mut Explored,
+    tracking: &mut impl Tracking,
+    path: &mut [Node],
+    prefix: &[usize],
+) {
+    let Some(at) = (path.iter()).position(|n| n.taken.is_some() && n.sets.has_untaken()) else {
+        return;
+    };
+    let procs = &run.ex.state.procs;
+    let index = |t: ProcessNumber| {
+        let key = explored.graph.process(t);
+        procs.iter().position(|q| q.pid_key == key)
+    };
+    let mut to = prefix.to_vec();
+    for node in &path[..at] {
+        let (t, _) = node.taken.expect("a state below the top has taken a step");
+        to.push(index(t).expect("a process that took a step on the path"));
+    }
+    let node = &mut path[at];
+    let given = node.sets.give_untaken();
+    let branches = given.iter().filter_map(|&t| index(t)).collect();
+    let rows = explored.may_follow.rows(procs, true);
+    let everything = tracking.may_follow(explored, &rows).expect(ONE_THREAD);
+    let nothing = Footprint::default();
+    for &t in &given {
+        let action = explored.graph.action(t, &nothing);
+        explored.graph.record(node.state, action, Some(everything));
+    }
+    run.give(Job {
+        path: to,
+        branches: Some(branches),
+    });
 }
 
 /// Pushes the node of the current state `state`, new: its sets, its report when it

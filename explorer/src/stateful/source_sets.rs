@@ -54,6 +54,27 @@ impl SourceSets {
         Some(t)
     }
 
+    /// Whether some enabled process has not taken its step from here.
+    pub fn has_untaken(&self) -> bool {
+        self.enabled.iter().any(|t| !self.done.contains(t))
+    }
+
+    /// The enabled processes that have not taken their step from here, now `done`
+    /// as if they had, for another thread to take: the state is expanded whole
+    /// from then on (its `current` sets miss what those steps lead to).
+    pub fn give_untaken(&mut self) -> Processes {
+        self.expand_whole();
+        let given: Processes = (self.enabled.iter())
+            .copied()
+            .filter(|t| !self.done.contains(t))
+            .collect();
+        for &t in &given {
+            self.done.push(t);
+            self.current.push(SmallVec::from_elem(t, 1));
+        }
+        given
+    }
+
     /// `UpdateCurr`'s effect on this state: process `u` takes, later, a step dependent
     /// on `t`'s step from here (`t` in `done`).
     pub fn add_current(&mut self, t: ProcessNumber, u: ProcessNumber) {
@@ -128,5 +149,26 @@ impl SourceSets {
     /// first disjunct).
     pub fn decided(&self) -> bool {
         self.whole || self.safe.iter().all(|t| self.done.contains(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branches_given_away_are_done_and_the_state_is_expanded_whole() {
+        let enabled: Processes = [0, 1, 2].into_iter().collect();
+        let mut sets = SourceSets::new(Processes::from_elem(0, 1), enabled);
+        assert_eq!(sets.explore_next(), Some(0));
+        assert!(sets.has_untaken());
+        let given = sets.give_untaken();
+        assert_eq!(given.as_slice(), &[1, 2]);
+        assert!(!sets.has_untaken());
+        // Nothing left to explore here, and nothing its `current` sets say changes it.
+        assert_eq!(sets.explore_next(), None);
+        sets.update_back();
+        assert_eq!(sets.explore_next(), None);
+        assert!(sets.decided());
     }
 }

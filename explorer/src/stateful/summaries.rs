@@ -125,6 +125,16 @@ fn hash(stride: usize, words: &[u64]) -> u64 {
 /// A state without a summary yet.
 const NONE: u32 = u32::MAX;
 
+/// A transition's target that names a summary (its number added to this) rather
+/// than a state: what may follow a state this thread does not explore, made from
+/// the program text ([`Summaries::made`], [`crate::stateful::may_follow`]).
+pub const SUMMARY: StateId = 1 << 31;
+
+/// A transition's target that a search has yet to give ([`SUMMARY`] and above it
+/// stand for summaries): a state another thread has not finished with
+/// ([`crate::stateful::search`]). No summary is made of a state that reaches one.
+pub const PENDING: StateId = 3 << 30;
+
 /// The summaries of the finished states, of kind `K`.
 #[derive(Debug, Default)]
 pub struct Summaries<K> {
@@ -187,6 +197,17 @@ impl<K: Kind> Summaries<K> {
         }
     }
 
+    /// A summary made by `fill` rather than from the graph, as the target
+    /// ([`SUMMARY`] and its number) of the transitions it follows.
+    pub fn made(&mut self, graph: &Graph, fill: impl FnOnce(&K, &mut Scratch)) -> StateId {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.reset(self.kind.rows(graph), self.kind.width().div_ceil(64));
+        fill(&self.kind, &mut scratch);
+        let id = self.store(&scratch);
+        self.scratch = scratch;
+        SUMMARY + id
+    }
+
     /// The number of the summary `scratch` holds, stored now if new.
     fn store(&mut self, scratch: &Scratch) -> u32 {
         let h = hash(scratch.stride, &scratch.words);
@@ -213,12 +234,24 @@ impl<K: Kind> Summaries<K> {
         id
     }
 
-    /// The summary of `state`, once its component is finished.
+    /// The summary of `state`, once its component is finished (or the summary a
+    /// [`SUMMARY`] target names).
     pub fn of(&self, state: StateId) -> Option<&Summary> {
         self.id(state).map(|id| &self.summaries[id as usize])
     }
 
+    /// The number of `state`'s summary here, once its component is finished.
+    pub fn number(&self, state: StateId) -> Option<u32> {
+        self.id(state)
+    }
+
     fn id(&self, state: StateId) -> Option<u32> {
+        if state >= PENDING {
+            return None;
+        }
+        if state >= SUMMARY {
+            return Some(state - SUMMARY);
+        }
         self.of
             .get(state as usize)
             .copied()

@@ -10,7 +10,10 @@
 //! for its writes.
 
 use crate::dependency::footprint::{Footprint, WHOLE};
+use crate::fingerprint::Fingerprint;
+use crate::parallel::shared_summaries::Published;
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
+use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Scratch, Summaries, Summary};
 use frontend::ir::GlobalId;
 use frontend::memory::Loc;
@@ -24,7 +27,7 @@ use smallvec::SmallVec;
 /// bits exactly when one of its locations overlaps one of the union's (a whole
 /// global overlapping each of its elements).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Key {
+pub enum Key {
     Elem(Loc),
     Global(GlobalId),
     Whole(GlobalId),
@@ -48,6 +51,8 @@ struct Interned {
 pub struct Unions {
     /// Each key's bit.
     bits: FxHashMap<Key, u32>,
+    /// Each bit's key.
+    keys: Vec<Key>,
     /// The graph's footprints as bits, by their number in the graph.
     footprints: Vec<Interned>,
 }
@@ -112,11 +117,84 @@ impl Unions {
 
     fn bit(&mut self, key: Key) -> u32 {
         let next = self.bits.len() as u32;
-        *self.bits.entry(key).or_insert(next)
+        let bit = *self.bits.entry(key).or_insert(next);
+        if bit == next {
+            self.keys.push(key);
+        }
+        bit
     }
 }
 
 impl Summaries<Unions> {
+    /// `state`'s summary by what its numbers stand for, for other threads
+    /// ([`crate::parallel::shared_summaries`]); `None` before its component is
+    /// finished.
+    pub fn published(&self, graph: &Graph, state: StateId) -> Option<Published> {
+        let summary = self.of(state)?;
+        let keys = |row| {
+            summary
+                .bits(row)
+                .map(|b| self.kind.keys[b as usize])
+                .collect()
+        };
+        let rows = (0..summary.rows() / 2)
+            .map(|p| (p, keys(2 * p), keys(2 * p + 1)))
+            .filter(|(_, reads, writes): &(usize, Vec<Key>, Vec<Key>)| {
+                !reads.is_empty() || !writes.is_empty()
+            })
+            .map(|(p, reads, writes)| (graph.process(p as ProcessNumber), reads, writes))
+            .collect();
+        Some(Published { rows })
+    }
+
+    /// A summary another thread published, in this thread's numbering, as the
+    /// target ([`crate::stateful::summaries::SUMMARY`]) of the transitions to its
+    /// states.
+    pub fn read_back(&mut self, graph: &mut Graph, published: &Published) -> StateId {
+        let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(published.rows.len());
+        for (key, reads, writes) in &published.rows {
+            let p = graph.process_number(*key) as usize;
+            let mut of =
+                |keys: &[Key]| -> Bits { keys.iter().map(|&k| self.kind.bit(k)).collect() };
+            bits.push((p, of(reads), of(writes)));
+        }
+        self.made(graph, |_, scratch| {
+            for (p, reads, writes) in &bits {
+                scratch.set(2 * p, reads);
+                scratch.set(2 * p + 1, writes);
+            }
+        })
+    }
+
+    /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
+    /// identity key, numbered in `graph` now if new), the globals it may read and
+    /// write, whole. Its target ([`crate::stateful::summaries::SUMMARY`]).
+    pub fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
+        let whole = |g: GlobalId| Loc {
+            global: g,
+            elem: WHOLE,
+        };
+        let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(rows.len());
+        for (key, touched) in rows {
+            let p = graph.process_number(*key) as usize;
+            let mut member = |globals: &[GlobalId]| -> Bits {
+                (globals.iter())
+                    .flat_map(|&g| {
+                        let [m1, m2, _, _] = self.kind.keys(whole(g));
+                        [m1, m2]
+                    })
+                    .collect()
+            };
+            bits.push((p, member(&touched.reads), member(&touched.writes)));
+        }
+        self.made(graph, |_, scratch| {
+            for (p, reads, writes) in &bits {
+                scratch.set(2 * p, reads);
+                scratch.set(2 * p + 1, writes);
+            }
+        })
+    }
+
     /// The processes (by number in `graph`) whose union in `state`'s summary
     /// conflicts with the footprint numbered `footprint` in `graph`; none before the
     /// state's component is finished.
@@ -199,6 +277,59 @@ mod tests {
         assert_eq!(ask(writes(vec![loc(2, 7)])), vec![2]);
         assert_eq!(ask(writes(vec![loc(2, WHOLE)])), vec![2]);
         assert_eq!(ask(writes(vec![loc(3, WHOLE)])), none);
+    }
+
+    /// A summary published by one thread and read back by another, which numbers
+    /// processes and locations in another order, answers every question as it did.
+    #[test]
+    fn a_summary_read_back_in_another_numbering_answers_as_the_original() {
+        let reads = |l: Vec<Loc>| Footprint {
+            reads: l,
+            writes: vec![],
+        };
+        let writes = |l: Vec<Loc>| Footprint {
+            reads: vec![],
+            writes: l,
+        };
+        let footprints = [
+            reads(vec![loc(0, 0)]),
+            writes(vec![loc(1, 3)]),
+            reads(vec![loc(2, WHOLE)]),
+        ];
+        let (mut graph, mut unions) = summarised(&footprints);
+        let published = unions.published(&graph, 0).expect("finished");
+        // The reader met the processes in reverse order, and other locations first.
+        let mut other = Graph::default();
+        for p in (0..5).rev() {
+            other.process_number(p as Fingerprint);
+        }
+        let mut read = Summaries::<Unions>::default();
+        let first = other.action(0, &writes(vec![loc(7, 1), loc(2, 4)]));
+        read.kind.intern(&other, first.footprint);
+        let target = read.read_back(&mut other, &published);
+        let questions = [
+            reads(vec![loc(0, 0)]),
+            writes(vec![loc(0, 0)]),
+            reads(vec![loc(1, 3)]),
+            reads(vec![loc(1, 4)]),
+            reads(vec![loc(1, WHOLE)]),
+            writes(vec![loc(2, 7)]),
+            writes(vec![loc(3, WHOLE)]),
+        ];
+        for q in questions {
+            let asked = conflicting(&mut graph, &mut unions, &q);
+            let keys_then: Vec<Fingerprint> = asked.iter().map(|&p| graph.process(p)).collect();
+            let asker = other.process_number(99);
+            let a = other.action(asker, &q);
+            let now: Vec<Fingerprint> = (read.conflicting(&other, target, a.footprint))
+                .expect("a summary")
+                .map(|p| other.process(p))
+                .collect();
+            let (mut then, mut now) = (keys_then, now);
+            then.sort();
+            now.sort();
+            assert_eq!(then, now, "{q:?}");
+        }
     }
 
     #[test]
