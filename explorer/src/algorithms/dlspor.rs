@@ -107,7 +107,9 @@ impl Tracking for Lazy {
     }
 
     fn bytes(&self) -> u64 {
-        self.summaries.bytes()
+        let entry = 4 + std::mem::size_of::<StateId>().max(4) + 1;
+        let maps = self.published.capacity() + self.read.capacity();
+        self.summaries.bytes() + (maps * entry + self.made.capacity() * (16 + 4 + 1)) as u64
     }
 
     fn may_follow(

@@ -192,4 +192,69 @@ mod tests {
         assert!(may.after[last].reads.is_empty());
         assert_eq!(may.spawned[last].writes, vec![d]);
     }
+
+    /// A summary made from a state's rows answers DL-S-POR's question (which
+    /// processes take a step that conflicts with this one, Alg. 3 line 28) for every
+    /// access a later block of a process, or a process it will spawn, may make: the
+    /// worker at its entry conflicts with a step reading `b` (its second block
+    /// writes nothing there, but reads it: no), writing `b` (yes), or reading `c`
+    /// (its last block writes it: yes); a step writing `d` conflicts with the
+    /// processes not yet spawned (the child writes it). A process that has ended
+    /// takes part in none.
+    #[test]
+    fn a_summary_from_the_program_text_meets_what_later_blocks_and_children_do() {
+        use crate::dependency::footprint::{Footprint, WHOLE};
+        use crate::pid::Pid;
+        use crate::stateful::graph::Graph;
+        use crate::stateful::summaries::Summaries;
+        use crate::stateful::unions::Unions;
+        use frontend::memory::Loc;
+        let p = program(
+            "global int a = 0; global int b = 0; global int c = 0; global int[2] d;
+             proc child() { d[1] = 1; }
+             proc worker() { a = 1; yield; int x = b; yield; spawn child(); c = x; }
+             init { spawn worker(); spawn worker(); }",
+        );
+        let global = |name: &str| p.globals.iter().position(|g| g.name == name).unwrap() as u32;
+        let worker = p.procs.iter().position(|q| q.name == "worker").unwrap() as ProcId;
+        let locals =
+            vec![frontend::value::Value::Int(0); p.procs[worker as usize].code.locals.len()];
+        let running = Process::spawned(&p, Pid::root(1), worker, locals.clone());
+        let mut ended = Process::spawned(&p, Pid::root(2), worker, locals);
+        ended.next = None;
+        let rows = MayFollow::new(&p).rows(&[running.clone(), ended.clone()], false);
+        let mut graph = Graph::default();
+        let mut summaries = Summaries::<Unions>::default();
+        let target = summaries.may_follow(&mut graph, &rows);
+        let step = |reads: &[(&str, i64)], writes: &[(&str, i64)]| {
+            let locs = |l: &[(&str, i64)]| -> Vec<Loc> {
+                l.iter()
+                    .map(|&(g, elem)| Loc {
+                        global: global(g),
+                        elem,
+                    })
+                    .collect()
+            };
+            Footprint {
+                reads: locs(reads),
+                writes: locs(writes),
+            }
+        };
+        let mut ask = |f: Footprint| -> Vec<Fingerprint> {
+            let asker = graph.process_number(12_345);
+            let a = graph.action(asker, &f);
+            let found: Vec<_> = summaries
+                .conflicting(&graph, target, a.footprint)
+                .expect("a summary")
+                .collect();
+            found.into_iter().map(|q| graph.process(q)).collect()
+        };
+        let none: Vec<Fingerprint> = Vec::new();
+        assert_eq!(ask(step(&[("b", WHOLE)], &[])), none);
+        assert_eq!(ask(step(&[], &[("b", WHOLE)])), vec![running.pid_key]);
+        assert_eq!(ask(step(&[("c", WHOLE)], &[])), vec![running.pid_key]);
+        assert_eq!(ask(step(&[("d", 0)], &[])), vec![NOT_YET_SPAWNED]);
+        assert_eq!(ask(step(&[], &[("a", WHOLE)])), vec![running.pid_key]);
+        assert!(!ask(step(&[], &[("a", WHOLE)])).contains(&ended.pid_key));
+    }
 }

@@ -69,12 +69,15 @@
 //!   expanded whole; both only add branches, and Theorem 2's argument holds at
 //!   each state, whichever thread expands it.
 //! - *Cycles.* Every cycle of the explored graph has a state expanded whole. A
-//!   step to a state new to the store finishes its target before its source (depth
-//!   first, one thread); a step to a state finished before finishes it before its
-//!   source, which is still being expanded. Along a cycle made only of such steps,
-//!   finishing times would decrease all the way round: so a cycle has a step to a
-//!   state open at that step, and that step's source is expanded whole: the
-//!   thread's own path from the cycle's entry (as on one thread), case 2, or a given
+//!   step to a state new to the store finishes its target no later than its
+//!   source (depth first, one thread; together only within one component); a step
+//!   to a state finished before finishes it before its source, which is still
+//!   being expanded. A cycle made only of such steps would lie in one component,
+//!   which its thread closed by a step to a state of its own path (whose source
+//!   and the path's states from the cycle's entry are expanded whole, as on one
+//!   thread); otherwise finishing times would decrease all the way round. So a
+//!   cycle has a step to a state open at that step, and that step's source is
+//!   expanded whole: the thread's own path (as on one thread), case 2, or a given
 //!   branch (case 3, which no thread's finishing order covers).
 //!
 //! The counts are explored ones: each state is stored once, but the threads'
@@ -107,14 +110,37 @@ pub struct Explored {
     cycles: Cycles,
     /// The enabled processes of the state being opened (a buffer kept for the next).
     enabled: Vec<usize>,
-    /// What may follow a state another thread explores.
-    may_follow: MayFollow,
-    /// The identity of each state this thread stored, by number: the store is told
-    /// when the thread has finished with it.
+    /// On threads: what may follow a state another thread explores (made on first
+    /// use).
+    may_follow: Option<MayFollow>,
+    /// On threads: the identity of each state this thread stored, by number: the
+    /// store is told when the thread has finished with it.
     fingerprints: Vec<Fingerprint>,
-    /// The states of other threads that transitions lead to, not finished when
-    /// reached ([`PENDING`] targets), each with a summary from the program text.
+    /// On threads: the states of other threads that transitions lead to, not
+    /// finished when reached ([`PENDING`] targets), each with a summary from the
+    /// program text; emptied when the thread's path is.
     pending: Vec<(Fingerprint, StateId)>,
+}
+
+impl Explored {
+    /// The current state, `state`, is new and this thread's: on threads, its
+    /// identity is kept for the store.
+    fn stored(&mut self, run: &Exploration<'_, '_>, state: Fingerprint) {
+        if run.shared().is_some() {
+            self.fingerprints.push(state);
+        }
+    }
+
+    fn may_follow(&mut self, run: &Exploration<'_, '_>) -> &MayFollow {
+        self.may_follow
+            .get_or_insert_with(|| MayFollow::new(run.program()))
+    }
+
+    /// The bytes it holds besides the graph and the cycles.
+    fn bytes(&self) -> u64 {
+        let pending = std::mem::size_of::<(Fingerprint, StateId)>();
+        (self.fingerprints.capacity() * 16 + self.pending.capacity() * pending) as u64
+    }
 }
 
 /// A state on the current path.
@@ -189,10 +215,7 @@ const ONE_THREAD: &str = "a search that reads summaries of its own kind runs on 
 /// several, each thread from the states the jobs it takes reach (the first, the
 /// initial state).
 pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
-    let mut explored = Explored {
-        may_follow: MayFollow::new(run.program()),
-        ..Explored::default()
-    };
+    let mut explored = Explored::default();
     // Every other process is met first where a step of the search spawns it.
     for q in &run.ex.state.procs {
         explored.pids.insert(q.pid_key, q.pid.clone());
@@ -237,7 +260,7 @@ fn from_here(
         return;
     };
     let mut path: Vec<Node> = Vec::new();
-    explored.fingerprints.push(run.identity());
+    explored.stored(run, run.identity());
     open(run, explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
@@ -300,7 +323,7 @@ fn from_here(
         top.spawned = spawned;
         explored.graph.record(from, action, Some(to));
         if new {
-            explored.fingerprints.push(state);
+            explored.stored(run, state);
             open(run, explored, tracking, &mut path, to);
             if run.hungry() {
                 give_away(run, explored, tracking, &mut path, prefix);
@@ -319,6 +342,8 @@ fn from_here(
         top.taken = None;
         top.sets.update_back();
     }
+    // Every component is finished (or the search stopped): nothing is pending.
+    explored.pending.clear();
 }
 
 /// The target of a step to `state`, which another thread stored and has not
@@ -332,10 +357,16 @@ fn foreign(
     tracking: &mut impl Tracking,
     state: Fingerprint,
 ) -> StateId {
-    let rows = explored.may_follow.rows(&run.ex.state.procs, false);
+    let rows = explored.may_follow(run).rows(&run.ex.state.procs, false);
     let made = tracking.may_follow(explored, &rows).expect(ONE_THREAD);
-    explored.pending.push((state, made));
-    PENDING + (explored.pending.len() - 1) as StateId
+    match StateId::try_from(explored.pending.len()) {
+        Ok(i) if i < StateId::MAX - PENDING => {
+            explored.pending.push((state, made));
+            PENDING + i
+        }
+        // More than the targets can number: the summary from the program text.
+        _ => made,
+    }
 }
 
 /// Gives the transitions from `component`'s states to states of other threads
@@ -393,7 +424,7 @@ fn give_away(
     let node = &mut path[at];
     let given = node.sets.give_untaken();
     let branches = given.iter().filter_map(|&t| index(t)).collect();
-    let rows = explored.may_follow.rows(procs, true);
+    let rows = explored.may_follow(run).rows(procs, true);
     let everything = tracking.may_follow(explored, &rows).expect(ONE_THREAD);
     let nothing = Footprint::default();
     for &t in &given {
@@ -434,7 +465,9 @@ fn open(
         tracking.followed(explored, path, probe);
     }
     explored.enabled = enabled;
-    run.hold(explored.graph.bytes() + explored.cycles.bytes() + tracking.bytes());
+    run.hold(
+        explored.graph.bytes() + explored.cycles.bytes() + explored.bytes() + tracking.bytes(),
+    );
 }
 
 /// The node of the current state, whose enabled processes are `enabled`: its sets,

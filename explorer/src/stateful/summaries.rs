@@ -10,7 +10,9 @@
 //! share one summary, that of their transitions' actions and of the summaries of the
 //! components their transitions leave to, which are finished before it (a component
 //! finishes after every component it reaches). Nothing is added to what follows a
-//! finished state, so the summary stays exact. Equal summaries are stored once.
+//! finished state, so the summary stays exact (on threads, a summary that another
+//! thread's state or a branch given away adds to may hold more: see
+//! [`crate::stateful::search`]). Equal summaries are stored once.
 //!
 //! A summary is rows of bits, as its kind lays them out: a union of summaries is an
 //! `or`, which is all that making one takes.
@@ -125,14 +127,16 @@ fn hash(stride: usize, words: &[u64]) -> u64 {
 /// A state without a summary yet.
 const NONE: u32 = u32::MAX;
 
-/// A transition's target that names a summary (its number added to this) rather
-/// than a state: what may follow a state this thread does not explore, made from
-/// the program text ([`Summaries::made`], [`crate::stateful::may_follow`]).
+/// A transition's target (from this up to [`PENDING`]) that names a summary, its
+/// number added to this, rather than a state, on threads: one made from the
+/// program text ([`Summaries::made`], [`crate::stateful::may_follow`]), one another
+/// thread published and this one read back, or this thread's own of a state it
+/// has finished with.
 pub const SUMMARY: StateId = 1 << 31;
 
-/// A transition's target that a search has yet to give ([`SUMMARY`] and above it
-/// stand for summaries): a state another thread has not finished with
-/// ([`crate::stateful::search`]). No summary is made of a state that reaches one.
+/// A transition's target (from this up) that a search has yet to give: a state
+/// another thread has not finished with ([`crate::stateful::search`]). Every such
+/// target is given before a summary is made of its source.
 pub const PENDING: StateId = 3 << 30;
 
 /// The summaries of the finished states, of kind `K`.
@@ -220,6 +224,8 @@ impl<K: Kind> Summaries<K> {
             return id;
         }
         let id = self.summaries.len() as u32;
+        // Far more than memory holds; past it, a target could not name it.
+        assert!(id < PENDING - SUMMARY, "too many distinct summaries");
         self.summaries.push(Summary {
             stride: scratch.stride,
             words: scratch.words.clone().into_boxed_slice(),
