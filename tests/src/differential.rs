@@ -723,36 +723,40 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
         || -> Box<dyn explorer::Algorithm> { Box::new(explorer::algorithms::dlspor::Dlspor) };
     let name = "dl-spor --jobs 2";
     let dl = explorer::parallel::explore(&program, &dlspor, stateful_config(), 2, None);
-    if dl.stop != reference.stop || dl.finals != reference.finals {
-        errors.push(format!(
-            "{name}: stopped with {:?} and {} final states (stateful: {:?} and {})",
-            dl.stop,
-            dl.finals.len(),
-            reference.stop,
-            reference.finals.len()
-        ));
-    }
-    errors.extend(other_violations(name, &violations, &dl));
+    errors.extend(other_outcomes(name, &reference, &violations, &dl));
     // In 3 shards (`--partition K/3`, combined as `ic-check merge` does): each unit
     // explores what its state reaches, some states in several units (and the
     // frontier's states are run, not stored): the same final states and violations.
     let shards = sharded(&program, &make, stateful_config(), PARALLEL_SHARDS);
     let name = "stateful --partition K/3, merged";
-    if shards.stop != reference.stop || shards.finals != reference.finals {
-        errors.push(format!(
-            "{name}: stopped with {:?} and {} final states (one run: {:?} and {})",
-            shards.stop,
-            shards.finals.len(),
-            reference.stop,
-            reference.finals.len()
-        ));
-    }
-    errors.extend(other_violations(name, &violations, &shards));
+    errors.extend(other_outcomes(name, &reference, &violations, &shards));
     if errors.is_empty() {
         Ok(())
     } else {
         Err(format!("{}\n{source}", errors.join("\n")))
     }
+}
+
+/// How `report`, of the search `name`, differs from the stateful `reference` (whose
+/// violations are `violations`) in its stop, final states and violations, if it does.
+fn other_outcomes(
+    name: &str,
+    reference: &Report,
+    violations: &BTreeSet<ViolationKey>,
+    report: &Report,
+) -> Vec<String> {
+    let mut errors = Vec::new();
+    if report.stop != reference.stop || report.finals != reference.finals {
+        errors.push(format!(
+            "{name}: stopped with {:?} and {} final states (stateful: {:?} and {})",
+            report.stop,
+            report.finals.len(),
+            reference.stop,
+            reference.finals.len()
+        ));
+    }
+    errors.extend(other_violations(name, violations, report));
+    errors
 }
 
 /// What `report` misses of the `expected` violations and reports beside them, if

@@ -250,16 +250,22 @@ mod tests {
         found.collect()
     }
 
-    #[test]
-    fn a_union_conflicts_with_what_one_of_its_footprints_does() {
-        let reads = |l: Vec<Loc>| Footprint {
+    fn reads(l: Vec<Loc>) -> Footprint {
+        Footprint {
             reads: l,
             writes: vec![],
-        };
-        let writes = |l: Vec<Loc>| Footprint {
+        }
+    }
+
+    fn writes(l: Vec<Loc>) -> Footprint {
+        Footprint {
             reads: vec![],
             writes: l,
-        };
+        }
+    }
+
+    #[test]
+    fn a_union_conflicts_with_what_one_of_its_footprints_does() {
         let (mut graph, mut unions) = summarised(&[
             reads(vec![loc(0, 0)]),
             writes(vec![loc(1, 3)]),
@@ -283,14 +289,6 @@ mod tests {
     /// processes and locations in another order, answers every question as it did.
     #[test]
     fn a_summary_read_back_in_another_numbering_answers_as_the_original() {
-        let reads = |l: Vec<Loc>| Footprint {
-            reads: l,
-            writes: vec![],
-        };
-        let writes = |l: Vec<Loc>| Footprint {
-            reads: vec![],
-            writes: l,
-        };
         let footprints = [
             reads(vec![loc(0, 0)]),
             writes(vec![loc(1, 3)]),
