@@ -58,7 +58,8 @@ struct Cli {
 
     /// Also run each search that splits (`ic-check --jobs`) on this many threads and
     /// on one, the fastest of 3 each, where its table run took more than a second,
-    /// and print the speed-ups.
+    /// and print the speed-ups (in the cyclic set: the searches whose threads share
+    /// one store, the stateful reference and dl-spor).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
     jobs: Option<u64>,
 }
@@ -79,7 +80,8 @@ fn main() -> ExitCode {
             return ExitCode::from(USAGE);
         }
         let timeout = Duration::from_secs_f64(cli.timeout);
-        return ExitCode::from(cyclic::run(timeout, &cli.only, !cli.no_spin));
+        let jobs = cli.jobs.map(|j| j as usize);
+        return ExitCode::from(cyclic::run(timeout, &cli.only, !cli.no_spin, jobs));
     }
     let families = match families::select(cli.set, &cli.only) {
         Ok(families) => families,

@@ -2,14 +2,18 @@
 //! explored by the stateful searches and, beside them, by SPIN on the Promela
 //! translations of `benches/promela/`. Each row says what was expected (verified, or
 //! the bug found), what each search stored and how long it took, and what SPIN
-//! stored and took end to end; anything unexpected is flagged under the table.
+//! stored and took end to end; anything unexpected is flagged under the table. With
+//! `--jobs N`, the searches whose threads share one store are measured on N threads
+//! too ([`threads`]).
 
 use super::machine::Machine;
 use super::markdown::{count, seconds};
 use super::measure::{self, Algo, Run};
 use super::speedup::{Bound, Value};
 use super::spin::{self, SpinRun};
+use super::threads::{self, Measured};
 use explorer::Deps;
+use frontend::ir::Program;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
@@ -180,6 +184,7 @@ const ALGOS: [Algo; 4] = Algo::STATEFUL_SEARCHES;
 pub struct CyclicRow {
     pub family: &'static CyclicFamily,
     pub n: i64,
+    pub program: Program,
     /// One per algorithm of [`ALGOS`].
     pub runs: Vec<Result<Run, String>>,
     /// `None` where the model has no translation or SPIN is not installed.
@@ -210,9 +215,39 @@ pub fn measure(
     Ok(CyclicRow {
         family,
         n,
+        program,
         runs,
         spin,
     })
+}
+
+/// `table --set cyclic --jobs N`: each search of `row` whose threads share one
+/// store (the stateful reference, dl-spor), where its run in the row took more than
+/// [`threads::LONGER_THAN`] seconds and finished, on one thread and on `jobs`.
+fn on_threads(row: &CyclicRow, jobs: usize, timeout: Duration) -> Vec<Result<Measured, String>> {
+    let shares = |algo: Algo| {
+        (algo.spec.build(false, || Err(())))
+            .is_ok_and(|a| a.shares_stored_states(&explorer::Config::default()))
+    };
+    (ALGOS.iter().zip(&row.runs))
+        .filter(|(&algo, run)| {
+            shares(algo)
+                && run
+                    .as_ref()
+                    .is_ok_and(|r| r.complete() && r.seconds > threads::LONGER_THAN)
+        })
+        .map(|(&algo, _)| {
+            eprintln!("{} {} on 1 and {jobs} threads…", row.label(), algo.name());
+            let deps = Deps::default();
+            let (one, many) = threads::measure(&row.program, algo, deps, timeout, None, jobs)?;
+            Ok(Measured {
+                label: row.label(),
+                algo,
+                one,
+                many,
+            })
+        })
+        .collect()
 }
 
 impl CyclicRow {
@@ -352,7 +387,7 @@ pub fn is_model(name: &str) -> bool {
 /// installed, and prints the table as markdown with the machine and the command;
 /// progress goes to stderr. The exit status: 0, or 1 when something was flagged
 /// (listed under the table).
-pub fn run(timeout: Duration, only: &[String], with_spin: bool) -> u8 {
+pub fn run(timeout: Duration, only: &[String], with_spin: bool, jobs: Option<usize>) -> u8 {
     let with_spin = with_spin && spin::available();
     let machine = Machine::describe();
     println!("# The stateful searches on the cyclic set\n");
@@ -384,5 +419,26 @@ pub fn run(timeout: Duration, only: &[String], with_spin: bool) -> u8 {
     }
     let (table, problems) = report(&rows);
     print!("{table}");
+    if let Some(jobs) = jobs {
+        let mut measured = Vec::new();
+        for result in rows.iter().flat_map(|row| on_threads(row, jobs, timeout)) {
+            match result {
+                Ok(m) => measured.push(m),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    flagged = true;
+                }
+            }
+        }
+        print!(
+            "\n## On {jobs} threads (`--jobs {jobs}`)\n\nEach search whose threads share one \
+             store, where its run above took more than {} s, on one thread and on {jobs}, the \
+             fastest of {} runs each; S: 1 + the transitions taken; S +%: those beyond one \
+             thread's.\n\n{}",
+            threads::LONGER_THAN,
+            threads::RUNS,
+            threads::table(jobs, &measured)
+        );
+    }
     u8::from(flagged || problems)
 }
