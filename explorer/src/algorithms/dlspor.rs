@@ -133,7 +133,9 @@ impl Tracking for Lazy {
         if let Some(&number) = self.published.get(&local) {
             return Some(number);
         }
-        let number = shared.publish(self.summaries.published(&explored.graph, state)?);
+        let published = self.summaries.published(&explored.graph, state, shared)?;
+        // An equal summary another thread published has its number: read here as this.
+        let number = shared.publish(published);
         self.published.insert(local, number);
         // Its own states, reached again, read it here.
         self.read.insert(number, SUMMARY + local);
@@ -149,9 +151,8 @@ impl Tracking for Lazy {
         if let Some(&to) = self.read.get(&number) {
             return Some(to);
         }
-        let to = self
-            .summaries
-            .read_back(&mut explored.graph, &shared.get(number));
+        let published = shared.get(number);
+        let to = (self.summaries).read_back(&mut explored.graph, &published, shared);
         self.read.insert(number, to);
         Some(to)
     }

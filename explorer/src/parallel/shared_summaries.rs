@@ -7,38 +7,86 @@
 //! Each thread numbers processes and locations in the order it meets them
 //! ([`crate::stateful::graph`], [`crate::stateful::unions`]), so a summary is
 //! published by what its numbers stand for: each process's identity key, and the
-//! keys of the bits of its reads and writes. Reading one back sets the same keys in
-//! the reader's numbering: the same union of footprints for each process, so the
-//! same answer to every question DL-S-POR asks of it.
+//! locations ([`Key`]) of the bits of its reads and writes, numbered here for all
+//! threads (4 bytes each: ms_queue(4) publishes half a million summaries). Reading
+//! one back sets the same locations in the reader's numbering: the same union of
+//! footprints for each process, so the same answer to every question DL-S-POR asks
+//! of it. Equal summaries are published once.
 
 use crate::fingerprint::Fingerprint;
 use crate::stateful::unions::Key;
+use rustc_hash::FxHashMap;
 use std::sync::{Arc, RwLock};
 
 /// A summary by what its numbers stand for: for each process with an action in it,
-/// its identity key and the keys of its reads' and of its writes' bits.
-#[derive(Debug, Default, PartialEq, Eq)]
+/// its identity key and the locations of its reads' and of its writes' bits, each
+/// location ([`Key`]) by its number here ([`SharedSummaries::number`]).
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Published {
-    pub rows: Vec<(Fingerprint, Vec<Key>, Vec<Key>)>,
+    pub rows: Vec<(Fingerprint, Vec<u32>, Vec<u32>)>,
 }
 
-/// The summaries published so far, by number.
+/// The locations numbered for the threads together.
+#[derive(Debug, Default)]
+struct Keys {
+    numbers: FxHashMap<Key, u32>,
+    keys: Vec<Key>,
+}
+
+/// The summaries published so far, by number, each once; and the locations their
+/// rows name.
 #[derive(Debug, Default)]
 pub struct SharedSummaries {
-    all: RwLock<Vec<Arc<Published>>>,
+    all: RwLock<Numbered>,
+    keys: RwLock<Keys>,
+}
+
+/// The summaries, and the number of each.
+#[derive(Debug, Default)]
+struct Numbered {
+    list: Vec<Arc<Published>>,
+    numbers: FxHashMap<Arc<Published>, u32>,
 }
 
 impl SharedSummaries {
-    /// Publishes `summary`: its number.
+    /// Publishes `summary`: its number (that of an equal one published before).
     pub fn publish(&self, summary: Published) -> u32 {
         let mut all = self.all.write().unwrap_or_else(|e| e.into_inner());
-        all.push(Arc::new(summary));
-        (all.len() - 1) as u32
+        if let Some(&number) = all.numbers.get(&summary) {
+            return number;
+        }
+        let number = all.list.len() as u32;
+        let summary = Arc::new(summary);
+        all.list.push(summary.clone());
+        all.numbers.insert(summary, number);
+        number
     }
 
     /// The summary published as `number`.
     pub fn get(&self, number: u32) -> Arc<Published> {
         let all = self.all.read().unwrap_or_else(|e| e.into_inner());
-        all[number as usize].clone()
+        all.list[number as usize].clone()
+    }
+
+    /// The number of location `key`, given now if it has none.
+    pub fn number(&self, key: Key) -> u32 {
+        let found = self.keys.read().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = found.numbers.get(&key) {
+            return n;
+        }
+        drop(found);
+        let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        let next = keys.keys.len() as u32;
+        let n = *keys.numbers.entry(key).or_insert(next);
+        if n == next {
+            keys.keys.push(key);
+        }
+        n
+    }
+
+    /// The location numbered `number`.
+    pub fn key(&self, number: u32) -> Key {
+        let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+        keys.keys[number as usize]
     }
 }

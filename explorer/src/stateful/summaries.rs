@@ -246,6 +246,11 @@ impl<K: Kind> Summaries<K> {
         self.id(state).map(|id| &self.summaries[id as usize])
     }
 
+    /// The summary numbered `id` here.
+    pub fn get(&self, id: u32) -> &Summary {
+        &self.summaries[id as usize]
+    }
+
     /// The number of `state`'s summary here, once its component is finished.
     pub fn number(&self, state: StateId) -> Option<u32> {
         self.id(state)

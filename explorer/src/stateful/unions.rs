@@ -11,7 +11,7 @@
 
 use crate::dependency::footprint::{Footprint, WHOLE};
 use crate::fingerprint::Fingerprint;
-use crate::parallel::shared_summaries::Published;
+use crate::parallel::shared_summaries::{Published, SharedSummaries};
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
 use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Scratch, Summaries, Summary};
@@ -33,6 +33,9 @@ pub enum Key {
     Whole(GlobalId),
 }
 
+/// A bit whose key has no number for all threads yet, or the reverse.
+const UNKNOWN: u32 = u32::MAX;
+
 /// The bits of a footprint's reads or writes, as bit numbers.
 type Bits = SmallVec<[u32; 4]>;
 
@@ -53,6 +56,11 @@ pub struct Unions {
     bits: FxHashMap<Key, u32>,
     /// Each bit's key.
     keys: Vec<Key>,
+    /// On threads: each bit's key's number for all threads
+    /// ([`SharedSummaries::number`]; [`UNKNOWN`] before it is asked), and each
+    /// such number's bit here.
+    shared_of_bit: Vec<u32>,
+    bit_of_shared: Vec<u32>,
     /// The graph's footprints as bits, by their number in the graph.
     footprints: Vec<Interned>,
 }
@@ -115,6 +123,40 @@ impl Unions {
         }
     }
 
+    /// Bit `bit`'s key's number for all threads.
+    fn shared_number(&mut self, bit: u32, shared: &SharedSummaries) -> u32 {
+        let b = bit as usize;
+        if self.shared_of_bit.len() <= b {
+            self.shared_of_bit.resize(b + 1, UNKNOWN);
+        }
+        if self.shared_of_bit[b] == UNKNOWN {
+            let n = shared.number(self.keys[b]);
+            self.shared_of_bit[b] = n;
+            self.note_shared(n, bit);
+        }
+        self.shared_of_bit[b]
+    }
+
+    /// The bit here of the key numbered `number` for all threads.
+    fn local_bit(&mut self, number: u32, shared: &SharedSummaries) -> u32 {
+        match self.bit_of_shared.get(number as usize) {
+            Some(&b) if b != UNKNOWN => b,
+            _ => {
+                let bit = self.bit(shared.key(number));
+                self.note_shared(number, bit);
+                bit
+            }
+        }
+    }
+
+    fn note_shared(&mut self, number: u32, bit: u32) {
+        let n = number as usize;
+        if self.bit_of_shared.len() <= n {
+            self.bit_of_shared.resize(n + 1, UNKNOWN);
+        }
+        self.bit_of_shared[n] = bit;
+    }
+
     fn bit(&mut self, key: Key) -> u32 {
         let next = self.bits.len() as u32;
         let bit = *self.bits.entry(key).or_insert(next);
@@ -129,20 +171,40 @@ impl Summaries<Unions> {
     /// `state`'s summary by what its numbers stand for, for other threads
     /// ([`crate::parallel::shared_summaries`]); `None` before its component is
     /// finished.
-    pub fn published(&self, graph: &Graph, state: StateId) -> Option<Published> {
-        let summary = self.of(state)?;
-        let keys = |row| {
-            summary
-                .bits(row)
-                .map(|b| self.kind.keys[b as usize])
-                .collect()
-        };
-        let rows = (0..summary.rows() / 2)
-            .map(|p| (p, keys(2 * p), keys(2 * p + 1)))
-            .filter(|(_, reads, writes): &(usize, Vec<Key>, Vec<Key>)| {
+    pub fn published(
+        &mut self,
+        graph: &Graph,
+        state: StateId,
+        shared: &SharedSummaries,
+    ) -> Option<Published> {
+        let id = self.number(state)?;
+        let summary = self.get(id);
+        let rows: Vec<(usize, Vec<u32>, Vec<u32>)> = (0..summary.rows() / 2)
+            .map(|p| {
+                (
+                    p,
+                    summary.bits(2 * p).collect(),
+                    summary.bits(2 * p + 1).collect(),
+                )
+            })
+            .filter(|(_, reads, writes): &(usize, Vec<u32>, Vec<u32>)| {
                 !reads.is_empty() || !writes.is_empty()
             })
-            .map(|(p, reads, writes)| (graph.process(p as ProcessNumber), reads, writes))
+            .collect();
+        let unions = &mut self.kind;
+        let mut shared_of = |bits: Vec<u32>| -> Vec<u32> {
+            bits.into_iter()
+                .map(|b| unions.shared_number(b, shared))
+                .collect()
+        };
+        let rows = (rows.into_iter())
+            .map(|(p, r, w)| {
+                (
+                    graph.process(p as ProcessNumber),
+                    shared_of(r),
+                    shared_of(w),
+                )
+            })
             .collect();
         Some(Published { rows })
     }
@@ -150,12 +212,21 @@ impl Summaries<Unions> {
     /// A summary another thread published, in this thread's numbering, as the
     /// target ([`crate::stateful::summaries::SUMMARY`]) of the transitions to its
     /// states.
-    pub fn read_back(&mut self, graph: &mut Graph, published: &Published) -> StateId {
+    pub fn read_back(
+        &mut self,
+        graph: &mut Graph,
+        published: &Published,
+        shared: &SharedSummaries,
+    ) -> StateId {
         let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(published.rows.len());
         for (key, reads, writes) in &published.rows {
             let p = graph.process_number(*key) as usize;
-            let mut of =
-                |keys: &[Key]| -> Bits { keys.iter().map(|&k| self.kind.bit(k)).collect() };
+            let mut of = |numbers: &[u32]| -> Bits {
+                numbers
+                    .iter()
+                    .map(|&n| self.kind.local_bit(n, shared))
+                    .collect()
+            };
             bits.push((p, of(reads), of(writes)));
         }
         self.made(graph, |_, scratch| {
@@ -295,7 +366,10 @@ mod tests {
             reads(vec![loc(2, WHOLE)]),
         ];
         let (mut graph, mut unions) = summarised(&footprints);
-        let published = unions.published(&graph, 0).expect("finished");
+        let shared = SharedSummaries::default();
+        // The reader's thread numbered a location first, for all threads.
+        shared.number(Key::Global(9));
+        let published = unions.published(&graph, 0, &shared).expect("finished");
         // The reader met the processes in reverse order, and other locations first.
         let mut other = Graph::default();
         for p in (0..5).rev() {
@@ -304,7 +378,7 @@ mod tests {
         let mut read = Summaries::<Unions>::default();
         let first = other.action(0, &writes(vec![loc(7, 1), loc(2, 4)]));
         read.kind.intern(&other, first.footprint);
-        let target = read.read_back(&mut other, &published);
+        let target = read.read_back(&mut other, &published, &shared);
         let questions = [
             reads(vec![loc(0, 0)]),
             writes(vec![loc(0, 0)]),
