@@ -256,11 +256,12 @@ fn from_here(
     tracking: &mut impl Tracking,
     prefix: &[usize],
 ) {
-    let Reached::New(first) = run.store_owned(run.identity()) else {
+    let state = run.identity();
+    let Reached::New(first) = run.store_owned(state) else {
         return;
     };
     let mut path: Vec<Node> = Vec::new();
-    explored.stored(run, run.identity());
+    explored.stored(run, state);
     open(run, explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
@@ -377,7 +378,7 @@ fn resolve_pending(
     tracking: &mut impl Tracking,
     component: &[StateId],
 ) {
-    let Some(shared) = run.shared() else {
+    let Some(shared) = run.shared().filter(|_| !explored.pending.is_empty()) else {
         return;
     };
     for &s in component {
