@@ -101,7 +101,10 @@ pub struct Cli {
     /// above 1, so their counts are too (they may exceed one thread's: the units do
     /// not share what a search carries from one subtree to the next). naive splits
     /// the tree the same way, every interleaving once: one thread's counts.
-    /// stateful's threads share one store of states: one thread's counts. dl-spor's
+    /// stateful's threads share one store of states: one thread's counts. spor's
+    /// share it too, and expand whole every state whose invisible step reaches a
+    /// state stored before: the same final states and findings, stored states that
+    /// may exceed one thread's. dl-spor's
     /// share one store and the summaries of what follows the states each finished:
     /// the same final states and findings, stored states that may exceed one
     /// thread's and differ from run to run. The other searches, --livelocks, --tree
@@ -113,7 +116,8 @@ pub struct Cli {
     /// result as one JSON object (a shard file) for `ic-check merge`; every shard of a
     /// run is given the same program, params and options. The exit status is 0 once
     /// the shard file is written, whatever it found: the merge gives the verdict.
-    /// sdpor, odpor, odpor-ob, ocdpor --literal and stateful are sharded.
+    /// sdpor, odpor, odpor-ob, ocdpor --literal, stateful, spor and dl-spor are
+    /// sharded.
     #[arg(long, value_name = "K/N", conflicts_with_all = ["tree", "max_traces", "replay", "livelocks", "witness"])]
     pub partition: Option<Shard>,
 

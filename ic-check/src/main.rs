@@ -482,7 +482,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         || algorithm.shares_stored_states(&config);
     if jobs > 1 && !spreads && !cli.quiet {
         say!(
-            "note: {} runs on one thread (--jobs spreads naive, sdpor, csdpor, cdpor, odpor, odpor-ob, ocdpor --literal, stateful and dl-spor)",
+            "note: {} runs on one thread (--jobs spreads naive, sdpor, csdpor, cdpor, odpor, odpor-ob, ocdpor --literal, stateful, spor and dl-spor)",
             algorithm.name()
         );
     }

@@ -717,19 +717,32 @@ pub fn stateful_differential(source: &str) -> Result<(), String> {
         ));
     }
     errors.extend(other_violations("stateful --jobs 2", &violations, &two));
-    // DL-S-POR on two threads sharing one store and their summaries
-    // (`explorer::stateful::search`): the reference's final states and violations.
-    let dlspor =
-        || -> Box<dyn explorer::Algorithm> { Box::new(explorer::algorithms::dlspor::Dlspor) };
-    let name = "dl-spor --jobs 2";
-    let dl = explorer::parallel::explore(&program, &dlspor, stateful_config(), 2, None);
-    errors.extend(other_outcomes(name, &reference, &violations, &dl));
-    // In 3 shards (`--partition K/3`, combined as `ic-check merge` does): each unit
-    // explores what its state reaches, some states in several units (and the
-    // frontier's states are run, not stored): the same final states and violations.
-    let shards = sharded(&program, &make, stateful_config(), PARALLEL_SHARDS);
-    let name = "stateful --partition K/3, merged";
-    errors.extend(other_outcomes(name, &reference, &violations, &shards));
+    // The reduced searches whose threads share one store (S-POR with the closed-set
+    // proviso, DL-S-POR with its summaries: `explorer::algorithms::spor`,
+    // `explorer::stateful::search`) on two threads, and every stateful search in 3
+    // shards (`--partition K/3`, combined as `ic-check merge` does: each unit
+    // explores what its state reaches, some states in several units, and the
+    // frontier's states are run, not stored): the reference's final states and
+    // violations.
+    for spec in registry::ALGORITHMS {
+        let make = || spec.build(false, || Err(())).expect("no constraints asked");
+        let Ok(algorithm) = spec.build(false, || Err(())) else {
+            continue;
+        };
+        if !algorithm.stores_states() {
+            continue;
+        }
+        if spec != &registry::STATEFUL && algorithm.shares_stored_states(&stateful_config()) {
+            let name = format!("{} --jobs 2", spec.name);
+            let two = explorer::parallel::explore(&program, &make, stateful_config(), 2, None);
+            errors.extend(other_outcomes(&name, &reference, &violations, &two));
+        }
+        if algorithm.explores_units(stateful_config().deps) {
+            let shards = sharded(&program, &make, stateful_config(), PARALLEL_SHARDS);
+            let name = format!("{} --partition K/3, merged", spec.name);
+            errors.extend(other_outcomes(&name, &reference, &violations, &shards));
+        }
+    }
     if errors.is_empty() {
         Ok(())
     } else {

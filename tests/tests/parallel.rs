@@ -400,3 +400,74 @@ fn dl_spor_on_threads_finds_what_one_thread_finds() {
         assert_eq!(r.finals, one.finals, "{jobs} threads");
     }
 }
+
+/// S-POR on threads (`explorer::algorithms::spor`, "threads"): a state is
+/// expanded by its safe set by the thread that stores it first. p and q each take a
+/// local step, then write x (`tests/tests/stateful.rs`, `LOCAL_THEN_WRITE`): the two
+/// local steps are taken alone, each reaching a state no other step reaches, and the
+/// state where both writes are next is expanded whole, its branches perhaps on
+/// another thread: one thread's 7 states stored, 6 transitions and 2 final states on
+/// every number of threads.
+#[test]
+fn spor_on_threads_takes_local_steps_alone() {
+    let program = load(
+        "global int x = 0;
+proc p() { int a = 1; yield; x = a; }
+proc q() { int b = 2; yield; x = b; }
+init { spawn p(); spawn q(); }",
+        &[],
+    );
+    let spor = || -> Box<dyn Algorithm> { Box::new(explorer::algorithms::spor::Spor) };
+    for jobs in [1, 2, 4] {
+        let r = explorer::parallel::explore(&program, &spor, complete(), jobs, None);
+        let counts = (r.stats.stored, r.stats.states, r.stats.final_states);
+        assert_eq!(counts, (Some(7), 7, 2), "{jobs} threads");
+    }
+}
+
+/// The ignoring problem on threads: p counts modulo 3 for ever without touching a
+/// global, so its step is invisible in every state, and taken alone it would go
+/// round its cycle of 3 states without q ever running. The step that closes the
+/// cycle reaches a state stored before: that state is expanded whole (on one thread
+/// because it is on the path, on several because it is stored), q runs, and its
+/// assertion fails. The filter lock (no invisible step: the reference's search) has
+/// its final states, and its buggy variant its violations, on every number of
+/// threads.
+#[test]
+fn spor_on_threads_expands_a_state_whose_invisible_step_closes_a_cycle() {
+    let spor = || -> Box<dyn Algorithm> { Box::new(explorer::algorithms::spor::Spor) };
+    let messages = |r: &Report| -> Vec<String> {
+        let mut found: Vec<String> = r.violations.iter().map(|v| v.message.clone()).collect();
+        found.sort();
+        found.dedup();
+        found
+    };
+    let cycle = load(
+        "global int x = 0;
+proc p() { int i = 0; while (true) { i = (i + 1) % 3; yield; } }
+proc q() { x = 1; assert(x == 2, \"q fails\"); }
+init { spawn p(); spawn q(); }",
+        &[],
+    );
+    for jobs in [1, 2, 4] {
+        let r = explorer::parallel::explore(&cycle, &spor, complete(), jobs, None);
+        assert_eq!(
+            messages(&r),
+            ["assertion failed: q fails"],
+            "{jobs} threads"
+        );
+    }
+    let filter = load(&benchmark("cyclic/filter.ic"), &[("N", 3)]);
+    let buggy = load(&benchmark("cyclic/filter_buggy.ic"), &[]);
+    let one = explorer::parallel::explore(&filter, &spor, complete(), 1, None);
+    let one_buggy = explorer::parallel::explore(&buggy, &spor, complete(), 1, None);
+    assert_eq!(one.stats.stored, Some(5_433));
+    assert!(!one_buggy.violations.is_empty());
+    for jobs in [2, 4] {
+        let r = explorer::parallel::explore(&filter, &spor, complete(), jobs, None);
+        assert_eq!(r.stats.stored, Some(5_433), "{jobs} threads");
+        assert_eq!(r.finals, one.finals, "{jobs} threads");
+        let b = explorer::parallel::explore(&buggy, &spor, complete(), jobs, None);
+        assert_eq!(messages(&b), messages(&one_buggy), "{jobs} threads");
+    }
+}

@@ -222,7 +222,7 @@ pub fn measure(
 }
 
 /// `table --set cyclic --jobs N`: each search of `row` whose threads share one
-/// store (the stateful reference, dl-spor), where its run in the row took more than
+/// store (the stateful reference, spor, dl-spor), where its run in the row took more than
 /// [`threads::LONGER_THAN`] seconds and finished, on one thread and on `jobs`.
 fn on_threads(row: &CyclicRow, jobs: usize, timeout: Duration) -> Vec<Result<Measured, String>> {
     let shares = |algo: Algo| {

@@ -40,7 +40,7 @@
 //! Not done: the second disjunct of line 21 (every process of `safeSet(s)` not yet
 //! explored leads to a stored state), which needs each of their steps run to know.
 
-use crate::exploration::{Algorithm, Config, Exploration};
+use crate::exploration::{Algorithm, Config, Deps, Exploration};
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::parallel::shared_summaries::SharedSummaries;
 use crate::stateful::graph::{Action, StateId};
@@ -68,6 +68,15 @@ impl Algorithm for Dlspor {
     /// Its threads share one store ([`crate::stateful::search`] says why what each
     /// finds together is what one thread finds).
     fn shares_stored_states(&self, _config: &Config) -> bool {
+        true
+    }
+
+    /// A unit's state is the root of a search of its own, with its own store, as the
+    /// stateful reference's is ([`crate::algorithms::stateful`]): the search finds
+    /// what is reachable from whatever state it starts at (its argument is about the
+    /// state it starts from, not the initial one), so the units together find what
+    /// is reachable from the frontier's nodes.
+    fn explores_units(&self, _deps: Deps) -> bool {
         true
     }
 

@@ -1,5 +1,6 @@
 //! A stateful search on N threads ([`Algorithm::shares_stored_states`]: the stateful
-//! reference, and DL-S-POR, whose argument is [`crate::stateful::search`]'s): the
+//! reference; S-POR, whose argument is [`crate::algorithms::spor`]'s; DL-S-POR, whose
+//! argument is [`crate::stateful::search`]'s): the
 //! threads store the states they reach in one store ([`super::shared_visited`]) and
 //! hand each other the branches they have not taken ([`super::pool`]).
 //!
