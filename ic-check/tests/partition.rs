@@ -377,28 +377,38 @@ fn shell_quote(s: &str) -> String {
     )
 }
 
-/// The stateful reference in shards: each unit stores and expands what its state
-/// reaches (some states in several units), so the merge finds the single run's final
-/// states and violations, and counts more stored states than it: filter_buggy (the
-/// filter lock with the level check off by one) in 3 shards.
+/// The stateful searches in shards: each unit is the root of a search of its own,
+/// which stores and expands what its state reaches (some states in several units),
+/// so the merge finds the single run's final states and violations, and counts more
+/// stored states than it: filter_buggy (the filter lock with the level check off by
+/// one) in 3 shards, for the reference, S-POR and DL-S-POR.
 #[test]
-fn the_stateful_reference_in_shards_finds_what_one_run_finds() {
+fn the_stateful_searches_in_shards_find_what_one_run_finds() {
     let program = repo("benches/programs/cyclic/filter_buggy.ic");
-    let args = [
-        "--algo",
-        "stateful",
-        "--all-violations",
-        program.to_str().unwrap(),
-    ];
-    let dir = std::env::temp_dir().join(format!("ic-check-stateful-shards-{}", std::process::id()));
-    let files = shards_through_xargs(&dir, &args, 3);
-    let files: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
-    let merged = ic_check(&[&["merge", "--json"], &files[..]].concat());
-    let single = ic_check(&[&["--json"], &args[..]].concat());
-    assert_eq!(merged.status.code(), Some(1), "{}", stderr(&merged));
-    assert_eq!(single.status.code(), Some(1));
-    let (merged, single) = (json_of(&merged), json_of(&single));
-    assert_eq!(found(&merged), found(&single));
-    assert!(!single["violations"].as_array().unwrap().is_empty());
-    assert!(merged["stored"].as_u64() > single["stored"].as_u64());
+    for algo in ["stateful", "spor", "dl-spor"] {
+        let args = [
+            "--algo",
+            algo,
+            "--all-violations",
+            program.to_str().unwrap(),
+        ];
+        let dir =
+            std::env::temp_dir().join(format!("ic-check-{algo}-shards-{}", std::process::id()));
+        let files = shards_through_xargs(&dir, &args, 3);
+        let files: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+        let merged = ic_check(&[&["merge", "--json"], &files[..]].concat());
+        let single = ic_check(&[&["--json"], &args[..]].concat());
+        assert_eq!(merged.status.code(), Some(1), "{algo}: {}", stderr(&merged));
+        assert_eq!(single.status.code(), Some(1), "{algo}");
+        let (merged, single) = (json_of(&merged), json_of(&single));
+        assert_eq!(found(&merged), found(&single), "{algo}");
+        assert!(
+            !single["violations"].as_array().unwrap().is_empty(),
+            "{algo}"
+        );
+        assert!(
+            merged["stored"].as_u64() > single["stored"].as_u64(),
+            "{algo}"
+        );
+    }
 }
