@@ -381,11 +381,11 @@ fn shell_quote(s: &str) -> String {
 /// which stores and expands what its state reaches (some states in several units),
 /// so the merge finds the single run's final states and violations, and counts more
 /// stored states than it: filter_buggy (the filter lock with the level check off by
-/// one) in 3 shards, for the reference, S-POR and DL-S-POR.
+/// one) in 3 shards, for the reference, S-POR, DE-S-POR and DL-S-POR.
 #[test]
 fn the_stateful_searches_in_shards_find_what_one_run_finds() {
     let program = repo("benches/programs/cyclic/filter_buggy.ic");
-    for algo in ["stateful", "spor", "dl-spor"] {
+    for algo in ["stateful", "spor", "de-spor", "dl-spor"] {
         let args = [
             "--algo",
             algo,

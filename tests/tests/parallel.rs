@@ -471,3 +471,43 @@ init { spawn p(); spawn q(); }",
         assert_eq!(messages(&b), messages(&one_buggy), "{jobs} threads");
     }
 }
+
+/// de-spor in shards: each unit of the split is the root of a search of its own,
+/// whose processes are those of the unit's state. q spawns r first thing; in a unit
+/// whose path runs that spawn, q's later steps on the unit's own path come after r's
+/// creation, not before r's steps. Walking r's line of creators past the unit's
+/// processes took them for steps before r's, and left r's races with them
+/// unrecorded: the merged shards reached 2 of the reference's 4 final states
+/// (shrunk by the cyclic differential test, seed 6006, with that walk). In 3
+/// shards, every stateful search reaches the reference's final states here
+/// (`tests::differential::stateful_differential`).
+#[test]
+fn de_spor_in_shards_stops_a_line_of_creators_at_the_unit_s_processes() {
+    let source = "global int x = 0;
+global int y = 0;
+global int z = 0;
+global int[3] a;
+proc p() { await (x == 0); while (x == 1) { yield; } }
+proc q() {
+    spawn r(0);
+    if (z == x) { a[0] = -1; }
+    x = 1;
+    yield;
+    y = x + x;
+    y = 1;
+    yield;
+    z = y + x;
+}
+proc r(int v) { z = 1; yield; z = 0; yield; z = 1; }
+init { spawn p(); spawn q(); }";
+    let program = load(source, &[]);
+    let reference = explorer::explore(
+        &program,
+        &mut explorer::algorithms::stateful::Stateful,
+        tests::differential::stateful_config(),
+    );
+    assert_eq!(reference.stats.final_states, 4);
+    if let Err(e) = tests::differential::stateful_differential(source) {
+        panic!("{e}");
+    }
+}

@@ -25,7 +25,7 @@
 //! shared with [`dlspor`](super::dlspor) and argued in [`crate::stateful::search`].
 
 use crate::dependency::footprint::Footprint;
-use crate::exploration::{Algorithm, Exploration};
+use crate::exploration::{Algorithm, Deps, Exploration};
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::parallel::shared_summaries::SharedSummaries;
 use crate::stateful::graph::{Action, StateId};
@@ -45,6 +45,14 @@ impl Algorithm for Despor {
     }
 
     fn stores_states(&self) -> bool {
+        true
+    }
+
+    /// A unit's state is the root of a search of its own, with its own store, as the
+    /// stateful reference's is ([`crate::algorithms::stateful`]): the argument is
+    /// about the state a search starts from, whose processes are its "threads"
+    /// (`Eager::followed` walks a line of creators up to them, not past them).
+    fn explores_units(&self, _deps: Deps) -> bool {
         true
     }
 
@@ -101,6 +109,10 @@ impl Tracking for Eager {
         let mut before = vec![graph.process(a.process)];
         let mut line = explored.pids.get(&before[0]).cloned();
         while let Some(child) = line {
+            // Its creators' steps on the path came after they spawned it.
+            if explored.at_start.contains(&fingerprint(&child)) {
+                break;
+            }
             let parent = child.parent();
             if let Some(creator) = &parent {
                 let child_key = fingerprint(&child);

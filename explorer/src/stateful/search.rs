@@ -98,7 +98,7 @@ use crate::stateful::may_follow::{MayFollow, Touched};
 use crate::stateful::safe_sets::invisible_step;
 use crate::stateful::source_sets::{Processes, SourceSets};
 use crate::stateful::summaries::PENDING;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What the search knows besides its path.
 #[derive(Debug, Default)]
@@ -107,6 +107,10 @@ pub struct Explored {
     pub graph: Graph,
     /// The identity of every process met, by its key (whose creators are whose).
     pub pids: FxHashMap<Fingerprint, Pid>,
+    /// The processes of the state the search started from (the initial state, or a
+    /// unit's of a split search, [`crate::parallel::frontier`]): whatever spawned
+    /// them ran before the search began.
+    pub at_start: FxHashSet<Fingerprint>,
     cycles: Cycles,
     /// The enabled processes of the state being opened (a buffer kept for the next).
     enabled: Vec<usize>,
@@ -216,16 +220,20 @@ const ONE_THREAD: &str = "a search that reads summaries of its own kind runs on 
 /// initial state).
 pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
     let mut explored = Explored::default();
-    // Every other process is met first where a step of the search spawns it.
-    for q in &run.ex.state.procs {
-        explored.pids.insert(q.pid_key, q.pid.clone());
-    }
     while let Some(job) = run.next_job() {
         for &p in &job.path {
             run.replay(p);
         }
         match job.branches {
-            None => from_here(run, &mut explored, tracking, &job.path),
+            None => {
+                // Every other process is met first where a step of the search
+                // spawns it.
+                for q in &run.ex.state.procs {
+                    explored.pids.insert(q.pid_key, q.pid.clone());
+                    explored.at_start.insert(q.pid_key);
+                }
+                from_here(run, &mut explored, tracking, &job.path)
+            }
             Some(branches) => {
                 for p in branches {
                     if run.stopped() {
