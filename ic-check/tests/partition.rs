@@ -248,9 +248,9 @@ fn shards_of_other_runs_are_refused() {
     assert_eq!(found.status.code(), Some(0), "{}", stderr(&found));
     // Searches that do not split, and options that count over the whole search.
     fails_with(
-        &ic_check(&["--algo", "cdpor", "--partition", "1/2", p]),
+        &ic_check(&["--algo", "odpor-cs", "--partition", "1/2", p]),
         2,
-        "cdpor cannot start at a unit",
+        "odpor-cs cannot start at a unit",
     );
     fails_with(
         &ic_check(&["--algo", "naive", "--partition", "1/2", p]),
