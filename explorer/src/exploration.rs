@@ -206,7 +206,7 @@ pub struct Exploration<'p, 'a> {
 }
 
 /// How many new states a thread of a parallel stateful search stores between two
-/// weighings of the shared store's memory ([`Config::max_memory`]): 256 locks each.
+/// weighings of the search's memory ([`Config::max_memory`]): 256 locks each.
 const SHARED_ACCOUNT: u64 = 4096;
 
 /// Where a stateful search stores the states it reaches: its own store, or the one
@@ -224,7 +224,8 @@ enum Store {
         threads: u32,
         /// The states this thread stored first.
         stored: StateId,
-        /// `all`'s bytes when last weighed ([`SHARED_ACCOUNT`]).
+        /// The search's bytes when last weighed ([`SHARED_ACCOUNT`]), but what this
+        /// thread holds ([`SharedVisited::weight_besides`]).
         weighed: u64,
     },
 }
@@ -818,8 +819,8 @@ impl<'p> Exploration<'p, '_> {
                 new
             }
             // The states this thread stored first (the search adds them up); the
-            // shared store's memory, which takes every shard's lock, is weighed
-            // against the limit once every [`SHARED_ACCOUNT`] of them.
+            // search's memory on every thread, which takes every shard's lock, is
+            // weighed against the limit once every [`SHARED_ACCOUNT`] of them.
             Store::Shared { all, .. } => {
                 let new = all.insert(state);
                 if new {
@@ -839,6 +840,9 @@ impl<'p> Exploration<'p, '_> {
     /// against [`Config::max_memory`].
     pub fn hold(&mut self, bytes: u64) {
         self.held = bytes;
+        if let Some(Store::Shared { all, me, .. }) = &self.visited {
+            all.hold(*me as usize, bytes);
+        }
         self.account();
     }
 
@@ -854,10 +858,14 @@ impl<'p> Exploration<'p, '_> {
         }
     }
 
-    /// Weighs the shared store again, which takes every shard's lock, and accounts.
+    /// Weighs the search on every thread again, which takes every shard's lock, and
+    /// accounts.
     fn weigh(&mut self) {
-        if let Some(Store::Shared { all, weighed, .. }) = &mut self.visited {
-            *weighed = all.bytes();
+        if let Some(Store::Shared {
+            all, weighed, me, ..
+        }) = &mut self.visited
+        {
+            *weighed = all.weight_besides(Some(*me as usize));
         }
         self.account();
     }

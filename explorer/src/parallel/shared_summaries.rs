@@ -46,6 +46,19 @@ pub struct SharedSummaries {
 struct Numbered {
     list: Vec<Arc<Published>>,
     numbers: FxHashMap<Arc<Published>, u32>,
+    /// The bytes of the summaries' rows, as allocated.
+    rows: u64,
+}
+
+impl Published {
+    /// The bytes it allocates: its rows, and the numbers in each.
+    fn bytes(&self) -> u64 {
+        let row = std::mem::size_of::<(Fingerprint, Vec<u32>, Vec<u32>)>();
+        let numbers: usize = (self.rows.iter())
+            .map(|(_, r, w)| (r.capacity() + w.capacity()) * 4)
+            .sum();
+        (std::mem::size_of::<Self>() + self.rows.capacity() * row + numbers) as u64
+    }
 }
 
 impl SharedSummaries {
@@ -56,6 +69,7 @@ impl SharedSummaries {
             return number;
         }
         let number = all.list.len() as u32;
+        all.rows += summary.bytes();
         let summary = Arc::new(summary);
         all.list.push(summary.clone());
         all.numbers.insert(summary, number);
@@ -88,5 +102,19 @@ impl SharedSummaries {
     pub fn key(&self, number: u32) -> Key {
         let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
         keys.keys[number as usize]
+    }
+
+    /// The bytes the summaries and the locations' numbers take: each summary's rows,
+    /// its entries in the list and the table (a pointer and a number, and the
+    /// table's slack), and each location in the table and the list.
+    pub fn bytes(&self) -> u64 {
+        let (rows, summaries) = {
+            let all = self.all.read().unwrap_or_else(|e| e.into_inner());
+            (all.rows, all.list.capacity() + all.numbers.capacity())
+        };
+        let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+        let key = std::mem::size_of::<Key>();
+        let locations = keys.keys.capacity() * key + keys.numbers.capacity() * (key + 4);
+        rows + (summaries * 16 + locations) as u64
     }
 }

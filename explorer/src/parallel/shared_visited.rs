@@ -8,6 +8,7 @@
 use super::shared_summaries::SharedSummaries;
 use crate::fingerprint::Fingerprint;
 use crate::visited::Visited;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// Shards of the store: many more than threads, so that locks are rarely contended.
@@ -47,22 +48,30 @@ fn stored(word: u32) -> Stored {
     }
 }
 
+/// What a thread holds besides the store, on cache lines of its own.
+#[repr(align(128))]
+#[derive(Default)]
+struct Held(AtomicU64);
+
 pub struct SharedVisited {
     shards: Vec<Shard>,
     /// The summaries of the states finished, for a search that makes them.
     pub summaries: SharedSummaries,
-}
-
-impl Default for SharedVisited {
-    fn default() -> Self {
-        SharedVisited {
-            shards: (0..SHARDS).map(|_| Shard::default()).collect(),
-            summaries: SharedSummaries::default(),
-        }
-    }
+    /// What each thread holds besides the store (the transitions it keeps, its
+    /// summaries), by thread, as it last said ([`SharedVisited::hold`]).
+    held: Vec<Held>,
 }
 
 impl SharedVisited {
+    /// The store of `threads` threads.
+    pub fn new(threads: usize) -> Self {
+        SharedVisited {
+            shards: (0..SHARDS).map(|_| Shard::default()).collect(),
+            summaries: SharedSummaries::default(),
+            held: (0..threads).map(|_| Held::default()).collect(),
+        }
+    }
+
     /// Stores `state`; whether it was new (to every thread: exactly one thread
     /// stores each state first).
     pub fn insert(&self, state: Fingerprint) -> bool {
@@ -108,6 +117,24 @@ impl SharedVisited {
     pub fn bytes(&self) -> u64 {
         self.shards.iter().map(|s| s.lock().bytes()).sum()
     }
+
+    /// Thread `me` holds `bytes` besides the store.
+    pub fn hold(&self, me: usize, bytes: u64) {
+        self.held[me].0.store(bytes, Ordering::Relaxed);
+    }
+
+    /// The bytes of the search on every thread, as each thread last said what it
+    /// holds, but `me`'s (`None`: every thread's): the store's tables, the published
+    /// summaries and what the threads hold ([`Config::max_memory`] counts them all).
+    ///
+    /// [`Config::max_memory`]: crate::Config::max_memory
+    pub fn weight_besides(&self, me: Option<usize>) -> u64 {
+        let held: u64 = (self.held.iter().enumerate())
+            .filter(|&(t, _)| Some(t) != me)
+            .map(|(_, h)| h.0.load(Ordering::Relaxed))
+            .sum();
+        self.bytes() + self.summaries.bytes() + held
+    }
 }
 
 #[cfg(test)]
@@ -116,7 +143,7 @@ mod tests {
 
     #[test]
     fn each_state_is_new_once_whatever_thread_stores_it() {
-        let store = SharedVisited::default();
+        let store = SharedVisited::new(4);
         let news = std::thread::scope(|s| {
             let threads: Vec<_> = (0..4)
                 .map(|_| {
@@ -139,9 +166,36 @@ mod tests {
         assert!(store.bytes() > 0);
     }
 
+    /// The search's weight is the store's tables, the published summaries and what
+    /// each thread last said it holds; a thread weighs the others' with its own
+    /// left out (it adds what it holds now).
+    #[test]
+    fn the_weight_counts_what_every_thread_holds_and_the_summaries() {
+        let store = SharedVisited::new(2);
+        store.insert(7);
+        let tables = store.bytes();
+        assert!(tables > 0);
+        assert_eq!(store.weight_besides(None), tables);
+        store.hold(0, 1_000);
+        store.hold(1, 300);
+        assert_eq!(store.weight_besides(Some(0)), tables + 300);
+        assert_eq!(store.weight_besides(Some(1)), tables + 1_000);
+        assert_eq!(store.weight_besides(None), tables + 1_300);
+        store.hold(1, 100);
+        assert_eq!(store.weight_besides(Some(0)), tables + 100);
+        let summary = super::super::shared_summaries::Published {
+            rows: vec![(1, vec![0, 1, 2], vec![3])],
+        };
+        store.summaries.publish(summary);
+        let summaries = store.summaries.bytes();
+        // The row (a key and two vectors), its four numbers, the summary itself.
+        assert!(summaries >= 56 + 16 + 24, "{summaries}");
+        assert_eq!(store.weight_besides(None), tables + 1_100 + summaries);
+    }
+
     #[test]
     fn a_state_is_open_with_its_word_until_finished_with_its_summary() {
-        let store = SharedVisited::default();
+        let store = SharedVisited::new(4);
         assert_eq!(store.claim(7, 3), None);
         assert_eq!(store.stored(7), Some(Stored::Open(3)));
         assert_eq!(store.claim(7, 5), Some(Stored::Open(3)));

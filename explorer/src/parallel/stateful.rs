@@ -36,7 +36,7 @@ pub fn explore(
     if let Err(report) = Exploration::new(program, &*first, config.clone(), None) {
         return *report;
     }
-    let store = Arc::new(SharedVisited::default());
+    let store = Arc::new(SharedVisited::new(jobs));
     let pool = Arc::new(Pool::new(jobs));
     let results: Vec<Mutex<Option<(Report, bool)>>> = (0..jobs).map(|_| Mutex::default()).collect();
     let current: Vec<Mutex<Stats>> = (0..jobs).map(|_| Mutex::default()).collect();
@@ -79,10 +79,11 @@ pub fn explore(
     report
 }
 
-/// The counts the threads share: the initial state (no thread counts it), and the
-/// store's states and bytes.
+/// The counts the threads share: the initial state (no thread counts it), the
+/// store's states, and the bytes of the search (the store's, the summaries', what
+/// the threads hold).
 fn shared_counts(stats: &mut Stats, store: &SharedVisited) {
     stats.states += 1;
     stats.stored = Some(store.len());
-    stats.stored_bytes = store.bytes();
+    stats.stored_bytes = store.weight_besides(None);
 }
