@@ -511,3 +511,35 @@ init { spawn p(); spawn q(); }";
         panic!("{e}");
     }
 }
+
+/// dl-spor on threads gives a waiting thread the branches of the shallowest state
+/// with some, and expands that state whole; never a state that an invisible step
+/// alone expands. Here a counts to 1,000 in local steps before writing x, while p
+/// spins on a flag and w writes x, then the flag: one thread stores 1,014 states
+/// (a's loop in one order, then both orders of the two writes). Expanding a state
+/// of a's loop whole interleaved p's and w's steps with the rest of the loop: two
+/// threads stored 3,016 (and 3 to 7 times one thread's with a loop of 3,000).
+#[test]
+fn dl_spor_on_threads_gives_no_branch_of_a_state_an_invisible_step_expands() {
+    let program = load(
+        "global int x = 0;
+global int flag = 0;
+proc a() { int i = 0; while (i < 1000) { i = i + 1; yield; } x = 1; }
+proc p() { while (flag == 0) { yield; } }
+proc w() { x = 2; yield; flag = 1; }
+init { spawn a(); spawn p(); spawn w(); }",
+        &[],
+    );
+    let dlspor = || -> Box<dyn Algorithm> { Box::new(explorer::algorithms::dlspor::Dlspor) };
+    let one = explorer::parallel::explore(&program, &dlspor, complete(), 1, None);
+    assert_eq!((one.stats.stored, one.stats.final_states), (Some(1_014), 2));
+    for jobs in [2, 4] {
+        let r = explorer::parallel::explore(&program, &dlspor, complete(), jobs, None);
+        assert_eq!(r.finals, one.finals, "{jobs} threads");
+        let stored = r
+            .stats
+            .stored
+            .expect("a stateful search counts what it stores");
+        assert!(stored < 1_100, "{jobs} threads: {stored} states stored");
+    }
+}

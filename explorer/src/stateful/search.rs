@@ -269,6 +269,11 @@ fn from_here(
         return;
     };
     let mut path: Vec<Node> = Vec::new();
+    // The states of the path below this one have no branch to give away
+    // ([`give_away`]): a state's `done` and `enabled` change only while it is the top,
+    // and whether an invisible step alone expands it only where a cycle closes
+    // through it.
+    let mut floor = 0;
     explored.stored(run, state);
     open(run, explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
@@ -277,6 +282,7 @@ fn from_here(
         }
         let Some(t) = top.sets.explore_next() else {
             let done = path.pop().expect("the path is not empty");
+            floor = floor.min(path.len().saturating_sub(1));
             if let Some(component) = explored.cycles.pop(done.state) {
                 resolve_pending(run, explored, tracking, &component);
                 tracking.finished(explored, &component);
@@ -322,6 +328,7 @@ fn from_here(
             Reached::Open => {
                 let top = path.last_mut().expect("the node just stepped from");
                 top.sets.expand_whole();
+                floor = floor.min(path.len() - 1);
                 (foreign(run, explored, tracking, state), false)
             }
         };
@@ -335,11 +342,12 @@ fn from_here(
             explored.stored(run, state);
             open(run, explored, tracking, &mut path, to);
             if run.hungry() {
-                give_away(run, explored, tracking, &mut path, prefix);
+                give_away(run, explored, tracking, &mut path, &mut floor, prefix);
             }
             continue;
         }
         if let Some(entry) = explored.cycles.close(to) {
+            floor = floor.min(entry);
             for node in &mut path[entry..] {
                 node.sets.expand_whole();
             }
@@ -404,8 +412,12 @@ fn resolve_pending(
 }
 
 /// Gives another thread the branches not yet taken of the shallowest state on the
-/// path that has some and has taken one, as [`crate::algorithms::stateful`] does:
-/// that state is expanded whole from then on, and what follows the branches given,
+/// path that has some and has taken one, as [`crate::algorithms::stateful`] does,
+/// unless an invisible step alone expands it (that step is a persistent set there,
+/// and expanding the state whole for another thread interleaves the other processes
+/// with every local step: on a process's loop of 3,000 local steps, two threads
+/// stored 3 to 7 times one thread's states): that state is expanded whole from then
+/// on, and what follows the branches given,
 /// which this thread will not see, is summarised from the program text as what may
 /// follow any state on the path (the processes of the current state, from their
 /// entries). So the states above it, which read its component's summary when the
@@ -415,11 +427,17 @@ fn give_away(
     explored: &mut Explored,
     tracking: &mut impl Tracking,
     path: &mut [Node],
+    floor: &mut usize,
     prefix: &[usize],
 ) {
-    let Some(at) = (path.iter()).position(|n| n.taken.is_some() && n.sets.has_untaken()) else {
+    let gives =
+        |n: &Node| n.taken.is_some() && n.sets.has_untaken() && !n.sets.by_an_invisible_step();
+    let Some(at) = (path[*floor..].iter().position(gives)).map(|i| *floor + i) else {
+        // The top has taken no step yet: it is looked at again once it has.
+        *floor = path.len().saturating_sub(1);
         return;
     };
+    *floor = at;
     let procs = &run.ex.state.procs;
     let index = |t: ProcessNumber| {
         let key = explored.graph.process(t);

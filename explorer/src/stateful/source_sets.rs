@@ -54,9 +54,19 @@ impl SourceSets {
         Some(t)
     }
 
-    /// Whether some enabled process has not taken its step from here.
+    /// Whether the state is expanded by an invisible step alone (its safe set), as
+    /// long as it is not expanded whole.
+    pub fn by_an_invisible_step(&self) -> bool {
+        !self.whole && self.safe.len() == 1 && self.enabled.len() > 1
+    }
+
+    /// Whether some enabled process has not taken its step from here: `done` holds
+    /// enabled processes only, each once (`backtrack` is within `safeSet(s)`, or
+    /// `enabled`), so fewer than there are enabled ones. A thread waiting for work
+    /// has the threads ask this of every state on their path at every state they
+    /// store.
     pub fn has_untaken(&self) -> bool {
-        self.enabled.iter().any(|t| !self.done.contains(t))
+        self.done.len() < self.enabled.len()
     }
 
     /// The enabled processes that have not taken their step from here, now `done`
