@@ -207,7 +207,15 @@ pub struct Exploration<'p, 'a> {
 
 /// How many new states a thread of a parallel stateful search stores between two
 /// weighings of the search's memory ([`Config::max_memory`]): 256 locks each.
+/// Between two, a thread counts what the others hold as it was at the last: the
+/// search may end some hundreds of kilobytes per thread above the limit.
 const SHARED_ACCOUNT: u64 = 4096;
+
+/// Whether a thread that has stored `stored` states weighs the search now: at its
+/// first (what the others hold is then known, not 0) and every [`SHARED_ACCOUNT`].
+fn weighs(stored: u64) -> bool {
+    stored == 1 || stored.is_multiple_of(SHARED_ACCOUNT)
+}
 
 /// Where a stateful search stores the states it reaches: its own store, or the one
 /// the threads of a parallel search share.
@@ -783,7 +791,7 @@ impl<'p> Exploration<'p, '_> {
                 let id = *stored;
                 *stored += 1;
                 self.stats.stored = Some(u64::from(*stored));
-                if u64::from(*stored).is_multiple_of(SHARED_ACCOUNT) {
+                if weighs(u64::from(*stored)) {
                     self.weigh();
                 }
                 Reached::New(id)
@@ -826,7 +834,7 @@ impl<'p> Exploration<'p, '_> {
                 if new {
                     let mine = self.stats.stored.unwrap_or(0) + 1;
                     self.stats.stored = Some(mine);
-                    if mine.is_multiple_of(SHARED_ACCOUNT) {
+                    if weighs(mine) {
                         self.weigh();
                     }
                 }

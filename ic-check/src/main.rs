@@ -477,10 +477,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
     };
     let progress: Option<explorer::Progress<'_>> =
         if bar.is_some() { Some(&mut show) } else { None };
-    let spreads = algorithm.explores_units(cli.deps.into())
-        || algorithm.shares_top().is_some()
-        || algorithm.shares_stored_states(&config);
-    if jobs > 1 && !spreads && !cli.quiet {
+    if jobs > 1 && !explorer::parallel::spreads(&*algorithm, &config) && !cli.quiet {
         say!(
             "note: {} runs on one thread (--jobs spreads naive, sdpor, csdpor, cdpor, odpor, odpor-ob, ocdpor --literal, stateful, spor and dl-spor)",
             algorithm.name()

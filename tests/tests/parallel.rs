@@ -543,3 +543,16 @@ init { spawn a(); spawn p(); spawn w(); }",
         assert!(stored < 1_100, "{jobs} threads: {stored} states stored");
     }
 }
+
+/// de-spor's threads would share nothing: `--jobs` runs it on one thread, with one
+/// thread's counts (the filter lock at N = 3: 4,735 states stored), rather than in
+/// the units that only its shards take, where the states the units reach in
+/// common are stored once each (filter(4): 8.3 million, 17 times one thread's).
+#[test]
+fn de_spor_runs_on_one_thread_whatever_the_jobs() {
+    let filter = load(&benchmark("cyclic/filter.ic"), &[("N", 3)]);
+    let despor = || -> Box<dyn Algorithm> { Box::new(explorer::algorithms::despor::Despor) };
+    let r = explorer::parallel::explore(&filter, &despor, complete(), 2, None);
+    assert!(r.parallel.is_none(), "de-spor split over threads");
+    assert_eq!((r.stats.stored, r.stats.final_states), (Some(4_735), 3));
+}

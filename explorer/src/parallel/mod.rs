@@ -102,10 +102,26 @@ pub fn explore_split(
     if jobs > 1 && !whole && !config.livelocks && first.shares_top().is_some() {
         return shared_top::explore(program, make, config, (jobs, top), progress);
     }
-    if jobs <= 1 || partition::unsplittable(&*first, &config).is_some() {
+    if jobs <= 1
+        || !spreads(&*first, &config)
+        || partition::unsplittable(&*first, &config).is_some()
+    {
         return crate::explore_with_progress(program, first.as_mut(), config, progress);
     }
     explore_units(program, make, &*first, config, jobs, units, None, progress)
+}
+
+/// Whether `--jobs` spreads the search of `algorithm` over threads under `config`:
+/// its threads share one store of states, or the top of its tree, or they explore
+/// the units of a frontier. A stateful search whose threads share nothing (de-spor)
+/// runs on one thread: units of its own would explore the states they reach in
+/// common once each (de-spor on filter(4): 8.3 million states stored in 45 units,
+/// 8.5 times one thread's time), which only shards, which share nothing anyway,
+/// pay ([`partition`]).
+pub fn spreads(algorithm: &dyn Algorithm, config: &Config) -> bool {
+    algorithm.shares_stored_states(config)
+        || algorithm.shares_top().is_some()
+        || (algorithm.explores_units(config.deps) && !algorithm.stores_states())
 }
 
 /// The units of a frontier of `wanted` units or more (those of `shard`, or all) on

@@ -270,9 +270,9 @@ fn from_here(
     };
     let mut path: Vec<Node> = Vec::new();
     // The states of the path below this one have no branch to give away
-    // ([`give_away`]): a state's `done` and `enabled` change only while it is the top,
-    // and whether an invisible step alone expands it only where a cycle closes
-    // through it.
+    // ([`give_away`]): a state's `done` and `enabled` change only while it is the top
+    // or where it gives its branches away (this is then at it), and whether an
+    // invisible step alone expands it only where a cycle closes through it.
     let mut floor = 0;
     explored.stored(run, state);
     open(run, explored, tracking, &mut path, first);
