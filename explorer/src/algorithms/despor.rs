@@ -109,13 +109,13 @@ impl Tracking for Eager {
         let mut before = vec![graph.process(a.process)];
         let mut line = explored.pids.get(&before[0]).cloned();
         while let Some(child) = line {
+            let child_key = fingerprint(&child);
             // Its creators' steps on the path came after they spawned it.
-            if explored.at_start.contains(&fingerprint(&child)) {
+            if explored.at_start.contains(&child_key) {
                 break;
             }
             let parent = child.parent();
             if let Some(creator) = &parent {
-                let child_key = fingerprint(&child);
                 let spawned_here = |n: &Node| n.taken.is_some() && n.spawned.contains(&child_key);
                 if !path.iter().any(spawned_here) {
                     before.push(fingerprint(creator));
