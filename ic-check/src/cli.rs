@@ -116,8 +116,8 @@ pub struct Cli {
     /// result as one JSON object (a shard file) for `ic-check merge`; every shard of a
     /// run is given the same program, params and options. The exit status is 0 once
     /// the shard file is written, whatever it found: the merge gives the verdict.
-    /// sdpor, csdpor, cdpor, odpor, odpor-ob, ocdpor --literal, stateful, spor,
-    /// de-spor and dl-spor are sharded.
+    /// Every --algo but naive is sharded (the searches that compare states, in
+    /// shards that share no state, may explore many more executions than one run).
     #[arg(long, value_name = "K/N", conflicts_with_all = ["tree", "max_traces", "replay", "livelocks", "witness"])]
     pub partition: Option<Shard>,
 

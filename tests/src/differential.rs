@@ -904,11 +904,11 @@ pub fn parallel_top(source: &str) -> explorer::parallel::shared_top::TopSplit {
     explorer::parallel::shared_top::TopSplit { depth, eager }
 }
 
-/// Every search that splits over threads (sdpor, csdpor, cdpor and odpor sharing
-/// their top, odpor-ob and `ocdpor --literal` over a frontier; in the default
-/// dependency and `--deps dynamic`, with `--violations-only` where it has it) on two
-/// threads (`ic-check --jobs 2`, [`explorer::parallel`]), and in 3 shards where it is
-/// sharded ([`Algorithm::explores_units`]), against naive:
+/// Every stateless search (in the default dependency and `--deps dynamic`, with
+/// `--violations-only` where it has it) in 3 shards (`--partition K/3`, merged), and
+/// on two threads where `--jobs` spreads it (`ic-check --jobs 2`,
+/// [`explorer::parallel::spreads`]: sdpor, csdpor, cdpor and odpor sharing their
+/// top, odpor-ob and `ocdpor --literal` over a frontier), against naive:
 /// the sets of final states, violations and deadlocks, as [`differential`] compares
 /// them, and sdpor's and odpor's complete executions with naive's count of
 /// Mazurkiewicz traces of their dependency: the frontier's sleep sets and the units'
@@ -933,9 +933,8 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     // one store rather than units, is checked on both in `stateful_differential`.
     let splits = |m: &Mode| {
         let constraints = || Ok::<_, ()>(Arc::new(frontend::ics::ResolvedIcs::default()));
-        (m.algo.build(m.literal, constraints)).is_ok_and(|a| {
-            (a.explores_units(m.deps) && !a.stores_states()) || a.shares_top().is_some()
-        })
+        (m.algo.build(m.literal, constraints))
+            .is_ok_and(|a| a.explores_units(m.deps) && !a.stores_states())
     };
     let modes: Vec<Mode> = modes()
         .into_iter()
@@ -961,10 +960,11 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
         let threads =
             |c: Config| explorer::parallel::explore_split(&program, &make, c, split, None);
         let shards = |c: Config| sharded(&program, &make, c, PARALLEL_SHARDS);
-        let mut runs: Vec<(&str, &dyn Fn(Config) -> Report)> = vec![("--jobs 2", &threads)];
-        if make().explores_units(mode.deps) {
-            runs.push(("--partition K/3, merged", &shards));
+        let mut runs: Vec<(&str, &dyn Fn(Config) -> Report)> = Vec::new();
+        if explorer::parallel::spreads(&*make(), &config) {
+            runs.push(("--jobs 2", &threads));
         }
+        runs.push(("--partition K/3, merged", &shards));
         let mut counts = Vec::new();
         for (how, run) in runs {
             let report = run(config.clone());

@@ -299,8 +299,12 @@ fn measure_family(
                     (true, Some(Ok(s))) => Some(&s.ics),
                     _ => None,
                 };
+                let config = explorer::Config {
+                    deps,
+                    ..Default::default()
+                };
                 let splits = (algo.spec.build(false, || ics.cloned().ok_or(())))
-                    .is_ok_and(|a| a.explores_units(deps) || a.shares_top().is_some());
+                    .is_ok_and(|a| explorer::parallel::spreads(&*a, &config));
                 if !splits || !run.complete() || run.seconds <= threads::LONGER_THAN {
                     continue;
                 }

@@ -393,17 +393,23 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.parts.carries()
     }
 
-    /// A search that does not compare states, or one that shares its top on threads
-    /// (csdpor, cdpor: on threads they share the top, and only the shards of
-    /// `--partition`, which share nothing, take units). A search that compares
-    /// states prunes by state equality what the frontier's full branching explores,
-    /// and a unit shares no state with the others: cdpor on PS_shared(7), 1
-    /// execution and 4,141 states on one thread, explored 1,470 executions (952,980
-    /// blocked) and 2.4 million states in units on two threads, 158 times slower. So
-    /// the optimal searches that compare states (odpor-cs, odpor-cs-ob, ocdpor) run
-    /// on one thread rather than in units, and are not sharded.
+    /// Every search of the skeleton can start at a unit: the nodes above it are
+    /// closed (`floor`), and what its races, sleep additions or blocked steps would
+    /// add there is dropped, explored already by the frontier's full branching
+    /// ([`crate::parallel::frontier`]).
     fn explores_units(&self, _deps: Deps) -> bool {
-        self.parts.states == States::Unchecked || self.shares_top().is_some()
+        true
+    }
+
+    /// Whether the search compares states (csdpor, cdpor, odpor-cs, odpor-cs-ob,
+    /// ocdpor): units of a frontier then share no state check, and explore what one
+    /// search prunes (cdpor on PS_shared(7), 1 execution and 4,141 states on one
+    /// thread, explored 1,470 executions, 952,980 blocked, and 2.4 million states in
+    /// units on two threads, 158 times slower). Those that share the top on threads
+    /// (csdpor, cdpor) do so; the optimal ones run on one thread, and only
+    /// `--partition` shards them.
+    fn prunes_by_state(&self) -> bool {
+        self.parts.states != States::Unchecked
     }
 
     /// Races as they run, on backtrack sets (sdpor, csdpor, cdpor) or on wakeup trees

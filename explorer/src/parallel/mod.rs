@@ -113,15 +113,15 @@ pub fn explore_split(
 
 /// Whether `--jobs` spreads the search of `algorithm` over threads under `config`:
 /// its threads share one store of states, or the top of its tree, or they explore
-/// the units of a frontier. A stateful search whose threads share nothing (de-spor)
-/// runs on one thread: units of its own would explore the states they reach in
-/// common once each (de-spor on filter(4): 8.3 million states stored in 45 units,
-/// 8.5 times one thread's time), which only shards, which share nothing anyway,
-/// pay ([`partition`]).
+/// the units of a frontier. A search that prunes by comparing states and whose
+/// threads share neither (de-spor, odpor-cs, odpor-cs-ob, ocdpor) runs on one
+/// thread: units of its own would explore what each prunes for the others (de-spor
+/// on filter(4): 8.3 million states stored in 45 units, 8.5 times one thread's
+/// time), which only shards, which share nothing anyway, pay ([`partition`]).
 pub fn spreads(algorithm: &dyn Algorithm, config: &Config) -> bool {
     algorithm.shares_stored_states(config)
         || algorithm.shares_top().is_some()
-        || (algorithm.explores_units(config.deps) && !algorithm.stores_states())
+        || (algorithm.explores_units(config.deps) && !algorithm.prunes_by_state())
 }
 
 /// The units of a frontier of `wanted` units or more (those of `shard`, or all) on

@@ -74,8 +74,9 @@ impl std::str::FromStr for Shard {
 pub fn unsplittable(algorithm: &dyn Algorithm, config: &Config) -> Option<String> {
     if !algorithm.explores_units(config.deps) {
         Some(format!(
-            "{} cannot start at a unit of the execution tree: only sdpor, csdpor, cdpor, \
-             odpor, odpor-ob, ocdpor --literal, stateful, spor, de-spor and dl-spor are sharded",
+            "{} with constraints cannot start at a unit of the execution tree (the \
+             events of the unit's path would need the constraints too): every other \
+             search is sharded",
             algorithm.name()
         ))
     } else if config.livelocks {
