@@ -92,11 +92,12 @@ pub struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
-    /// Explore on N threads (0: one per core). sdpor's, csdpor's, cdpor's and odpor's
-    /// threads share the top of the execution tree and its backtrack sets or wakeup
-    /// trees, and explore the subtrees below it: sdpor's and odpor's complete
-    /// executions are one thread's; blocked executions and states (and csdpor's and
-    /// cdpor's executions) may differ from one thread's and from run to run.
+    /// Explore on N threads (0: one per core). sdpor's, csdpor's, cdpor's, odpor's
+    /// and odpor-cs's threads share the top of the execution tree and its backtrack
+    /// sets or wakeup trees, and explore the subtrees below it: sdpor's and odpor's
+    /// complete executions are one thread's; blocked executions and states (and
+    /// csdpor's, cdpor's and odpor-cs's executions) may differ from one thread's and
+    /// from run to run.
     /// odpor-ob and ocdpor --literal split the tree into units, the same for every N
     /// above 1, so their counts are too (they may exceed one thread's: the units do
     /// not share what a search carries from one subtree to the next). naive splits

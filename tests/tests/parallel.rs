@@ -238,6 +238,51 @@ fn csdpor_and_cdpor_on_threads_sharing_their_top_reach_every_final_state() {
     }
 }
 
+/// odpor-cs shares the top too, with its don't-do sequences, blocked steps and fresh
+/// choices kept at the top's nodes (`explorer::parallel::shared_top`, "States
+/// compared"): on lastzero(8) (704 traces, 128 final states), PS_shared(5) (one
+/// final state, which one thread reaches in one execution) and DBP(4) (16), on 2
+/// and 3 threads with tops of depth 0 and 1 given to eagerly, 3 given to when a
+/// thread waits, and the default, it reaches one thread's final states, stops
+/// complete, and explores at least one execution per final state and at most one per
+/// Mazurkiewicz trace (odpor's count), as on one thread.
+#[test]
+fn odpor_cs_on_threads_sharing_its_top_reaches_every_final_state() {
+    for (file, n, finals) in [
+        ("classic/lastzero.ic", 8, 128),
+        ("ps_shared.ic", 5, 1),
+        ("dbp.ic", 4, 16),
+    ] {
+        let program = load(&benchmark(file), &[("N", n)]);
+        let one = explorer::explore(&program, make("odpor-cs").as_mut(), complete());
+        let traces = explorer::explore(&program, make("odpor").as_mut(), complete())
+            .stats
+            .traces;
+        assert_eq!(one.stats.final_states, finals, "{file}");
+        let tops =
+            [(0, true), (1, true), (3, false)].map(|(depth, eager)| TopSplit { depth, eager });
+        for top in tops.into_iter().chain([TopSplit::default()]) {
+            for jobs in [2, 3] {
+                let split = Split {
+                    jobs,
+                    units: explorer::parallel::UNITS,
+                    top,
+                };
+                let r = explore_split(&program, &|| make("odpor-cs"), complete(), split, None);
+                let what = format!("odpor-cs on {file}, {top:?} on {jobs} threads");
+                assert_eq!(r.stop, Stop::Complete, "{what}");
+                assert_eq!(r.finals, one.finals, "{what}");
+                assert!(
+                    (finals..=traces).contains(&r.stats.traces),
+                    "{what}: {}",
+                    r.stats.traces
+                );
+                assert!(r.parallel.is_some_and(|p| p.shared_top), "{what}");
+            }
+        }
+    }
+}
+
 /// Stopping at the first violation: a unit that finds one stops the others, and the
 /// report has it with a schedule that replays to it.
 #[test]

@@ -126,6 +126,10 @@
 //!    at its node (note 3). odpor-cs-ob settles its steps too, with races found over
 //!    →ob (`Dpor::analyse_unrun_observed`).
 //!
+//! On several threads (`--jobs`) the threads share the top of the tree, with what
+//! its nodes keep for the notes above ([`crate::parallel::shared_top`], "States
+//! compared").
+//!
 //! `odpor` explores one complete execution per Mazurkiewicz trace; `odpor-cs`, as
 //! Sec. 3.3 claims of ODPOR_cs, never more (the differential test checks it on every
 //! program), plus the blocked prefixes of the ones it cuts. Not included: the

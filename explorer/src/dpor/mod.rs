@@ -406,23 +406,23 @@ impl<R: Reduction> Algorithm for Dpor<R> {
     /// search prunes (cdpor on PS_shared(7), 1 execution and 4,141 states on one
     /// thread, explored 1,470 executions, 952,980 blocked, and 2.4 million states in
     /// units on two threads, 158 times slower). Those that share the top on threads
-    /// (csdpor, cdpor) do so; the optimal ones run on one thread, and only
-    /// `--partition` shards them.
+    /// (csdpor, cdpor, odpor-cs) do so; odpor-cs-ob and ocdpor run on one thread,
+    /// and only `--partition` shards them.
     fn prunes_by_state(&self) -> bool {
         self.parts.states != States::Unchecked
     }
 
     /// Races as they run, on backtrack sets (sdpor, csdpor, cdpor) or on wakeup trees
-    /// without state checks or constraints (odpor): the others' wakeup trees hold
-    /// what their own nodes alone may hold (blocked steps, steps kept by commutation,
-    /// sleepers whose state is read).
+    /// without constraints (odpor, odpor-cs, whose nodes of the top keep their
+    /// blocked steps and steps kept by commutation: `shared_top`, "States
+    /// compared"). Not ocdpor, whose sleepers covering a wakeup sequence depend on
+    /// what `R` lifts (`wakeup_tree::sleeper_covers`), nor odpor-cs-ob, whose races
+    /// are found where executions end.
     fn shares_top(&self) -> Option<Choice> {
         let shares = self.parts.races == Races::AsTheyRun
             && match self.parts.frontier {
                 Frontier::BacktrackSets => true,
-                Frontier::WakeupTrees => {
-                    self.parts.states == States::Unchecked && !self.parts.lifts()
-                }
+                Frontier::WakeupTrees => !self.parts.lifts(),
             };
         shares.then_some(match self.parts.guided() {
             true => Choice::ShortestSleep,

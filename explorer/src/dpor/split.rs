@@ -7,12 +7,13 @@
 //! top's node itself, under the top's lock ([`Dpor::take_shared_branch`],
 //! `Dpor::insert_wakeup`).
 
+use super::covered::unrun_successors;
 use super::race_analysis::entry;
 use super::sleep::{SleepSet, Step};
 use super::wakeup_tree::{Entry, WakeupTree};
-use super::{Dpor, Reduction};
+use super::{Dpor, Node, Reduction};
 use crate::exploration::Exploration;
-use crate::parallel::shared_top::{Branch, Handed, Pending, Route, Started};
+use crate::parallel::shared_top::{Branch, ByState, Handed, Held, Pending, Route, Started};
 
 impl<R: Reduction> Dpor<R> {
     /// Starts a job: the path is run again with its races analysed as they were where
@@ -58,24 +59,40 @@ impl<R: Reduction> Dpor<R> {
             }),
         };
         let mut sleep = SleepSet::default();
+        let mut commuted = Vec::new();
         if let Some((p, before)) = step {
-            let node = &mut self.nodes[self.depth];
+            let d = self.depth;
+            let node = &mut self.nodes[d];
             node.sleep = before;
             node.started = true;
             node.current = Some(p);
             let process = run.ex.state.procs[p].pid_key;
             let ends = node.sleep.ends(process);
-            if self.step_reaches_cover(run, p, &ends) {
-                self.end_covered(run, p, &ends.partners);
-                run.branch_blocked();
+            // odpor-cs's note 7: a step confirmed in `dnd(E)` is settled unrun, as
+            // the main loop settles it.
+            let settled = (ends.always && self.parts.settles_dont_do())
+                .then(|| unrun_successors(&run.ex, p, &self.guards))
+                .flatten();
+            if let Some(after) = settled {
+                let step = self.block_unrun(run, d, p, after.next.is_empty(), &ends.partners);
+                run.branch_blocked(step, ends.partners);
                 return true;
             }
-            self.sleep_after_step(run, self.depth, process, &mut sleep);
+            if self.step_reaches_cover(run, p, &ends) {
+                self.end_covered(run, p, &ends.partners);
+                let footprint = run.ex.events()[d].footprint.clone();
+                run.branch_blocked(Step { process, footprint }, ends.partners);
+                return true;
+            }
+            commuted = self.sleep_after_step(run, d, process, &mut sleep);
             self.depth += 1;
         }
         self.floor = self.depth;
         self.wakeup_steps += child_wut.size();
         self.open(run, Some(sleep), child_wut);
+        if self.parts.optimal() {
+            self.run_commuted(run, &commuted);
+        }
         if !splits || run.stopped() {
             return false;
         }
@@ -90,9 +107,14 @@ impl<R: Reduction> Dpor<R> {
                         None => return false,
                     }
                 }
-                let wut = std::mem::take(&mut self.nodes[d].wut);
+                let node = &mut self.nodes[d];
+                let wut = std::mem::take(&mut node.wut);
                 self.wakeup_steps -= wut.size();
-                Pending::wakeup(wut, Vec::new())
+                let by_state = ByState {
+                    commuted: node.commuted.clone(),
+                    ..ByState::default()
+                };
+                Pending::wakeup(wut, Vec::new(), by_state)
             }
             false => {
                 self.analyse_covered_steps(run, d);
@@ -131,12 +153,25 @@ impl<R: Reduction> Dpor<R> {
         let mut held = top.hold(id);
         let node = &mut self.nodes[d];
         (node.sleep, _) = held.lend(None, &mut node.wut);
+        swap_by_state(&mut held, node);
         node.shared = true;
         // The count of steps held along the path, which `runnable_branch` keeps,
         // holds the top's tree for as long as it is here.
         let steps = self.wakeup_steps;
         self.wakeup_steps += node.wut.size();
-        let taken = self.runnable_branch(run, d).then(|| {
+        let mut runnable = self.runnable_branch(run, d);
+        if !runnable && !self.nodes[d].blocked_steps.is_empty() {
+            // The tree is spent after blocked branches: a fresh process, if one is
+            // owed, as the main loop chooses one (odpor-cs's note 5), among those
+            // not taken from the node yet.
+            self.nodes[d].backtrack = held.taken();
+            runnable = self.choose_after_blocked(run, d);
+            self.nodes[d].backtrack.clear();
+            if runnable {
+                held.chose_fresh();
+            }
+        }
+        let taken = runnable.then(|| {
             let node = &mut self.nodes[d];
             let entry = node.wut.first()?.clone();
             let p = (run.ex.state.procs.iter()).position(|q| q.pid_key == entry.process)?;
@@ -160,6 +195,7 @@ impl<R: Reduction> Dpor<R> {
         });
         let node = &mut self.nodes[d];
         held.give_back(&mut node.wut);
+        swap_by_state(&mut held, node);
         node.shared = false;
         let (p, started, below) = match taken {
             Some((p, started, below)) => (p, Some(started), below),
@@ -246,7 +282,13 @@ impl<R: Reduction> Dpor<R> {
                         before: sleep.clone(),
                         route: Route::Job(mailbox.clone(), d + 1),
                     });
-                    Pending::wakeup(wut, started)
+                    let by_state = ByState {
+                        blocked: node.blocked_steps.clone(),
+                        commuted: node.commuted.clone(),
+                        fresh: node.fresh_after_blocked,
+                        recheck: !node.blocked_steps.is_empty(),
+                    };
+                    Pending::wakeup(wut, started, by_state)
                 }
             };
             given.push(Handed {
@@ -261,6 +303,18 @@ impl<R: Reduction> Dpor<R> {
         run.give_nodes(given, &path[self.floor..=k]);
         self.floor = k + 1;
     }
+}
+
+/// Swaps what a node of the top keeps for a search that compares states (its
+/// blocked and commuted steps, its fresh choices, [`ByState`]) with this search's
+/// own node at its depth, which stands for it while it is held: the same code reads
+/// them there. Swapped again, each has its own back.
+pub(super) fn swap_by_state(held: &mut Held<'_>, node: &mut Node) {
+    held.swap_by_state(
+        &mut node.blocked_steps,
+        &mut node.commuted,
+        &mut node.fresh_after_blocked,
+    );
 }
 
 /// The step each of `enabled` runs in the current state, run and undone.

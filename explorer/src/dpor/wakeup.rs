@@ -4,6 +4,7 @@
 
 use super::race_analysis::{add_initial, entry, moved, reversed};
 use super::reduction::Reduction;
+use super::split::swap_by_state;
 use super::Dpor;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::happens_before::HappensBefore;
@@ -48,12 +49,14 @@ impl<R: Reduction> Dpor<R> {
         let node = &mut self.nodes[e];
         let (sleep, after) = held.lend(Some(through), &mut node.wut);
         let own = std::mem::replace(&mut node.sleep, sleep);
+        swap_by_state(&mut held, node);
         node.shared = true;
         let steps = self.wakeup_steps;
         let (insertion, below) = self.insert_here(run, e, entries, race_write, &after);
         self.wakeup_steps = steps;
         let node = &mut self.nodes[e];
         held.give_back(&mut node.wut);
+        swap_by_state(&mut held, node);
         node.sleep = own;
         node.shared = false;
         if let Some((i, rest)) = below {

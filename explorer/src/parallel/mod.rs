@@ -1,5 +1,5 @@
 //! `--jobs N`: one search on N threads. The threads of the searches on backtrack
-//! sets (sdpor, csdpor, cdpor) and of Optimal-DPOR (odpor) share the top of the tree
+//! sets (sdpor, csdpor, cdpor) and of Optimal-DPOR (odpor, odpor-cs) share the top of the tree
 //! and its backtrack sets or wakeup trees ([`shared_top`]). For the other searches
 //! that split,
 //! the top of the execution tree is explored with full branching and sleep sets
@@ -114,7 +114,7 @@ pub fn explore_split(
 /// Whether `--jobs` spreads the search of `algorithm` over threads under `config`:
 /// its threads share one store of states, or the top of its tree, or they explore
 /// the units of a frontier. A search that prunes by comparing states and whose
-/// threads share neither (de-spor, odpor-cs, odpor-cs-ob, ocdpor) runs on one
+/// threads share neither (de-spor, odpor-cs-ob, ocdpor) runs on one
 /// thread: units of its own would explore what each prunes for the others (de-spor
 /// on filter(4): 8.3 million states stored in 45 units, 8.5 times one thread's
 /// time), which only shards, which share nothing anyway, pay ([`partition`]).

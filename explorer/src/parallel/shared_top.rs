@@ -1,5 +1,5 @@
 //! `--jobs N` for the searches on backtrack sets (sdpor, csdpor, cdpor) and for
-//! Optimal-DPOR (odpor): the top of the execution tree, down to [`SPLIT`] events, is
+//! Optimal-DPOR (odpor, odpor-cs): the top of the execution tree, down to [`SPLIT`] events, is
 //! one search whose nodes every thread adds to; below it each node is a subtree that
 //! one thread explores as the sequential search would. What follows is written for
 //! backtrack sets; [With wakeup trees](#with-wakeup-trees) says what differs.
@@ -94,6 +94,40 @@
 //! filesystem(22): none). Its complete executions are one thread's, one per
 //! Mazurkiewicz trace.
 //!
+//! # States compared
+//!
+//! odpor-cs's nodes hold more than a wakeup tree and a sleep set: the steps run
+//! (or settled) and blocked there, the steps kept asleep into them by commutation,
+//! and the fresh processes chosen after blocked branches (odpor-cs's notes 3, 5 and
+//! 6, `crate::algorithms::odpor_cs`). A node of the top keeps them too
+//! ([`ByState`]), and a job that holds the node works on them with the same code as
+//! on its own nodes (they are swapped into the job's node at that depth, as its
+//! tree and sleep set are lent). What changes against one thread is only when:
+//! - The don't-do sequences a job's races add to a node of the top join its sleep
+//!   set there, as csdpor's do, and reach the branches started after (fewer entries
+//!   explore more, never less).
+//! - A branch whose step reaches a covered state, or is confirmed in `dnd(E)` and
+//!   settled unrun, ends blocked in its job, as on one thread, and the top records
+//!   the step as one thread does (`Dpor::block_after_equivalent`): confirmed in
+//!   `dnd(E)` for the branches started after, one of the node's blocked steps, and
+//!   no sleeper ([`Route::Blocked`]: it was not explored, note 3).
+//! - One thread chooses a fresh process at a node whose tree is spent after a
+//!   blocked branch (note 5); here the node, once no branch of it is left to
+//!   explore, gets a job that makes that choice on the node (`Dpor::choose_after_blocked`,
+//!   the same count of fresh processes per blocked branch), and again after each
+//!   branch it so chose, until none is owed.
+//! - A sequence that reaches the node for a branch already started is forwarded
+//!   below it ([`crate::dpor::forwarding`]); below a blocked one it is dropped, as
+//!   one thread drops the subtree of `wut(E)` below a step that blocks (ODPOR_cs
+//!   Alg. 1, lines 26 and 33), and one that starts with a step blocked at the node
+//!   is judged as `Dpor::insert_wakeup` judges it there (it would only repeat it).
+//! - A node a job hands to the top carries the steps kept asleep into it by
+//!   commutation, first in its tree (`Dpor::run_commuted`), and one it gives away
+//!   its blocked steps and fresh choices.
+//!
+//! ocdpor (cdpor's `R` lifts conflicts) and odpor-cs-ob (observers: races found
+//! where executions end) do not share a top: they run on one thread.
+//!
 //! [`Ending::Elsewhere`]: crate::dpor::sleep
 
 use super::{counters, first_stop, lock, merge, on_threads};
@@ -186,12 +220,28 @@ pub enum Pending {
         deferred: Vec<usize>,
     },
     /// Optimal-DPOR's: the branches of the wakeup tree not started yet, whether a
-    /// job that takes the leftmost is queued, and the branches started, in order.
+    /// job that takes the leftmost is queued, the branches started, in order, and
+    /// what a search that compares states keeps of the node ([`ByState`]).
     Wakeup {
         wut: WakeupTree,
         turn: bool,
         started: Vec<Started>,
+        by_state: ByState,
     },
+}
+
+/// What an optimal search that compares states (odpor-cs) keeps at a node besides
+/// its wakeup tree and sleep set, as its own nodes keep it (`crate::dpor`'s `Node`):
+/// the steps run (or settled) and blocked there, the steps kept asleep into it by
+/// commutation, the fresh processes chosen after blocked branches, and whether the
+/// node is to choose one again once its branches are explored (odpor-cs's note 5,
+/// `Dpor::choose_after_blocked`).
+#[derive(Clone, Debug, Default)]
+pub struct ByState {
+    pub blocked: Vec<Fingerprint>,
+    pub commuted: Vec<Fingerprint>,
+    pub fresh: usize,
+    pub recheck: bool,
 }
 
 /// A branch of a node's wakeup tree that a job took.
@@ -235,6 +285,12 @@ pub enum Route {
     /// Nowhere any more: it was explored to its end from a node that no sequence
     /// forwarded reaches (an ended job's node's branch), and covers it.
     Done,
+    /// Nowhere: its step reached a covered state and was blocked (odpor-cs), so
+    /// nothing below it is explored, and it sleeps in no later branch (a blocked
+    /// step is no `done(E)`: odpor-cs's note 3); a sequence forwarded below it is
+    /// dropped, as one thread drops the subtree of `wut(E)` below a step that blocks
+    /// (ODPOR_cs Alg. 1, lines 26 and 33).
+    Blocked,
 }
 
 /// The sequences forwarded to a job, for the nodes of its own
@@ -271,13 +327,15 @@ impl Pending {
         }
     }
 
-    /// A node of an optimal search: its wakeup tree, and the branches started
-    /// from it (by the job that gives it to the top).
-    pub fn wakeup(wut: WakeupTree, started: Vec<Started>) -> Pending {
+    /// A node of an optimal search: its wakeup tree, the branches started from it
+    /// (by the job that gives it to the top), and what a search that compares
+    /// states keeps of it.
+    pub fn wakeup(wut: WakeupTree, started: Vec<Started>, by_state: ByState) -> Pending {
         Pending::Wakeup {
             wut,
             turn: false,
             started,
+            by_state,
         }
     }
 }
@@ -290,8 +348,9 @@ pub struct Link {
     asked: Vec<(usize, Vec<usize>)>,
     /// What lines 11–14 add to the sleep sets of nodes of the path, by depth.
     sleeps: Vec<(usize, Equivalent)>,
-    /// The branch's step reached a covered state and its execution ended there.
-    blocked: bool,
+    /// The branch's step reached a covered state and its execution ended there: the
+    /// step, and the partners of the sequences that made it so.
+    blocked: Option<(Step, Vec<Fingerprint>)>,
     /// The sequences forwarded to the job (an optimal search).
     mailbox: Arc<Mailbox>,
 }
@@ -303,7 +362,7 @@ impl Link {
             job,
             asked: Vec::new(),
             sleeps: Vec::new(),
-            blocked: false,
+            blocked: None,
             mailbox: Arc::default(),
         }
     }
@@ -374,8 +433,10 @@ impl Link {
         self.sleeps.push((depth, dont));
     }
 
-    pub fn blocked(&mut self) {
-        self.blocked = true;
+    /// The branch's step, `step`, reached a covered state (`partners`: see
+    /// [`crate::dpor::sleep::Ends::partners`]).
+    pub fn blocked(&mut self, step: Step, partners: Vec<Fingerprint>) {
+        self.blocked = Some((step, partners));
     }
 
     /// Hands the node the job reached to the top, where it is explored from now on:
@@ -489,7 +550,12 @@ impl Node {
     fn waits(&self) -> usize {
         match &self.pending {
             Pending::Backtrack { deferred, .. } => deferred.len(),
-            Pending::Wakeup { wut, turn, .. } => usize::from(!wut.is_empty() && !turn),
+            Pending::Wakeup {
+                wut,
+                turn,
+                by_state,
+                ..
+            } => usize::from((!wut.is_empty() || by_state.recheck) && !turn),
         }
     }
 }
@@ -662,10 +728,18 @@ impl Top {
                         break true;
                     }
                 }
-                Pending::Wakeup { wut, turn, .. } => {
-                    if wut.is_empty() || *turn {
+                Pending::Wakeup {
+                    wut,
+                    turn,
+                    by_state,
+                    ..
+                } => {
+                    // A spent tree after a blocked branch: the job chooses a fresh
+                    // process there, if one is owed (`Dpor::choose_after_blocked`).
+                    if (wut.is_empty() && !by_state.recheck) || *turn {
                         break false;
                     }
+                    by_state.recheck &= !wut.is_empty();
                     *turn = true;
                     let path = self.nodes[node].path.clone();
                     self.queue_job(node, path, SleepSet::default(), true);
@@ -693,28 +767,55 @@ impl Top {
         match started.get(index).map(|branch| &branch.route) {
             Some(Route::Job(mailbox, depth)) => mailbox.send(*depth, v),
             Some(&Route::Node(child)) => self.forward_into(child, v, independent),
-            Some(Route::Done) | None => {}
+            Some(Route::Done | Route::Blocked) | None => {}
         }
     }
 
     /// The sequence `v` forwarded to `node`: below the leftmost of its started
     /// branches whose process is a weak initial of it, or into its tree (JACM's
     /// `insert_[E](v, wut)`, [`WakeupTree::insert_beside_started`]).
-    fn forward_into(&mut self, node: usize, v: Vec<Entry>, independent: &mut Independent<'_>) {
+    ///
+    /// A step blocked at the node (odpor-cs) is no branch a sequence goes below: it
+    /// was not explored. A sequence that starts with it would only repeat it, as
+    /// `Dpor::insert_wakeup` judges it on one thread ("repeats"): it is left out, or,
+    /// where that step commutes with the rest, the rest is inserted.
+    fn forward_into(&mut self, node: usize, mut v: Vec<Entry>, independent: &mut Independent<'_>) {
+        let Pending::Wakeup {
+            wut,
+            started,
+            by_state,
+            ..
+        } = &mut self.nodes[node].pending
+        else {
+            return;
+        };
+        let live: Vec<usize> = (0..started.len())
+            .filter(|&i| !matches!(started[i].route, Route::Blocked))
+            .collect();
+        let entries: Vec<Entry> = live.iter().map(|&i| started[i].entry.clone()).collect();
+        if let [first, rest @ ..] = &v[..] {
+            if by_state.blocked.contains(&first.process) && wut.branches_at_root(&v, independent) {
+                let apart = rest.iter().all(|x| {
+                    x.process != first.process
+                        && !first.spawns.contains(&x.process)
+                        && !first.footprint.conflicts(&x.footprint)
+                });
+                if by_state.commuted.contains(&first.process) || !apart {
+                    return;
+                }
+                v.remove(0);
+            }
+        }
         if v.is_empty() {
             return;
         }
-        let Pending::Wakeup { wut, started, .. } = &mut self.nodes[node].pending else {
-            return;
-        };
-        let entries: Vec<Entry> = started.iter().map(|s| s.entry.clone()).collect();
         match wut.insert_beside_started(&entries, v, independent, false) {
             // A node whose branches are all explored gets a job for the new one.
             Ok(_) if self.nodes[node].idle() => {
                 self.launch_first(node);
             }
             Ok(_) => self.settle(node),
-            Err((i, rest)) => self.forward(node, i, rest, independent),
+            Err((i, rest)) => self.forward(node, live[i], rest, independent),
         }
     }
 
@@ -749,7 +850,27 @@ impl Top {
     /// state): as Source-DPOR does where a step blocks (CSDPOR Sec. 6.2;
     /// [`crate::dpor`]'s `block_after_equivalent`), a node with no other branch
     /// still to explore goes on with an enabled process not asleep there.
-    fn blocked(&mut self, node: usize, p: usize) {
+    ///
+    /// In an optimal search (odpor-cs), as `Dpor::block_after_equivalent` records it
+    /// on one thread: the step is confirmed in `dnd(E)` (it sleeps, ending blocked,
+    /// in the branches started after), it is a blocked step of the node, not a
+    /// sleeper, and the node chooses a fresh process once its branches are explored
+    /// ([`ByState::recheck`]).
+    fn blocked(&mut self, node: usize, p: usize, step: Step, partners: &[Fingerprint]) {
+        let n = &mut self.nodes[node];
+        if let Pending::Wakeup {
+            started, by_state, ..
+        } = &mut n.pending
+        {
+            if let Some(branch) = (started.iter_mut()).rfind(|s| s.p == p) {
+                branch.route = Route::Blocked;
+            }
+            by_state.blocked.push(step.process);
+            by_state.recheck = true;
+            n.sleep.insert_equivalent(vec![step], partners);
+            self.settle(node);
+            return;
+        }
         let n = &self.nodes[node];
         let Pending::Backtrack {
             backtrack,
@@ -872,11 +993,46 @@ impl Held<'_> {
                 for s in started.iter() {
                     match s.route {
                         Route::Done => sleep.insert(vec![s.step.clone()]),
+                        Route::Blocked => {}
                         _ => sleep.insert_running(s.step.clone()),
                     }
                 }
                 (sleep, Vec::new())
             }
+        }
+    }
+
+    /// Swaps what the node keeps for a search that compares states (its blocked and
+    /// commuted steps, its fresh choices) with the job's own node's, to work on them
+    /// with the same code, and back.
+    pub fn swap_by_state(
+        &mut self,
+        blocked: &mut Vec<Fingerprint>,
+        commuted: &mut Vec<Fingerprint>,
+        fresh: &mut usize,
+    ) {
+        if let Pending::Wakeup { by_state, .. } = &mut self.top.nodes[self.node].pending {
+            std::mem::swap(&mut by_state.blocked, blocked);
+            std::mem::swap(&mut by_state.commuted, commuted);
+            std::mem::swap(&mut by_state.fresh, fresh);
+        }
+    }
+
+    /// The processes (indices) of the branches taken from the node, blocked or not:
+    /// those explored from it (an optimal node's `backtrack`, which
+    /// `Dpor::choose_after_blocked` reads).
+    pub fn taken(&self) -> Vec<usize> {
+        match &self.top.nodes[self.node].pending {
+            Pending::Wakeup { started, .. } => started.iter().map(|s| s.p).collect(),
+            Pending::Backtrack { .. } => Vec::new(),
+        }
+    }
+
+    /// The job chose a fresh process for the node after blocked branches: once its
+    /// branches are explored, it is asked again whether another is owed.
+    pub fn chose_fresh(&mut self) {
+        if let Pending::Wakeup { by_state, .. } = &mut self.top.nodes[self.node].pending {
+            by_state.recheck = true;
         }
     }
 
@@ -1011,11 +1167,11 @@ impl SharedTop {
     fn done(&self, mut link: Link) {
         link.flush();
         let mut top = lock(&self.inner);
-        if link.blocked {
+        if let Some((step, partners)) = link.blocked.take() {
             if let (Some(&node), Some(&p)) =
                 (link.job.ancestors.last(), link.job.branch.path.last())
             {
-                top.blocked(node, p);
+                top.blocked(node, p, step, &partners);
             }
         }
         for &(node, branch) in &link.job.through {
