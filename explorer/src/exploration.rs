@@ -3,7 +3,7 @@
 
 use crate::dependency::footprint::Carried;
 use crate::dpor::reduction::Equivalent;
-use crate::dpor::sleep::{SleepSet, Step};
+use crate::dpor::sleep::SleepSet;
 use crate::dpor::wakeup_tree::{Entry as WakeupEntry, Independent};
 use crate::executor::{Event, Executor};
 use crate::fingerprint::Fingerprint;
@@ -444,9 +444,9 @@ impl<'p, 'a> Exploration<'p, 'a> {
 
     /// The job's branch ran its step and blocked (it reached a covered state): its
     /// node, in the shared top, goes on as a node where a step blocked does.
-    pub fn branch_blocked(&mut self, step: Step, partners: Vec<Fingerprint>) {
+    pub fn branch_blocked(&mut self) {
         if let Some(link) = &mut self.link {
-            link.blocked(step, partners);
+            link.blocked();
         }
     }
 

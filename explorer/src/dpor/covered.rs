@@ -230,7 +230,7 @@ impl<R: Reduction> Dpor<R> {
         p: usize,
         ends: bool,
         partners: &[Fingerprint],
-    ) -> Step {
+    ) {
         let footprint = if self.parts.observers() {
             self.analyse_unrun_observed(run, p, ends, partners)
         } else {
@@ -241,10 +241,9 @@ impl<R: Reduction> Dpor<R> {
         let process = run.ex.state.procs[p].pid_key;
         let node = &mut self.nodes[d];
         node.current = None;
-        let step = Step { process, footprint };
-        node.sleep.insert_equivalent(vec![step.clone()], partners);
+        node.sleep
+            .insert_equivalent(vec![Step { process, footprint }], partners);
         node.blocked_steps.push(process);
-        step
     }
 
     /// The candidates of Alg. 1, line 3 (CSDPOR, CDPOR): enabled processes not asleep

@@ -3,7 +3,7 @@
 //! branch of a node of the top, hands the node it reaches to the top when that node
 //! is in it, and gives its own shallowest nodes to the top when another thread has
 //! nothing to do. On backtrack sets (sdpor, csdpor, cdpor) the top decides line 10
-//! for the races a job sends it; with wakeup trees (odpor) the job works on the
+//! for the races a job sends it; with wakeup trees (odpor, odpor-cs) the job works on the
 //! top's node itself, under the top's lock ([`Dpor::take_shared_branch`],
 //! `Dpor::insert_wakeup`).
 
@@ -74,14 +74,13 @@ impl<R: Reduction> Dpor<R> {
                 .then(|| unrun_successors(&run.ex, p, &self.guards))
                 .flatten();
             if let Some(after) = settled {
-                let step = self.block_unrun(run, d, p, after.next.is_empty(), &ends.partners);
-                run.branch_blocked(step, ends.partners);
+                self.block_unrun(run, d, p, after.next.is_empty(), &ends.partners);
+                run.branch_blocked();
                 return true;
             }
             if self.step_reaches_cover(run, p, &ends) {
                 self.end_covered(run, p, &ends.partners);
-                let footprint = run.ex.events()[d].footprint.clone();
-                run.branch_blocked(Step { process, footprint }, ends.partners);
+                run.branch_blocked();
                 return true;
             }
             commuted = self.sleep_after_step(run, d, process, &mut sleep);
@@ -164,7 +163,15 @@ impl<R: Reduction> Dpor<R> {
             // The tree is spent after blocked branches: a fresh process, if one is
             // owed, as the main loop chooses one (odpor-cs's note 5), among those
             // not taken from the node yet.
-            self.nodes[d].backtrack = held.taken();
+            // Blocked steps were taken too, also those run before the node was
+            // given to the top.
+            let node = &mut self.nodes[d];
+            node.backtrack = held.taken();
+            for key in &node.blocked_steps {
+                let i = run.ex.state.procs.iter().position(|q| q.pid_key == *key);
+                node.backtrack
+                    .extend(i.filter(|i| !node.backtrack.contains(i)));
+            }
             runnable = self.choose_after_blocked(run, d);
             self.nodes[d].backtrack.clear();
             if runnable {
@@ -180,31 +187,62 @@ impl<R: Reduction> Dpor<R> {
         });
         self.wakeup_steps = steps;
         let before = self.nodes[d].sleep.clone();
+        let end_reads = self.end_reads;
+        let settles = self.parts.settles_dont_do();
+        let guards = &self.guards;
         let taken = taken.flatten().map(|(p, entry, below)| {
             let process = run.ex.state.procs[p].pid_key;
+            // Whether the step blocks here (odpor-cs: confirmed in `dnd(E)`, or
+            // reaching a covered state), decided as `Dpor::enter_branch` will, and the
+            // step it then leaves in `dnd(E)`: one settled unrun with its transition
+            // footprint (`Dpor::block_unrun`), one run with its event's.
+            let ends = before.ends(process);
+            let settled = ends.always && settles && unrun_successors(&run.ex, p, guards).is_some();
             let footprint = run_step(run, p);
+            let blocks = ends.always
+                || (!ends.at.is_empty()
+                    && (ends.at)
+                        .contains(&run.ex.state.check_fingerprint(run.ex.program(), end_reads)));
             run.ex.back();
+            let blocked = blocks.then(|| {
+                let footprint = match settled {
+                    true => {
+                        let footprint = run.ex.unrun(p).footprint.clone();
+                        run.ex.back();
+                        footprint
+                    }
+                    false => footprint.clone(),
+                };
+                (Step { process, footprint }, ends.partners)
+            });
+            let route = match blocked {
+                Some(_) => Route::Blocked,
+                None => Route::Job(run.mailbox().unwrap_or_default(), d + 1),
+            };
             let started = Started {
                 p,
                 entry,
                 step: Step { process, footprint },
                 before: before.clone(),
-                route: Route::Job(run.mailbox().unwrap_or_default(), d + 1),
+                route,
             };
-            (p, started, below)
+            (p, started, below, blocked)
         });
         let node = &mut self.nodes[d];
         held.give_back(&mut node.wut);
         swap_by_state(&mut held, node);
         node.shared = false;
-        let (p, started, below) = match taken {
-            Some((p, started, below)) => (p, Some(started), below),
+        let (p, started, below, blocked) = match taken {
+            Some((p, started, below, blocked)) => (p, Some(started), below, blocked),
             None => {
                 held.took(None);
                 return None;
             }
         };
         held.took(started.map(|s| (p, s)));
+        if let Some((step, partners)) = blocked {
+            held.block(step, &partners);
+        }
         drop(held);
         run.took(p);
         Some((p, before, below))

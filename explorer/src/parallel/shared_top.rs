@@ -110,7 +110,10 @@
 //!   settled unrun, ends blocked in its job, as on one thread, and the top records
 //!   the step as one thread does (`Dpor::block_after_equivalent`): confirmed in
 //!   `dnd(E)` for the branches started after, one of the node's blocked steps, and
-//!   no sleeper ([`Route::Blocked`]: it was not explored, note 3).
+//!   no sleeper ([`Route::Blocked`]: it was not explored, note 3). Whether it blocks
+//!   is decided when the job takes it, under the lock (its step is run there), so
+//!   that no branch taken meanwhile meets it as running, covering what it would
+//!   explore.
 //! - One thread chooses a fresh process at a node whose tree is spent after a
 //!   blocked branch (note 5); here the node, once no branch of it is left to
 //!   explore, gets a job that makes that choice on the node (`Dpor::choose_after_blocked`,
@@ -348,9 +351,8 @@ pub struct Link {
     asked: Vec<(usize, Vec<usize>)>,
     /// What lines 11–14 add to the sleep sets of nodes of the path, by depth.
     sleeps: Vec<(usize, Equivalent)>,
-    /// The branch's step reached a covered state and its execution ended there: the
-    /// step, and the partners of the sequences that made it so.
-    blocked: Option<(Step, Vec<Fingerprint>)>,
+    /// The branch's step reached a covered state and its execution ended there.
+    blocked: bool,
     /// The sequences forwarded to the job (an optimal search).
     mailbox: Arc<Mailbox>,
 }
@@ -362,7 +364,7 @@ impl Link {
             job,
             asked: Vec::new(),
             sleeps: Vec::new(),
-            blocked: None,
+            blocked: false,
             mailbox: Arc::default(),
         }
     }
@@ -410,12 +412,11 @@ impl Link {
         self.flush();
         let mut top = lock(&self.top.inner);
         for (node, &branch) in given.into_iter().zip(branches) {
-            let id = top.adopt(&self.job.ancestors, node);
+            let id = top.adopt(&self.job.ancestors, node, Some(branch));
             if let Some(&parent) = self.job.ancestors.last() {
                 top.reroute(parent, &self.mailbox, id);
             }
             self.job.ancestors.push(id);
-            top.nodes[id].count(branch, 1);
             self.job.through.push((id, branch));
         }
         self.top.publish(&top);
@@ -433,10 +434,8 @@ impl Link {
         self.sleeps.push((depth, dont));
     }
 
-    /// The branch's step, `step`, reached a covered state (`partners`: see
-    /// [`crate::dpor::sleep::Ends::partners`]).
-    pub fn blocked(&mut self, step: Step, partners: Vec<Fingerprint>) {
-        self.blocked = Some((step, partners));
+    pub fn blocked(&mut self) {
+        self.blocked = true;
     }
 
     /// Hands the node the job reached to the top, where it is explored from now on:
@@ -444,7 +443,7 @@ impl Link {
     pub fn hand(&mut self, node: Handed, independent: &mut Independent<'_>) {
         self.flush();
         let mut top = lock(&self.top.inner);
-        let id = top.adopt(&self.job.ancestors, node);
+        let id = top.adopt(&self.job.ancestors, node, None);
         self.moved(&mut top, id, independent);
     }
 
@@ -555,7 +554,7 @@ impl Node {
                 turn,
                 by_state,
                 ..
-            } => usize::from((!wut.is_empty() || by_state.recheck) && !turn),
+            } => usize::from((!wut.is_empty() || (by_state.recheck && self.idle())) && !turn),
         }
     }
 }
@@ -717,6 +716,7 @@ impl Top {
     /// passes them over); of a wakeup tree, the leftmost, taken by the job when it
     /// gets there. Whether one did.
     fn launch_first(&mut self, node: usize) -> bool {
+        let idle = self.nodes[node].idle();
         let launched = loop {
             match &mut self.nodes[node].pending {
                 Pending::Backtrack { deferred, .. } => {
@@ -734,9 +734,11 @@ impl Top {
                     by_state,
                     ..
                 } => {
-                    // A spent tree after a blocked branch: the job chooses a fresh
-                    // process there, if one is owed (`Dpor::choose_after_blocked`).
-                    if (wut.is_empty() && !by_state.recheck) || *turn {
+                    // A spent tree after a blocked branch, once no branch of the node
+                    // is being explored: the job chooses a fresh process there, if
+                    // one is owed (`Dpor::choose_after_blocked`), as one thread does
+                    // once the others are explored.
+                    if (wut.is_empty() && !(by_state.recheck && idle)) || *turn {
                         break false;
                     }
                     by_state.recheck &= !wut.is_empty();
@@ -850,27 +852,9 @@ impl Top {
     /// state): as Source-DPOR does where a step blocks (CSDPOR Sec. 6.2;
     /// [`crate::dpor`]'s `block_after_equivalent`), a node with no other branch
     /// still to explore goes on with an enabled process not asleep there.
-    ///
-    /// In an optimal search (odpor-cs), as `Dpor::block_after_equivalent` records it
-    /// on one thread: the step is confirmed in `dnd(E)` (it sleeps, ending blocked,
-    /// in the branches started after), it is a blocked step of the node, not a
-    /// sleeper, and the node chooses a fresh process once its branches are explored
-    /// ([`ByState::recheck`]).
-    fn blocked(&mut self, node: usize, p: usize, step: Step, partners: &[Fingerprint]) {
-        let n = &mut self.nodes[node];
-        if let Pending::Wakeup {
-            started, by_state, ..
-        } = &mut n.pending
-        {
-            if let Some(branch) = (started.iter_mut()).rfind(|s| s.p == p) {
-                branch.route = Route::Blocked;
-            }
-            by_state.blocked.push(step.process);
-            by_state.recheck = true;
-            n.sleep.insert_equivalent(vec![step], partners);
-            self.settle(node);
-            return;
-        }
+    /// (A branch of a wakeup tree that blocks is recorded when a job takes it:
+    /// [`Held::block`].)
+    fn blocked(&mut self, node: usize, p: usize) {
         let n = &self.nodes[node];
         let Pending::Backtrack {
             backtrack,
@@ -897,7 +881,7 @@ impl Top {
     /// backtrack set not asleep there is explored (line 4). One with a wakeup tree
     /// (never empty: the thread that reached it chose line 3's process) has its
     /// leftmost branch taken by a job.
-    fn adopt(&mut self, ancestors: &[usize], handed: Handed) -> usize {
+    fn adopt(&mut self, ancestors: &[usize], handed: Handed, running: Option<usize>) -> usize {
         let id = self.nodes.len();
         self.nodes.push(Node {
             path: handed.path,
@@ -907,9 +891,18 @@ impl Top {
             inflight: Vec::new(),
             waiting: 0,
         });
+        // The branch the giver goes on with is in flight before a wakeup tree's
+        // first job is launched (a fresh choice waits for it); a backtrack set's
+        // branches start at once, before it is counted.
+        let count = |top: &mut Top| {
+            if let Some(branch) = running {
+                top.nodes[id].count(branch, 1);
+            }
+        };
         let backtrack = match &mut self.nodes[id].pending {
             Pending::Backtrack { backtrack, .. } => backtrack.clone(),
             Pending::Wakeup { .. } => {
+                count(self);
                 self.launch_first(id);
                 return id;
             }
@@ -930,6 +923,7 @@ impl Top {
                 self.start(id, p);
             }
         }
+        count(self);
         id
     }
 }
@@ -1025,6 +1019,23 @@ impl Held<'_> {
         match &self.top.nodes[self.node].pending {
             Pending::Wakeup { started, .. } => started.iter().map(|s| s.p).collect(),
             Pending::Backtrack { .. } => Vec::new(),
+        }
+    }
+
+    /// The branch the job takes, `step`, blocks there (odpor-cs: it reaches a covered
+    /// state, or is confirmed in `dnd(E)` and settled unrun; `partners`: see
+    /// [`crate::dpor::sleep::Ends::partners`]). Recorded as `Dpor::block_after_equivalent`
+    /// records it on one thread, at once, under the lock: confirmed in `dnd(E)` for
+    /// the branches taken after it, one of the node's blocked steps, and no sleeper
+    /// ([`Route::Blocked`], which [`Held::took`] gets): no branch taken meanwhile
+    /// meets it as running, covering what it would explore. Once no branch of the
+    /// node is being explored, the node chooses a fresh process ([`ByState::recheck`]).
+    pub fn block(&mut self, step: Step, partners: &[Fingerprint]) {
+        let n = &mut self.top.nodes[self.node];
+        if let Pending::Wakeup { by_state, .. } = &mut n.pending {
+            by_state.blocked.push(step.process);
+            by_state.recheck = true;
+            n.sleep.insert_equivalent(vec![step], partners);
         }
     }
 
@@ -1167,11 +1178,11 @@ impl SharedTop {
     fn done(&self, mut link: Link) {
         link.flush();
         let mut top = lock(&self.inner);
-        if let Some((step, partners)) = link.blocked.take() {
+        if link.blocked {
             if let (Some(&node), Some(&p)) =
                 (link.job.ancestors.last(), link.job.branch.path.last())
             {
-                top.blocked(node, p, step, &partners);
+                top.blocked(node, p);
             }
         }
         for &(node, branch) in &link.job.through {
@@ -1321,6 +1332,7 @@ mod tests {
                     Vec::new(),
                 ),
             },
+            None,
         );
         top
     }
