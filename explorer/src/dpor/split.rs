@@ -162,9 +162,8 @@ impl<R: Reduction> Dpor<R> {
         if !runnable && !self.nodes[d].blocked_steps.is_empty() {
             // The tree is spent after blocked branches: a fresh process, if one is
             // owed, as the main loop chooses one (odpor-cs's note 5), among those
-            // not taken from the node yet.
-            // Blocked steps were taken too, also those run before the node was
-            // given to the top.
+            // not taken from the node yet, blocked ones included (also those run
+            // before the node was given to the top).
             let node = &mut self.nodes[d];
             node.backtrack = held.taken();
             for key in &node.blocked_steps {
