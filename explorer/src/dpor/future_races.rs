@@ -19,7 +19,7 @@ impl<R: Reduction> Dpor<R> {
     /// `x` (the newest event: settled, run and blocked, or proved there): the races of
     /// what `x`'s process may still do after it — every block reachable from its next
     /// one, its spawns' included, from its locals where they tell
-    /// ([`Futures::of_process`]) — with the execution, as one event after the step,
+    /// ([`Futures::of_process`]) — with the execution, each as one event after the step,
     /// each race reversed as a probe's: `notdep(e, E)` then the process's next step,
     /// joining `wut(E')` in an optimal search, an initial of it joining
     /// `backtrack(E')` otherwise. No constraint or state check: the event stands for
@@ -38,6 +38,24 @@ impl<R: Reduction> Dpor<R> {
     /// (`tests/regressions/a_covered_state_hides_the_races_of_what_follows.ic`, found by the
     /// small-scope test).
     ///
+    /// An optimal search that blocks by state ([`Parts::blocks_by_state`]) also races
+    /// the futures of the processes the step itself spawned, once it ran: they are
+    /// its future as much as its process's next block (which, settled unrun, it
+    /// reaches through [`Futures::of_process`]). q's `yield; y = 1; spawn r()` blocked
+    /// after r q p q, in the state of p q q r (x dead in both: the spawned r writes it
+    /// before anyone reads it). The race of p's `x = 2` with the spawned r's `x = 1`,
+    /// which asks for r q q r p (x = 2 at the end), lay only past the block (in the
+    /// covering execution the first r's write comes between them: the partners'
+    /// argument below); q, ended, had no future, and odpor-cs's branch q q r of the
+    /// root then kept p and the first r asleep by commutation (note 6 of
+    /// [`crate::algorithms::odpor_cs`]) on the strength of r's subtree: it lost
+    /// x = 2 (`tests/regressions/odpor_cs_a_blocked_step_spawns_a_racing_process.ic`,
+    /// found by a review). It cost odpor-cs Fib_source(5) 285 → 2,154 states and
+    /// MS_source(5) 61 → 324. csdpor and cdpor do not: no program is known where they
+    /// lose a behaviour so (they found both final states there), and it cost csdpor
+    /// Fib_source(6) 4,154 → 104,848 states, MS_source(10) 774 → 116,392
+    /// (docs/known-gaps.md).
+    ///
     /// odpor-cs-ob ([`Parts::chases_partners`]) analyses so the futures of the
     /// block's partners too, and of the processes chained to them ([`futures_to_race`];
     /// `chase`: the partners, and per global whether a write of it may be observed
@@ -54,8 +72,9 @@ impl<R: Reduction> Dpor<R> {
     /// happens-before, as for the blocked process's own future. Only odpor-cs-ob is
     /// known to have lost final states without it
     /// (`tests/regressions/odpor_cs_ob_a_settled_step_hides_a_race_with_another_process.ic`,
-    /// `..._a_process_chained_to_a_partner_races_with_the_settled_step`); csdpor,
-    /// cdpor, odpor-cs and ocdpor agreed with naive on every program of the
+    /// `..._a_process_chained_to_a_partner_races_with_the_settled_step`), and odpor-cs
+    /// where the process chained was one the blocked step spawned (above); csdpor,
+    /// cdpor, odpor-cs and ocdpor agreed with naive on every other program of the
     /// campaigns without it, and csdpor took 8 times the states of Pi_shared(10)
     /// with it (2,048 to 16k): they do not analyse partners (docs/known-gaps.md).
     /// Cost to odpor-cs-ob: without `--violations-only` FR-a(8) 2,764 → 110k states
@@ -86,7 +105,8 @@ impl<R: Reduction> Dpor<R> {
                 .collect()
         });
         let chase = chase.zip(observed.as_deref()).map(|((p, _), o)| (p, o));
-        for (r, footprint) in futures_to_race(&run.ex, futures, x, chase) {
+        let spawned = self.parts.blocks_by_state();
+        for (r, footprint) in futures_to_race(&run.ex, futures, (x, spawned), chase) {
             run.ex.unrun_future(r, footprint);
             self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
             let hb = std::mem::take(&mut self.hb);
@@ -109,7 +129,8 @@ impl<R: Reduction> Dpor<R> {
 }
 
 /// The live processes whose futures [`Dpor::future_races`] analyses at a block by
-/// process `x`, each with its future's footprint: `x`'s, and with `chase` (the
+/// process `x`, each with its future's footprint: `x`'s, with `spawned` those of
+/// the processes its step spawned (see [`Dpor::future_races`]), and with `chase` (the
 /// block's partners, and per global whether a write of it may be observed after the
 /// block), the partners' (and those they spawned) and, transitively, each whose
 /// future may conflict with an event of one of them or with its future — what may
@@ -123,24 +144,34 @@ impl<R: Reduction> Dpor<R> {
 pub(super) fn futures_to_race(
     ex: &Executor<'_>,
     futures: &Futures,
-    x: usize,
+    (x, spawned): (usize, bool),
     chase: Option<(&[Fingerprint], &[bool])>,
 ) -> Vec<(usize, Footprint)> {
     let procs = &ex.state.procs;
     let live = |r: usize| procs[r].next.is_some();
-    let mut out: Vec<(usize, Footprint)> = Vec::new();
-    if live(x) {
-        out.push((x, futures.of_process(ex, x)));
-    }
+    // `x`'s process, and with `spawned` those its step spawned: the step's own future.
+    let spawned = ex
+        .events()
+        .last()
+        .filter(|e| spawned && e.proc == x)
+        .map_or(0..0, |e| e.spawned.0..e.spawned.1);
+    let own: Vec<usize> = std::iter::once(x)
+        .chain(spawned)
+        .filter(|&r| live(r))
+        .collect();
+    let mut out: Vec<(usize, Footprint)> = own
+        .iter()
+        .map(|&r| (r, futures.of_process(ex, r)))
+        .collect();
     let Some((partners, observed)) = chase.filter(|(partners, _)| !partners.is_empty()) else {
         return out;
     };
     let future: Vec<Option<Footprint>> = (0..procs.len())
-        .map(|r| (r != x && live(r)).then(|| futures.of_process(ex, r)))
+        .map(|r| (!own.contains(&r) && live(r)).then(|| futures.of_process(ex, r)))
         .collect();
     let mut chained = vec![false; procs.len()];
     let mut todo: Vec<usize> = (0..procs.len())
-        .filter(|&r| r != x && partners.contains(&procs[r].pid_key))
+        .filter(|&r| !own.contains(&r) && partners.contains(&procs[r].pid_key))
         .collect();
     for &c in &todo {
         chained[c] = true;
