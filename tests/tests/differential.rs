@@ -29,6 +29,7 @@
 
 mod mutants;
 mod small_scope;
+mod spawned_futures;
 
 use explorer::algorithms::naive::Naive;
 use explorer::{Config, Report, Stop, Tree, TreeConfig, ViolationKind};
