@@ -25,8 +25,11 @@ use crate::executor::Event;
 
 /// `v` without a nonempty set of its events in `written` (sorted: those that may
 /// write what the guard reads there) and the events that happen after them, smallest
-/// antichains of writers first; none where an event of process `proc` would have to
-/// go.
+/// antichains of writers first; none where an event of process `proc`, or the one
+/// that spawned it, would have to go: without it the process never reaches its
+/// `await` (a sequence that asked for it there ended blocked, its last step unable to
+/// run, where odpor is optimal:
+/// `tests/regressions/odpor_a_probe_keeps_the_spawner_of_its_process.ic`).
 pub fn without_some_writes_of<'a>(
     events: &'a [Event],
     hb: &'a HappensBefore,
@@ -55,7 +58,9 @@ pub fn without_some_writes_of<'a>(
         for (k, &j) in v.iter().enumerate() {
             if !antichain.iter().any(|&b| goes[b][k]) {
                 kept.push(j);
-            } else if events[j].proc == proc {
+            } else if events[j].proc == proc
+                || (events[j].spawned.0..events[j].spawned.1).contains(&proc)
+            {
                 return None;
             }
         }
