@@ -95,7 +95,17 @@ impl Tracking for Eager {
     /// steps of its creators up to its creation happen before `a` as its own earlier
     /// steps do, and are passed over the same way. (Recording `a` at its creator's
     /// step instead, which `a` can never precede, lost a final state: the
-    /// differential test.)
+    /// differential test.) Where a creator spawned the line after the path, in a
+    /// continuation of a state stored before (lines 15–17), its steps there are not
+    /// known: one of them may read what a step of the path wrote, and that step then
+    /// happens before `a` though the walk sees no link. So the walk does not stop at
+    /// the first dependent step it records `a` at, and records it at every dependent
+    /// step that is not known to happen before it: more than the race, never less.
+    /// (Stopping there, de-spor recorded the spawned r's `x = 1` at r's own `x = 1`,
+    /// whose write q's `await (x == 1)` read before spawning it, and never its race
+    /// with p's `y = 1`, read by r: it lost a final state,
+    /// `tests/regressions/de_spor_a_process_spawned_past_a_stored_state.ic`, found by
+    /// the small-scope test.)
     fn followed(&mut self, explored: &Explored, path: &mut [Node], a: Action) {
         let footprint = explored.graph.footprint(a);
         if footprint.reads.is_empty() && footprint.writes.is_empty() {
@@ -108,6 +118,10 @@ impl Tracking for Eager {
         let graph = &explored.graph;
         let mut before = vec![graph.process(a.process)];
         let mut line = explored.pids.get(&before[0]).cloned();
+        // Whether a creator of the line spawned it after the path, in a
+        // continuation replayed from the graph: its steps there, unknown, may happen
+        // after a step of the path and before `a`.
+        let mut spawned_after = false;
         while let Some(child) = line {
             let child_key = fingerprint(&child);
             // Its creators' steps on the path came after they spawned it.
@@ -119,6 +133,7 @@ impl Tracking for Eager {
                 let spawned_here = |n: &Node| n.taken.is_some() && n.spawned.contains(&child_key);
                 if !path.iter().any(spawned_here) {
                     before.push(fingerprint(creator));
+                    spawned_after = true;
                 }
             }
             line = parent;
@@ -137,7 +152,9 @@ impl Tracking for Eager {
             let happens_before = before.contains(&t) || b_footprint.conflicts(&kept);
             if !happens_before && dependent(footprint, b_footprint) {
                 node.sets.add_current(number, a.process);
-                return;
+                if !spawned_after {
+                    return;
+                }
             }
             if happens_before {
                 if !before.contains(&t) {
