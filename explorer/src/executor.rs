@@ -63,7 +63,14 @@ impl Event {
     /// process is one this event spawned.
     #[inline]
     pub fn precedes_in_program(&self, later: &Event) -> bool {
-        self.proc == later.proc || (self.spawned.0..self.spawned.1).contains(&later.proc)
+        self.precedes_process(later.proc)
+    }
+
+    /// Ordered before every later event of process `proc` whatever the data: an
+    /// event of `proc`, or the one that spawned it.
+    #[inline]
+    pub fn precedes_process(&self, proc: usize) -> bool {
+        self.proc == proc || (self.spawned.0..self.spawned.1).contains(&proc)
     }
 }
 

@@ -156,7 +156,7 @@ impl<R: Reduction> Dpor<R> {
             // They are also analysed again after an event the whole block conflicts
             // with: reversing the race that disabled it now needs that event first
             // (it joins `notdep`, and runs before the block).
-            let arrived = last.proc == r || (last.spawned.0..last.spawned.1).contains(&r);
+            let arrived = last.precedes_process(r);
             if arrived
                 || last.conflicts(probe)
                 || run
@@ -239,9 +239,7 @@ impl<R: Reduction> Dpor<R> {
         // `n`'s process must reach `n`'s block without `e0`: the event that created it
         // or ran its last step is not `e0` and does not happen after it (it is in
         // `E'` or in `notdep(e0, E)`, which runs before `n`).
-        let anchor = events[..n]
-            .iter()
-            .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc));
+        let anchor = events[..n].iter().rposition(|ev| ev.precedes_process(proc));
         let optimal = self.parts.optimal();
         // The events that may write what the guard reads, found once: the candidates
         // for `e0`.
@@ -462,7 +460,7 @@ impl<R: Reduction> Dpor<R> {
         // previous step on.
         let arrived = events[..n]
             .iter()
-            .rposition(|ev| ev.proc == proc || (ev.spawned.0..ev.spawned.1).contains(&proc))
+            .rposition(|ev| ev.precedes_process(proc))
             .map_or(0, |a| a + 1);
         let enabled = |k: usize| self.nodes[k].enabled.contains(&proc);
         let Some(d) = (arrived..n).rev().find(|&k| enabled(k) && !enabled(k + 1)) else {

@@ -58,9 +58,7 @@ pub fn without_some_writes_of<'a>(
         for (k, &j) in v.iter().enumerate() {
             if !antichain.iter().any(|&b| goes[b][k]) {
                 kept.push(j);
-            } else if events[j].proc == proc
-                || (events[j].spawned.0..events[j].spawned.1).contains(&proc)
-            {
+            } else if events[j].precedes_process(proc) {
                 return None;
             }
         }
