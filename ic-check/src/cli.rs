@@ -92,24 +92,24 @@ pub struct Cli {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_traces: Option<u64>,
 
-    /// Explore on N threads (0: one per core). sdpor's, csdpor's, cdpor's, odpor's
-    /// and odpor-cs's threads share the top of the execution tree and its backtrack
-    /// sets or wakeup trees, and explore the subtrees below it: sdpor's and odpor's
-    /// complete executions are one thread's; blocked executions and states (and
-    /// csdpor's, cdpor's and odpor-cs's executions) may differ from one thread's and
-    /// from run to run.
-    /// odpor-ob and ocdpor --literal split the tree into units, the same for every N
+    /// Explore on N threads (0: one per core). sdpor's, csdpor's, cdpor's, odpor's,
+    /// odpor-cs's and ocdpor's threads share the top of the execution tree and its
+    /// backtrack sets or wakeup trees, and explore the subtrees below it: sdpor's,
+    /// odpor's and ocdpor --literal's complete executions are one thread's; blocked
+    /// executions and states (and csdpor's, cdpor's, odpor-cs's and ocdpor's
+    /// executions) may differ from one thread's and from run to run.
+    /// odpor-ob splits the tree into units, the same for every N
     /// above 1, so their counts are too (they may exceed one thread's: the units do
     /// not share what a search carries from one subtree to the next). naive splits
     /// the tree the same way, every interleaving once: one thread's counts.
     /// stateful's threads share one store of states: one thread's counts. spor's
     /// share it too, and expand whole every state whose invisible step reaches a
     /// state stored before: the same final states and findings, stored states that
-    /// may exceed one thread's. dl-spor's
+    /// may exceed one thread's. dl-spor's and de-spor's
     /// share one store and the summaries of what follows the states each finished:
     /// the same final states and findings, stored states that may exceed one
-    /// thread's and differ from run to run. The other searches, --livelocks, --tree
-    /// and --max-traces run on one thread.
+    /// thread's and differ from run to run. odpor-cs-ob, --livelocks, --tree and
+    /// --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

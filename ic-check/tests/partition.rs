@@ -131,11 +131,12 @@ fn shards_merged_are_the_single_run() {
     }
 }
 
-/// The optimal searches that compare states run on one thread with `--jobs`, but
-/// are sharded: the merge finds the single run's final states (as many as the
-/// program has: 1 for fib, 2 for the philosophers, 6 for the buffer), violations,
-/// result and exit status, in more executions than the single run where the
-/// state checks prune across units (fib: 12 where one run explores 3).
+/// The optimal searches that compare states are sharded at the frontier's units
+/// (with `--jobs`, odpor-cs's and ocdpor's threads share the top instead, and
+/// odpor-cs-ob runs on one thread): the merge finds the single run's final states
+/// (as many as the program has: 1 for fib, 2 for the philosophers, 6 for the
+/// buffer), violations, result and exit status, in more executions than the single
+/// run where the state checks prune across units (fib: 12 where one run explores 3).
 #[test]
 fn searches_that_compare_states_are_sharded() {
     let programs = [

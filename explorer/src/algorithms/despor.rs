@@ -12,7 +12,7 @@
 //! | 3 | a state visited before is not expanded again | [`search`] |
 //! | 4–5 | `backtrack` starts with one process of `safeSet(s)` | [`SourceSets::new`], [`crate::stateful::safe_sets`] |
 //! | 6–10 | each process of `backtrack \ done` is explored, `current[t] = {t}` | [`SourceSets::explore_next`] |
-//! | 11, 18–22 | `UpdateCurr(a)`: the last step of the current path dependent on `a`, of another process, gets `a`'s process in its `current` set | `Eager::followed` |
+//! | 11, 18–22 | `UpdateCurr(a)`: the last step of the current path dependent on `a`, of another process, gets `a`'s process in its `current` set | `update_curr` |
 //! | 13 | `UpdateBack` once the step's subtree is explored | [`SourceSets::update_back`] |
 //! | 15–17 | at a state visited before: `UpdateCurr` for every action its explored continuations take (`A_s`) | `Eager::revisited`, [`Actions`] |
 //!
@@ -25,11 +25,10 @@
 //! shared with [`dlspor`](super::dlspor) and argued in [`crate::stateful::search`].
 
 use crate::dependency::footprint::Footprint;
-use crate::exploration::{Algorithm, Deps, Exploration};
-use crate::fingerprint::{fingerprint, Fingerprint};
-use crate::parallel::shared_summaries::SharedSummaries;
+use crate::exploration::{Algorithm, Config, Deps, Exploration};
+use crate::fingerprint::fingerprint;
+use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, StateId};
-use crate::stateful::may_follow::Touched;
 use crate::stateful::reachable::Actions;
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
@@ -48,10 +47,17 @@ impl Algorithm for Despor {
         true
     }
 
+    /// Its threads share one store ([`crate::stateful::search`] says why what each
+    /// finds together is what one thread finds; `update_curr`, how a thread
+    /// walks the actions of the summaries it did not make).
+    fn shares_stored_states(&self, _config: &Config) -> bool {
+        true
+    }
+
     /// A unit's state is the root of a search of its own, with its own store, as the
     /// stateful reference's is ([`crate::algorithms::stateful`]): the argument is
     /// about the state a search starts from, whose processes are its "threads"
-    /// (`Eager::followed` walks a line of creators up to them, not past them).
+    /// (`update_curr` walks a line of creators up to them, not past them).
     fn explores_units(&self, _deps: Deps) -> bool {
         true
     }
@@ -69,107 +75,18 @@ struct Eager {
 }
 
 impl Tracking for Eager {
-    /// `UpdateCurr(a)` (lines 18–22): the last step of the current path that is
-    /// dependent on `a`, of another process, and that `a` could overtake, gets `a`'s
-    /// process in its `current` set.
-    ///
-    /// **Beyond the paper: steps `a` cannot overtake.** The paper takes the last
-    /// dependent step `b` whatever lies between it and `a`, and relies on exploring
-    /// `a` before `b` from `b`'s state (its induction, Proposition 4). When `b` also
-    /// happens before an earlier step of `a`'s process between them (it enables that
-    /// step: it writes what its `await` reads), `a` can never precede `b`: `b`'s state
-    /// has `a`'s process outside its safe set, `UpdateBack` expands it whole, and no
-    /// earlier race with `a` is ever recorded, so a state where a third process had to
-    /// go first was left with a source set too small (the differential test: a
-    /// server's write read by a process before the one that woke the server). Here
-    /// the walk back keeps the steps that happen before `a` through later steps
-    /// (Source-DPOR's happens-before: program order, and dependency with a step
-    /// already kept), passes over them, and records `a` at the last dependent step
-    /// that does not: a race of `a` in Source-DPOR's sense (Abdulla et al., JACM
-    /// 2017, Def. 3.3). Where `b` is the paper's step, it is that race, and the
-    /// record is the paper's; where it is passed over, the race of `b` with the step
-    /// of `a`'s process it reaches first was recorded when that step was taken.
-    ///
-    /// **Beyond the paper: spawns.** The paper's threads all exist from the start;
-    /// here a process is spawned by a step of another, and cannot run before it. The
-    /// steps of its creators up to its creation happen before `a` as its own earlier
-    /// steps do, and are passed over the same way. (Recording `a` at its creator's
-    /// step instead, which `a` can never precede, lost a final state: the
-    /// differential test.) Where a creator spawned the line after the path, in a
-    /// continuation of a state stored before (lines 15–17), its steps there are not
-    /// known: one of them may read what a step of the path wrote, and that step then
-    /// happens before `a` though the walk sees no link. So the walk does not stop at
-    /// the first dependent step it records `a` at, and records it at every dependent
-    /// step that is not known to happen before it: more than the race, never less.
-    /// (Stopping there, de-spor recorded the spawned r's `x = 1` at r's own `x = 1`,
-    /// whose write q's `await (x == 1)` read before spawning it, and never its race
-    /// with p's `y = 1`, read by r: it lost a final state,
-    /// `tests/regressions/de_spor_a_process_spawned_past_a_stored_state.ic`, found by
-    /// the small-scope test.)
+    /// `UpdateCurr(a)` for a step just taken or a probe: see [`update_curr`].
     fn followed(&mut self, explored: &Explored, path: &mut [Node], a: Action) {
-        let footprint = explored.graph.footprint(a);
-        if footprint.reads.is_empty() && footprint.writes.is_empty() {
-            return;
-        }
-        // The processes with a step kept: `a`'s, and its creators whose step that
-        // spawned the next of the line is not on the path (it came after, in a
-        // continuation replayed from the graph: every step of theirs on the path is
-        // before it); the others join where the path spawns the next of the line.
-        let graph = &explored.graph;
-        let mut before = vec![graph.process(a.process)];
-        let mut line = explored.pids.get(&before[0]).cloned();
-        // Whether a creator of the line spawned it after the path, in a
-        // continuation replayed from the graph: its steps there, unknown, may happen
-        // after a step of the path and before `a`.
-        let mut spawned_after = false;
-        while let Some(child) = line {
-            let child_key = fingerprint(&child);
-            // Its creators' steps on the path came after they spawned it.
-            if explored.at_start.contains(&child_key) {
-                break;
-            }
-            let parent = child.parent();
-            if let Some(creator) = &parent {
-                let spawned_here = |n: &Node| n.taken.is_some() && n.spawned.contains(&child_key);
-                if !path.iter().any(spawned_here) {
-                    before.push(fingerprint(creator));
-                    spawned_after = true;
-                }
-            }
-            line = parent;
-        }
-        // What the steps kept touched.
-        let mut kept = Footprint::default();
-        for node in path.iter_mut().rev() {
-            let Some((number, b)) = node.taken else {
-                continue;
-            };
-            let t = graph.process(number);
-            let b_footprint = explored.graph.footprint(b);
-            if node.spawned.iter().any(|c| before.contains(c)) && !before.contains(&t) {
-                before.push(t);
-            }
-            let happens_before = before.contains(&t) || b_footprint.conflicts(&kept);
-            if !happens_before && dependent(footprint, b_footprint) {
-                node.sets.add_current(number, a.process);
-                if !spawned_after {
-                    return;
-                }
-            }
-            if happens_before {
-                if !before.contains(&t) {
-                    before.push(t);
-                }
-                kept.absorb(b_footprint);
-            }
-        }
+        update_curr(explored, path, a, false);
     }
 
     /// Lines 15–17: `UpdateCurr` for every action the explored continuations of
-    /// `state` take (`A_s`), as if they were taken again.
+    /// `state` take (`A_s`), as if they were taken again; a foreign one
+    /// ([`Actions::foreign`]) to the root of the path (see [`update_curr`]).
     fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: StateId) {
-        for a in self.reachable.reachable(&explored.graph, state) {
-            self.followed(explored, path, a);
+        let traversed = |to| explored.traversed(to);
+        for a in (self.reachable).reachable(&explored.graph, state, traversed) {
+            update_curr(explored, path, a, self.reachable.kind.foreign(a));
         }
     }
 
@@ -188,18 +105,122 @@ impl Tracking for Eager {
         self.reachable.bytes()
     }
 
-    /// None: DE-S-POR reads the actions that follow a state, which the program text
-    /// does not give; it runs on one thread.
-    fn may_follow(&mut self, _: &mut Explored, _: &[(Fingerprint, Touched)]) -> Option<StateId> {
-        None
+    /// A summary from another thread or the program text has foreign actions
+    /// ([`update_curr`]).
+    fn summaries(&mut self) -> &mut dyn Exchanged {
+        &mut self.reachable
     }
+}
 
-    fn publish(&mut self, _: &Explored, _: StateId, _: &SharedSummaries) -> Option<u32> {
-        None
+/// `UpdateCurr(a)` (lines 18–22): the last step of the current path that is
+/// dependent on `a`, of another process, and that `a` could overtake, gets `a`'s
+/// process in its `current` set.
+///
+/// **Beyond the paper: steps `a` cannot overtake.** The paper takes the last
+/// dependent step `b` whatever lies between it and `a`, and relies on exploring
+/// `a` before `b` from `b`'s state (its induction, Proposition 4). When `b` also
+/// happens before an earlier step of `a`'s process between them (it enables that
+/// step: it writes what its `await` reads), `a` can never precede `b`: `b`'s state
+/// has `a`'s process outside its safe set, `UpdateBack` expands it whole, and no
+/// earlier race with `a` is ever recorded, so a state where a third process had to
+/// go first was left with a source set too small (the differential test: a
+/// server's write read by a process before the one that woke the server). Here
+/// the walk back keeps the steps that happen before `a` through later steps
+/// (Source-DPOR's happens-before: program order, and dependency with a step
+/// already kept), passes over them, and records `a` at the last dependent step
+/// that does not: a race of `a` in Source-DPOR's sense (Abdulla et al., JACM
+/// 2017, Def. 3.3). Where `b` is the paper's step, it is that race, and the
+/// record is the paper's; where it is passed over, the race of `b` with the step
+/// of `a`'s process it reaches first was recorded when that step was taken.
+///
+/// **Beyond the paper: spawns.** The paper's threads all exist from the start;
+/// here a process is spawned by a step of another, and cannot run before it. The
+/// steps of its creators up to its creation happen before `a` as its own earlier
+/// steps do, and are passed over the same way. (Recording `a` at its creator's
+/// step instead, which `a` can never precede, lost a final state: the
+/// differential test.) Where a creator spawned the line after the path, in a
+/// continuation of a state stored before (lines 15–17), its steps there are not
+/// known: one of them may read what a step of the path wrote, and that step then
+/// happens before `a` though the walk sees no link. So the walk does not stop at
+/// the first dependent step it records `a` at, and records it at every dependent
+/// step that is not known to happen before it: more than the race, never less.
+/// (Stopping there, de-spor recorded the spawned r's `x = 1` at r's own `x = 1`,
+/// whose write q's `await (x == 1)` read before spawning it, and never its race
+/// with p's `y = 1`, read by r: it lost a final state,
+/// `tests/regressions/de_spor_a_process_spawned_past_a_stored_state.ic`, found by
+/// the small-scope test.)
+///
+/// **On threads: foreign actions.** An action of a summary another thread published
+/// or of one made from the program text (`foreign`, [`Actions::foreign`]) is walked
+/// to the root of the path too, recorded at every dependent step not known to
+/// happen before it, and so is one of a process this thread never met (its
+/// creators unknown). A summary from the program text has one action per process,
+/// touching all that the process (or the processes not yet spawned) may touch: each
+/// real action of that process is dependent on a subset of the steps the summary's
+/// action is dependent on, and happens after at least the steps the walk keeps
+/// (those of its process and creators, and through them), so the walk records it
+/// at least wherever the real action's walk would. Another thread's summary names
+/// processes this one may not know the creators of; and a summary this thread
+/// publishes may hold actions that came from the program text, which a reader
+/// cannot tell from exact ones: a reader walks them all to the root. More records
+/// only add branches.
+fn update_curr(explored: &Explored, path: &mut [Node], a: Action, foreign: bool) {
+    let footprint = explored.graph.footprint(a);
+    if footprint.reads.is_empty() && footprint.writes.is_empty() {
+        return;
     }
-
-    fn read_back(&mut self, _: &mut Explored, _: u32, _: &SharedSummaries) -> Option<StateId> {
-        None
+    // The processes with a step kept: `a`'s, and its creators whose step that
+    // spawned the next of the line is not on the path (it came after, in a
+    // continuation replayed from the graph: every step of theirs on the path is
+    // before it); the others join where the path spawns the next of the line.
+    let graph = &explored.graph;
+    let mut before = vec![graph.process(a.process)];
+    let mut line = explored.pids.get(&before[0]).cloned();
+    // Whether to record `a` at every dependent step not known to happen before it:
+    // foreign, of a process never met, or (below) of a line whose creator spawned it
+    // in a continuation replayed from the graph, whose steps there, unknown, may
+    // happen after a step of the path and before `a`.
+    let mut to_the_root = foreign || line.is_none();
+    while let Some(child) = line {
+        let child_key = fingerprint(&child);
+        // Its creators' steps on the path came after they spawned it.
+        if explored.at_start.contains(&child_key) {
+            break;
+        }
+        let parent = child.parent();
+        if let Some(creator) = &parent {
+            let spawned_here = |n: &Node| n.taken.is_some() && n.spawned.contains(&child_key);
+            if !path.iter().any(spawned_here) {
+                before.push(fingerprint(creator));
+                to_the_root = true;
+            }
+        }
+        line = parent;
+    }
+    // What the steps kept touched.
+    let mut kept = Footprint::default();
+    for node in path.iter_mut().rev() {
+        let Some((number, b)) = node.taken else {
+            continue;
+        };
+        let t = graph.process(number);
+        let b_footprint = explored.graph.footprint(b);
+        if node.spawned.iter().any(|c| before.contains(c)) && !before.contains(&t) {
+            before.push(t);
+        }
+        let happens_before = before.contains(&t) || b_footprint.conflicts(&kept);
+        if !happens_before && dependent(footprint, b_footprint) {
+            node.sets.add_current(number, a.process);
+            if !to_the_root {
+                return;
+            }
+        }
+        if happens_before {
+            if !before.contains(&t) {
+                before.push(t);
+            }
+            kept.absorb(b_footprint);
+        }
     }
 }
 

@@ -41,17 +41,13 @@
 //! explored leads to a stored state), which needs each of their steps run to know.
 
 use crate::exploration::{Algorithm, Config, Deps, Exploration};
-use crate::fingerprint::{fingerprint, Fingerprint};
-use crate::parallel::shared_summaries::SharedSummaries;
+use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, StateId};
-use crate::stateful::may_follow::Touched;
 use crate::stateful::search::{search, Explored, Node, Tracking};
 #[cfg(doc)]
 use crate::stateful::source_sets::SourceSets;
 use crate::stateful::summaries::Summaries;
-use crate::stateful::summaries::SUMMARY;
 use crate::stateful::unions::Unions;
-use rustc_hash::FxHashMap;
 
 #[derive(Default)]
 pub struct Dlspor;
@@ -89,15 +85,6 @@ impl Algorithm for Dlspor {
 #[derive(Default)]
 struct Lazy {
     summaries: Summaries<Unions>,
-    /// On threads: the number each summary of this thread's was published as, by
-    /// its number here.
-    published: FxHashMap<u32, u32>,
-    /// On threads: the target (a [`SUMMARY`]) of each summary read back, by its
-    /// published number.
-    read: FxHashMap<u32, StateId>,
-    /// On threads: the target of each summary made from the program text, by its
-    /// rows' fingerprint.
-    made: FxHashMap<Fingerprint, StateId>,
 }
 
 impl Tracking for Lazy {
@@ -116,54 +103,11 @@ impl Tracking for Lazy {
     }
 
     fn bytes(&self) -> u64 {
-        let entry = 4 + std::mem::size_of::<StateId>().max(4) + 1;
-        let maps = self.published.capacity() + self.read.capacity();
-        self.summaries.bytes() + (maps * entry + self.made.capacity() * (16 + 4 + 1)) as u64
+        self.summaries.bytes()
     }
 
-    fn may_follow(
-        &mut self,
-        explored: &mut Explored,
-        rows: &[(Fingerprint, Touched)],
-    ) -> Option<StateId> {
-        let key = fingerprint(rows);
-        let summaries = &mut self.summaries;
-        let made = self.made.entry(key);
-        Some(*made.or_insert_with(|| summaries.may_follow(&mut explored.graph, rows)))
-    }
-
-    fn publish(
-        &mut self,
-        explored: &Explored,
-        state: StateId,
-        shared: &SharedSummaries,
-    ) -> Option<u32> {
-        let local = self.summaries.number(state)?;
-        if let Some(&number) = self.published.get(&local) {
-            return Some(number);
-        }
-        let published = self.summaries.published(&explored.graph, state, shared)?;
-        // An equal summary another thread published has its number: read here as this.
-        let number = shared.publish(published);
-        self.published.insert(local, number);
-        // Its own states, reached again, read it here.
-        self.read.insert(number, SUMMARY + local);
-        Some(number)
-    }
-
-    fn read_back(
-        &mut self,
-        explored: &mut Explored,
-        number: u32,
-        shared: &SharedSummaries,
-    ) -> Option<StateId> {
-        if let Some(&to) = self.read.get(&number) {
-            return Some(to);
-        }
-        let published = shared.get(number);
-        let to = (self.summaries).read_back(&mut explored.graph, &published, shared);
-        self.read.insert(number, to);
-        Some(to)
+    fn summaries(&mut self) -> &mut dyn Exchanged {
+        &mut self.summaries
     }
 
     /// `IsComplete(s)`'s update of `current[t]` for the step `t` took from `node`

@@ -54,7 +54,7 @@ pub use alternatives::{run_from, run_in, virtual_memory};
 use covered::unrun_successors;
 use frontend::ir::GlobalId;
 pub use parts::Parts;
-use parts::{Frontier, Races, States};
+use parts::{Races, States};
 pub use reduction::{Equivalent, LineNine, NewEvent, Race, Recorded, Reduction};
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
@@ -406,24 +406,19 @@ impl<R: Reduction> Algorithm for Dpor<R> {
     /// search prunes (cdpor on PS_shared(7), 1 execution and 4,141 states on one
     /// thread, explored 1,470 executions, 952,980 blocked, and 2.4 million states in
     /// units on two threads, 158 times slower). Those that share the top on threads
-    /// (csdpor, cdpor, odpor-cs) do so; odpor-cs-ob and ocdpor run on one thread,
-    /// and only `--partition` shards them.
+    /// (csdpor, cdpor, odpor-cs, ocdpor) do so; odpor-cs-ob runs on one thread, and
+    /// only `--partition` shards it.
     fn prunes_by_state(&self) -> bool {
         self.parts.states != States::Unchecked
     }
 
     /// Races as they run, on backtrack sets (sdpor, csdpor, cdpor) or on wakeup trees
-    /// without constraints (odpor, odpor-cs, whose nodes of the top keep their
-    /// blocked steps and steps kept by commutation: `shared_top`, "States
-    /// compared"). Not ocdpor, whose sleepers covering a wakeup sequence depend on
-    /// what `R` lifts (`wakeup_tree::sleeper_covers`), nor odpor-cs-ob, whose races
-    /// are found where executions end.
+    /// (odpor; odpor-cs and ocdpor, whose nodes of the top keep their blocked steps
+    /// and steps kept by commutation: `shared_top`, "States compared"; ocdpor's `R`
+    /// judged by every thread alike: `shared_top`, "With cdpor's `R`"). Not
+    /// odpor-cs-ob, whose races are found where executions end.
     fn shares_top(&self) -> Option<Choice> {
-        let shares = self.parts.races == Races::AsTheyRun
-            && match self.parts.frontier {
-                Frontier::BacktrackSets => true,
-                Frontier::WakeupTrees => !self.parts.lifts(),
-            };
+        let shares = self.parts.races == Races::AsTheyRun;
         shares.then_some(match self.parts.guided() {
             true => Choice::ShortestSleep,
             false => Choice::First,

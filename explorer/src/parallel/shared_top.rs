@@ -1,8 +1,9 @@
 //! `--jobs N` for the searches on backtrack sets (sdpor, csdpor, cdpor) and for
-//! Optimal-DPOR (odpor, odpor-cs): the top of the execution tree, down to [`SPLIT`] events, is
-//! one search whose nodes every thread adds to; below it each node is a subtree that
-//! one thread explores as the sequential search would. What follows is written for
-//! backtrack sets; [With wakeup trees](#with-wakeup-trees) says what differs.
+//! Optimal-DPOR (odpor, odpor-cs, ocdpor): the top of the execution tree, down to
+//! [`SPLIT`] events, is one search whose nodes every thread adds to; below it each
+//! node is a subtree that one thread explores as the sequential search would. What
+//! follows is written for backtrack sets; [With wakeup trees](#with-wakeup-trees)
+//! says what differs.
 //!
 //! The full-branching frontier of [`super::frontier`] costs these searches what
 //! backtrack sets save: every enabled process is a branch there, and the units
@@ -128,8 +129,27 @@
 //!   commutation, first in its tree (`Dpor::run_commuted`), and one it gives away
 //!   its blocked steps and fresh choices.
 //!
-//! ocdpor (cdpor's `R` lifts conflicts) and odpor-cs-ob (observers: races found
-//! where executions end) do not share a top: they run on one thread.
+//! # With cdpor's `R`
+//!
+//! ocdpor is odpor (`--literal`) or odpor-cs (by default) over a finer dependency:
+//! footprints' conflicts minus `R` (`crate::algorithms::ocdpor`). `R` is a relation
+//! of the two events, not of the path they are met on
+//! (`crate::dependency::constraints`, "Why these are sound"): every thread builds
+//! it from the same constraints, initial state and depth bound, and judges a pair
+//! as one thread would. Nothing above uses which relation judges weak initials and
+//! sleepers; it needs only that a job judge a node's tree and sleep set as one
+//! thread would at that node, which it does with the same code
+//! (`Dpor::insert_wakeup`, its `sleeper_covers`, `Dependency::lifted`). Where
+//! `R` makes a sleeper cover less on one thread (at an `await` the race's write may
+//! disable; beside a sequence it commutes with only by `R`), a job judges it so
+//! too, from the same execution; a sleeper still being explored ([`Held::lend`])
+//! covers only the sequences it runs in, which its own subtree, optimal for the
+//! finer dependency, explores. The two-thread differential test runs ocdpor and
+//! `ocdpor --literal` against naive; `tests/tests/parallel.rs` checks that
+//! `--literal` completes one thread's executions, one per trace of its dependency.
+//!
+//! odpor-cs-ob (observers: races found where executions end) does not share a top:
+//! it runs on one thread.
 //!
 //! [`Ending::Elsewhere`]: crate::dpor::sleep
 

@@ -205,6 +205,7 @@ mod tests {
     fn a_summary_from_the_program_text_meets_what_later_blocks_and_children_do() {
         use crate::dependency::footprint::{Footprint, WHOLE};
         use crate::pid::Pid;
+        use crate::stateful::exchange::Exchanged;
         use crate::stateful::graph::Graph;
         use crate::stateful::summaries::Summaries;
         use crate::stateful::unions::Unions;

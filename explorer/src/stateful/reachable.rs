@@ -5,9 +5,25 @@
 //! its bits, where a traversal of the graph from `s` would visit every transition
 //! reachable. A state not finished yet (on a cycle still open) is traversed, up to
 //! the finished states it reaches, whose summaries stand for what follows them.
+//!
+//! On threads ([`crate::stateful::search`]) a summary also comes from another
+//! thread (published as one row per action: its process's identity key and its
+//! footprint's locations, numbered for all threads) or from the program text
+//! ([`crate::stateful::may_follow`]: an action per process, touching whole globals).
+//! The actions so made are marked *foreign* ([`Actions::foreign`]): DE-S-POR walks
+//! them back to the root of the path rather than stopping at their first race (see
+//! `crate::algorithms::despor`, `update_curr`).
 
+use crate::dependency::footprint::{Footprint, WHOLE};
+use crate::fingerprint::Fingerprint;
+use crate::parallel::shared_summaries::{Published, SharedSummaries};
+use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, Graph, StateId};
+use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Scratch, Summaries};
+use crate::stateful::unions::Key;
+use frontend::ir::GlobalId;
+use frontend::memory::Loc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The kind of DE-S-POR's summaries: one row, a bit per action.
@@ -16,14 +32,32 @@ pub struct Actions {
     ids: FxHashMap<Action, u32>,
     /// Each action, by its bit.
     actions: Vec<Action>,
+    /// The actions of summaries another thread published or the program text gave
+    /// (on threads): their process may be one this thread never met, and a summary
+    /// from the program text over-approximates what each process does.
+    foreign: FxHashSet<Action>,
+}
+
+impl Actions {
+    /// Whether `action` came from another thread's summary or the program text.
+    pub fn foreign(&self, action: Action) -> bool {
+        self.foreign.contains(&action)
+    }
+
+    /// The bit of `action`, made now if new.
+    fn bit(&mut self, action: Action) -> u32 {
+        let next = self.actions.len() as u32;
+        let bit = *self.ids.entry(action).or_insert(next);
+        if bit == next {
+            self.actions.push(action);
+        }
+        bit
+    }
 }
 
 impl Kind for Actions {
     fn prepare(&mut self, _: &Graph, action: Action) {
-        let next = self.actions.len() as u32;
-        if *self.ids.entry(action).or_insert(next) == next {
-            self.actions.push(action);
-        }
+        self.bit(action);
     }
 
     fn rows(&self, _: &Graph) -> usize {
@@ -39,14 +73,22 @@ impl Kind for Actions {
     }
 
     fn bytes(&self) -> u64 {
-        (self.actions.len() * (std::mem::size_of::<Action>() * 2 + 4 + 1)) as u64
+        let action = std::mem::size_of::<Action>();
+        (self.actions.len() * (action * 2 + 4 + 1) + self.foreign.capacity() * (action + 1)) as u64
     }
 }
 
 impl Summaries<Actions> {
     /// `A_s`: every action of a transition reachable from `s` in the graph, each
-    /// once, ordered by process identity key, then footprint.
-    pub fn reachable(&self, graph: &Graph, s: StateId) -> Vec<Action> {
+    /// once, ordered by process identity key, then footprint. `traversed` gives what
+    /// a target stands for (on threads, a state another thread has not finished
+    /// with: [`crate::stateful::search::Explored::traversed`]).
+    pub fn reachable(
+        &self,
+        graph: &Graph,
+        s: StateId,
+        traversed: impl Fn(StateId) -> StateId,
+    ) -> Vec<Action> {
         let mut actions: FxHashSet<Action> = FxHashSet::default();
         let mut seen: FxHashSet<StateId> = FxHashSet::default();
         let mut todo = vec![s];
@@ -58,12 +100,108 @@ impl Summaries<Actions> {
             }
             for (action, to) in graph.from(state) {
                 actions.insert(action);
-                todo.extend(to.filter(|&to| seen.insert(to)));
+                todo.extend(to.map(&traversed).filter(|&to| seen.insert(to)));
             }
         }
         let mut actions: Vec<Action> = actions.into_iter().collect();
         actions.sort_unstable_by_key(|a| (graph.process(a.process), a.footprint));
         actions
+    }
+
+    fn foreign_summary(&mut self, graph: &Graph, actions: Vec<Action>) -> StateId {
+        let bits: Vec<u32> = (actions.iter())
+            .map(|&a| {
+                self.kind.foreign.insert(a);
+                self.kind.bit(a)
+            })
+            .collect();
+        self.made(graph, |_, scratch| scratch.set(0, &bits))
+    }
+}
+
+impl Exchanged for Summaries<Actions> {
+    /// The summary of `state`, finished, for the other threads: a row per action,
+    /// its process's identity key and the shared numbers of the locations it read
+    /// and wrote, in order.
+    fn published(
+        &mut self,
+        graph: &Graph,
+        state: StateId,
+        shared: &SharedSummaries,
+    ) -> Option<Published> {
+        let summary = self.of(state)?;
+        let numbers = |locs: &[Loc]| -> Vec<u32> {
+            (locs.iter())
+                .map(|&l| shared.number(Key::Elem(l)))
+                .collect()
+        };
+        let mut rows: Vec<(Fingerprint, Vec<u32>, Vec<u32>)> = (summary.bits(0))
+            .map(|b| {
+                let action = self.kind.actions[b as usize];
+                let footprint = graph.footprint(action);
+                (
+                    graph.process(action.process),
+                    numbers(&footprint.reads),
+                    numbers(&footprint.writes),
+                )
+            })
+            .collect();
+        rows.sort_unstable();
+        Some(Published { rows })
+    }
+
+    /// Its actions are foreign.
+    fn read_back(
+        &mut self,
+        graph: &mut Graph,
+        published: &Published,
+        shared: &SharedSummaries,
+    ) -> StateId {
+        let loc = |n: &u32| match shared.key(*n) {
+            Key::Elem(l) => l,
+            Key::Global(global) | Key::Whole(global) => Loc {
+                global,
+                elem: WHOLE,
+            },
+        };
+        let actions: Vec<Action> = (published.rows.iter())
+            .map(|(key, reads, writes)| {
+                let mut footprint = Footprint {
+                    reads: reads.iter().map(loc).collect(),
+                    writes: writes.iter().map(loc).collect(),
+                };
+                footprint.reads.sort_unstable();
+                footprint.writes.sort_unstable();
+                let process = graph.process_number(*key);
+                graph.action(process, &footprint)
+            })
+            .collect();
+        self.foreign_summary(graph, actions)
+    }
+
+    /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
+    /// identity key, numbered in `graph` now if new), one action touching the
+    /// globals it may read and write, whole. Its target; its actions are foreign.
+    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
+        let whole = |globals: &[GlobalId]| -> Vec<Loc> {
+            (globals.iter())
+                .map(|&global| Loc {
+                    global,
+                    elem: WHOLE,
+                })
+                .collect()
+        };
+        let actions: Vec<Action> = (rows.iter())
+            .map(|(key, touched)| {
+                let footprint = Footprint {
+                    reads: whole(&touched.reads),
+                    writes: whole(&touched.writes),
+                };
+                let process = graph.process_number(*key);
+                graph.action(process, &footprint)
+            })
+            .collect();
+        self.foreign_summary(graph, actions)
     }
 }
 
@@ -103,16 +241,16 @@ mod tests {
         let (mut graph, [a, b, c]) = graph();
         let mut reachable = Summaries::<Actions>::default();
         // Nothing finished: a traversal.
-        assert_eq!(reachable.reachable(&graph, 0), vec![a, b, c]);
-        assert_eq!(reachable.reachable(&graph, 1), vec![b, c]);
+        assert_eq!(reachable.reachable(&graph, 0, |to| to), vec![a, b, c]);
+        assert_eq!(reachable.reachable(&graph, 1, |to| to), vec![b, c]);
         // The components {2}, then {1}, are finished and forgotten by the graph.
         for component in [[2], [1]] {
             reachable.finish(&graph, &component);
             graph.forget(&component);
         }
-        assert_eq!(reachable.reachable(&graph, 1), vec![b, c]);
-        assert_eq!(reachable.reachable(&graph, 2), vec![]);
+        assert_eq!(reachable.reachable(&graph, 1, |to| to), vec![b, c]);
+        assert_eq!(reachable.reachable(&graph, 2, |to| to), vec![]);
         // 0 is not finished: its own transition, then 1's summary.
-        assert_eq!(reachable.reachable(&graph, 0), vec![a, b, c]);
+        assert_eq!(reachable.reachable(&graph, 0, |to| to), vec![a, b, c]);
     }
 }

@@ -38,9 +38,9 @@
 //! state (a state reached again replays it) and the tracking sees there, as the
 //! stateless searches probe theirs.
 //!
-//! **On threads** (`--jobs`, DL-S-POR only: [`Tracking::may_follow`]). The threads
-//! share one store of states ([`crate::parallel::shared_visited`]) and hand each
-//! other jobs ([`crate::parallel::pool`]). Each state is expanded, by its source
+//! **On threads** (`--jobs`: DL-S-POR and DE-S-POR, [`Tracking::summaries`]). The
+//! threads share one store of states ([`crate::parallel::shared_visited`]) and hand
+//! each other jobs ([`crate::parallel::pool`]). Each state is expanded, by its source
 //! sets, by the thread that stores it first, which keeps its transitions, cycles
 //! and summaries to itself; what changes is what a thread knows of a state
 //! another thread stored:
@@ -52,11 +52,19 @@
 //!    that state's component finishes: then it is the other thread's summary if
 //!    that thread has finished with the state, or else a summary made from the
 //!    program text ([`crate::stateful::may_follow`]), which holds at least what any
-//!    summary of the state could;
+//!    summary of the state could (an eager tracking, which learns what follows a
+//!    state when the step reaches it, reads that one at once, and a traversal of
+//!    the graph reads it for the target until it is given:
+//!    [`Explored::traversed`]);
 //! 3. *given*: a thread whose partner waits gives it the branches not yet taken of
 //!    the shallowest state on its path that has some: that state is expanded
 //!    whole, and the given steps' target is a summary from the program text of
-//!    everything the path's processes, and any they may spawn, may do.
+//!    everything the path's processes, and any they may spawn, may do (which an
+//!    eager tracking reads at once, for the states above it). The thread that takes
+//!    them starts a path of its own at their targets, whose processes were spawned
+//!    before it ([`Explored::at_start`]: a creator's steps on that path do not
+//!    happen before its child's, which de-spor took them to, and lost a final
+//!    state: `tests/tests/parallel.rs`).
 //!
 //! Why the threads find what one thread finds (every reachable final state,
 //! deadlock and failing step):
@@ -67,7 +75,13 @@
 //!   program text, cases 2 and 3). So `current` sets hold at least what Alg. 3,
 //!   line 28, asks, and a state whose sets may miss a step (cases 2 and 3) is
 //!   expanded whole; both only add branches, and Theorem 2's argument holds at
-//!   each state, whichever thread expands it.
+//!   each state, whichever thread expands it. DE-S-POR's `UpdateCurr` (Alg. 2,
+//!   lines 15–17) reads the same summaries, as actions; those it did not make
+//!   stand for actions it cannot place exactly (processes whose creators it does
+//!   not know, footprints over-approximated), so it records each wherever any
+//!   action it stands for would be recorded (`crate::algorithms::despor`,
+//!   `update_curr`), and the states above a given branch learn what it may do
+//!   when it is given: again only more branches, and Theorem 1's argument.
 //! - *Cycles.* Every cycle of the explored graph has a state expanded whole. A
 //!   step to a state new to the store finishes its target no later than its
 //!   source (depth first, one thread; together only within one component); a step
@@ -89,12 +103,12 @@ use crate::dependency::footprint::Footprint;
 use crate::exploration::{Exploration, Reached};
 use crate::fingerprint::Fingerprint;
 use crate::parallel::pool::Job;
-use crate::parallel::shared_summaries::SharedSummaries;
 use crate::parallel::shared_visited::Stored;
 use crate::pid::Pid;
 use crate::stateful::cycles::Cycles;
+use crate::stateful::exchange::{Exchange, Exchanged};
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
-use crate::stateful::may_follow::{MayFollow, Touched};
+use crate::stateful::may_follow::MayFollow;
 use crate::stateful::safe_sets::invisible_step;
 use crate::stateful::source_sets::{Processes, SourceSets};
 use crate::stateful::summaries::PENDING;
@@ -107,9 +121,10 @@ pub struct Explored {
     pub graph: Graph,
     /// The identity of every process met, by its key (whose creators are whose).
     pub pids: FxHashMap<Fingerprint, Pid>,
-    /// The processes of the state the search started from (the initial state, or a
-    /// unit's of a split search, [`crate::parallel::frontier`]): whatever spawned
-    /// them ran before the search began.
+    /// The processes of the state the current path starts from (the initial state,
+    /// a unit's of a split search, [`crate::parallel::frontier`], or on threads the
+    /// target of a branch another thread gave): whatever spawned them ran before
+    /// the path began.
     pub at_start: FxHashSet<Fingerprint>,
     cycles: Cycles,
     /// The enabled processes of the state being opened (a buffer kept for the next).
@@ -124,6 +139,8 @@ pub struct Explored {
     /// finished when reached ([`PENDING`] targets), each with a summary from the
     /// program text; emptied when the thread's path is.
     pending: Vec<(Fingerprint, StateId)>,
+    /// On threads: the summaries exchanged with the other threads.
+    exchange: Exchange,
 }
 
 impl Explored {
@@ -132,6 +149,16 @@ impl Explored {
     fn stored(&mut self, run: &Exploration<'_, '_>, state: Fingerprint) {
         if run.shared().is_some() {
             self.fingerprints.push(state);
+        }
+    }
+
+    /// What a transition's target `to` stands for when the graph is traversed: a
+    /// [`PENDING`] target, not given yet, is the summary from the program text of
+    /// the state it leads to (it holds at least what the other thread's will).
+    pub fn traversed(&self, to: StateId) -> StateId {
+        match to.checked_sub(PENDING) {
+            Some(i) => self.pending[i as usize].1,
+            None => to,
         }
     }
 
@@ -144,6 +171,7 @@ impl Explored {
     fn bytes(&self) -> u64 {
         let pending = std::mem::size_of::<(Fingerprint, StateId)>();
         (self.fingerprints.capacity() * 16 + self.pending.capacity() * pending) as u64
+            + self.exchange.bytes()
     }
 }
 
@@ -183,37 +211,9 @@ pub trait Tracking {
     /// ([`Graph::forget`]).
     fn finished(&mut self, explored: &mut Explored, component: &[StateId]);
 
-    /// A summary of `rows` ([`crate::stateful::may_follow`]), as the target of the
-    /// transitions to a state this thread does not explore; `None` for a tracking
-    /// that reads what follows a state in another form (which then runs on one
-    /// thread: [`crate::exploration::Algorithm::shares_stored_states`]).
-    fn may_follow(
-        &mut self,
-        explored: &mut Explored,
-        rows: &[(Fingerprint, Touched)],
-    ) -> Option<StateId>;
-
-    /// Publishes the summary of `state`, finished, for the other threads: its
-    /// number in `shared` (`None`: as for [`Tracking::may_follow`]).
-    fn publish(
-        &mut self,
-        explored: &Explored,
-        state: StateId,
-        shared: &SharedSummaries,
-    ) -> Option<u32>;
-
-    /// The summary another thread published as `number`, as the target of the
-    /// transitions to its states (`None`: as for [`Tracking::may_follow`]).
-    fn read_back(
-        &mut self,
-        explored: &mut Explored,
-        number: u32,
-        shared: &SharedSummaries,
-    ) -> Option<StateId>;
+    /// Its summaries, as threads exchange them (`Explored`, its `exchange`).
+    fn summaries(&mut self) -> &mut dyn Exchanged;
 }
-
-/// Why a tracking that shares nothing is never asked to.
-const ONE_THREAD: &str = "a search that reads summaries of its own kind runs on one thread";
 
 /// Runs the search with `tracking`: from the initial state on one thread; on
 /// several, each thread from the states the jobs it takes reach (the first, the
@@ -225,15 +225,7 @@ pub fn search(run: &mut Exploration<'_, '_>, tracking: &mut impl Tracking) {
             run.replay(p);
         }
         match job.branches {
-            None => {
-                // Every other process is met first where a step of the search
-                // spawns it.
-                for q in &run.ex.state.procs {
-                    explored.pids.insert(q.pid_key, q.pid.clone());
-                    explored.at_start.insert(q.pid_key);
-                }
-                from_here(run, &mut explored, tracking, &job.path)
-            }
+            None => from_here(run, &mut explored, tracking, &job.path),
             Some(branches) => {
                 for p in branches {
                     if run.stopped() {
@@ -268,6 +260,13 @@ fn from_here(
     let Reached::New(first) = run.store_owned(state) else {
         return;
     };
+    // Every other process is met first where a step of the path spawns it (a
+    // tracking that follows a line of creators stops at these: `at_start`).
+    explored.at_start.clear();
+    for q in &run.ex.state.procs {
+        explored.pids.insert(q.pid_key, q.pid.clone());
+        explored.at_start.insert(q.pid_key);
+    }
     let mut path: Vec<Node> = Vec::new();
     // The states of the path below this one have no branch to give away
     // ([`give_away`]): a state's `done` and `enabled` change only while it is the top
@@ -287,8 +286,10 @@ fn from_here(
                 resolve_pending(run, explored, tracking, &component);
                 tracking.finished(explored, &component);
                 if let Some(shared) = run.shared() {
-                    let number = tracking.publish(explored, done.state, &shared.summaries);
-                    let number = number.expect(ONE_THREAD);
+                    let (graph, summaries) = (&explored.graph, tracking.summaries());
+                    let shared = &shared.summaries;
+                    let number = (explored.exchange).publish(summaries, graph, done.state, shared);
+                    let number = number.expect("a finished state has a summary");
                     for &s in &component {
                         run.finish_shared(explored.fingerprints[s as usize], number);
                     }
@@ -317,19 +318,30 @@ fn from_here(
         let from = top.state;
         let spawned = spawned.collect();
         let state = run.identity();
+        // What the step's continuations are read from when it reached a state
+        // stored before: its target, or what may follow a state another thread has
+        // not finished with.
+        let mut revisit = None;
         let (to, new) = match run.store_owned(state) {
             Reached::New(to) => (to, true),
             Reached::Again(to) => (to, false),
             Reached::Finished(number) => {
                 let shared = &run.shared().expect("a summary published").summaries;
-                let to = tracking.read_back(explored, number, shared);
-                (to.expect(ONE_THREAD), false)
+                let (graph, summaries) = (&mut explored.graph, tracking.summaries());
+                (
+                    explored
+                        .exchange
+                        .read_back(summaries, graph, number, shared),
+                    false,
+                )
             }
             Reached::Open => {
                 let top = path.last_mut().expect("the node just stepped from");
                 top.sets.expand_whole();
                 floor = floor.min(path.len() - 1);
-                (foreign(run, explored, tracking, state), false)
+                let (to, made) = foreign(run, explored, tracking, state);
+                revisit = Some(made);
+                (to, false)
             }
         };
         tracking.followed(explored, &mut path, action);
@@ -352,7 +364,7 @@ fn from_here(
                 node.sets.expand_whole();
             }
         }
-        tracking.revisited(explored, &mut path, to);
+        tracking.revisited(explored, &mut path, revisit.unwrap_or(to));
         run.back();
         let top = path.last_mut().expect("the node just stepped from");
         tracking.backed_up(explored, top);
@@ -367,22 +379,24 @@ fn from_here(
 /// finished with: [`PENDING`] until the component of the step's state finishes;
 /// then the summary that thread published of it, if it has finished with it by
 /// then, or else a summary of what may follow it, from the program text
-/// ([`resolve_pending`]).
+/// ([`resolve_pending`]). With it, that summary from the program text, which an
+/// eager tracking reads at once.
 fn foreign(
     run: &Exploration<'_, '_>,
     explored: &mut Explored,
     tracking: &mut impl Tracking,
     state: Fingerprint,
-) -> StateId {
+) -> (StateId, StateId) {
     let rows = explored.may_follow(run).rows(&run.ex.state.procs, false);
-    let made = tracking.may_follow(explored, &rows).expect(ONE_THREAD);
+    let graph = &mut explored.graph;
+    let made = (explored.exchange).may_follow(tracking.summaries(), graph, &rows);
     match StateId::try_from(explored.pending.len()) {
         Ok(i) if i < StateId::MAX - PENDING => {
             explored.pending.push((state, made));
-            PENDING + i
+            (PENDING + i, made)
         }
         // More than the targets can number: the summary from the program text.
-        _ => made,
+        _ => (made, made),
     }
 }
 
@@ -401,9 +415,10 @@ fn resolve_pending(
         for (i, to) in explored.graph.targets_from(s, PENDING) {
             let (state, made) = explored.pending[(to - PENDING) as usize];
             let to = match shared.stored(state) {
-                Some(Stored::Finished(number)) => tracking
-                    .read_back(explored, number, &shared.summaries)
-                    .expect(ONE_THREAD),
+                Some(Stored::Finished(number)) => {
+                    let (graph, summaries) = (&mut explored.graph, tracking.summaries());
+                    (explored.exchange).read_back(summaries, graph, number, &shared.summaries)
+                }
                 _ => made,
             };
             explored.graph.set_target(s, i, to);
@@ -452,12 +467,16 @@ fn give_away(
     let given = node.sets.give_untaken();
     let branches = given.iter().filter_map(|&t| index(t)).collect();
     let rows = explored.may_follow(run).rows(procs, true);
-    let everything = tracking.may_follow(explored, &rows).expect(ONE_THREAD);
+    let graph = &mut explored.graph;
+    let everything = (explored.exchange).may_follow(tracking.summaries(), graph, &rows);
     let nothing = Footprint::default();
     for &t in &given {
         let action = explored.graph.action(t, &nothing);
         explored.graph.record(node.state, action, Some(everything));
     }
+    // An eager tracking learns now what the given branches may do after the states
+    // above (a lazy one reads it when it backs up to them).
+    tracking.revisited(explored, &mut path[..at], everything);
     run.give(Job {
         path: to,
         branches: Some(branches),

@@ -12,6 +12,7 @@
 use crate::dependency::footprint::{Footprint, WHOLE};
 use crate::fingerprint::Fingerprint;
 use crate::parallel::shared_summaries::{Published, SharedSummaries};
+use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
 use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Scratch, Summaries, Summary};
@@ -167,11 +168,11 @@ impl Unions {
     }
 }
 
-impl Summaries<Unions> {
+impl Exchanged for Summaries<Unions> {
     /// `state`'s summary by what its numbers stand for, for other threads
     /// ([`crate::parallel::shared_summaries`]); `None` before its component is
     /// finished.
-    pub fn published(
+    fn published(
         &mut self,
         graph: &Graph,
         state: StateId,
@@ -209,10 +210,7 @@ impl Summaries<Unions> {
         Some(Published { rows })
     }
 
-    /// A summary another thread published, in this thread's numbering, as the
-    /// target ([`crate::stateful::summaries::SUMMARY`]) of the transitions to its
-    /// states.
-    pub fn read_back(
+    fn read_back(
         &mut self,
         graph: &mut Graph,
         published: &Published,
@@ -240,7 +238,7 @@ impl Summaries<Unions> {
     /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
     /// identity key, numbered in `graph` now if new), the globals it may read and
     /// write, whole. Its target ([`crate::stateful::summaries::SUMMARY`]).
-    pub fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
+    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
         let whole = |g: GlobalId| Loc {
             global: g,
             elem: WHOLE,
@@ -265,7 +263,9 @@ impl Summaries<Unions> {
             }
         })
     }
+}
 
+impl Summaries<Unions> {
     /// The processes (by number in `graph`) whose union in `state`'s summary
     /// conflicts with the footprint numbered `footprint` in `graph`; none before the
     /// state's component is finished.
