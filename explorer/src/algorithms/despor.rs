@@ -49,7 +49,7 @@ impl Algorithm for Despor {
 
     /// Its threads share one store ([`crate::stateful::search`] says why what each
     /// finds together is what one thread finds; `update_curr`, how a thread
-    /// walks the actions of the summaries it did not make).
+    /// walks the actions of the summaries from the program text).
     fn shares_stored_states(&self, _config: &Config) -> bool {
         true
     }
@@ -150,20 +150,21 @@ impl Tracking for Eager {
 /// `tests/regressions/de_spor_a_process_spawned_past_a_stored_state.ic`, found by
 /// the small-scope test.)
 ///
-/// **On threads: foreign actions.** An action of a summary another thread published
-/// or of one made from the program text (`foreign`, [`Actions::foreign`]) is walked
-/// to the root of the path too, recorded at every dependent step not known to
-/// happen before it, and so is one of a process this thread never met (its
-/// creators unknown). A summary from the program text has one action per process,
-/// touching all that the process (or the processes not yet spawned) may touch: each
-/// real action of that process is dependent on a subset of the steps the summary's
-/// action is dependent on, and happens after at least the steps the walk keeps
-/// (those of its process and creators, and through them), so the walk records it
-/// at least wherever the real action's walk would. Another thread's summary names
-/// processes this one may not know the creators of; and a summary this thread
-/// publishes may hold actions that came from the program text, which a reader
-/// cannot tell from exact ones: a reader walks them all to the root. More records
-/// only add branches.
+/// **On threads: foreign actions.** An action of a summary made from the program
+/// text (`foreign`, [`Actions::foreign`]; by this thread or, marked so in what it
+/// published, by another) is walked to the root of the path too, recorded at every
+/// dependent step not known to happen before it, and so is one of a process this
+/// thread never met (its creators unknown). Such a summary has one action per
+/// process, touching all that the process (or the processes not yet spawned) may
+/// touch: each real action of that process is dependent on a subset of the steps
+/// the summary's action is dependent on, and happens after at least the steps the
+/// walk keeps (those of its process and creators, and through them), so the walk
+/// records it at least wherever the real action's walk would. More records only
+/// add branches. An action another thread took, read from its summary, is walked
+/// as this thread's own: `A_s` is what the threads explored from `s`, whichever
+/// explored it, as on one thread it is what an earlier visit explored, under
+/// another path; the earlier steps of its process after `s`, whose walks the
+/// argument above relies on where it passes over a step, are in `A_s` too.
 fn update_curr(explored: &Explored, path: &mut [Node], a: Action, foreign: bool) {
     let footprint = explored.graph.footprint(a);
     if footprint.reads.is_empty() && footprint.writes.is_empty() {

@@ -18,12 +18,20 @@ use crate::stateful::unions::Key;
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, RwLock};
 
-/// A summary by what its numbers stand for: for each process with an action in it,
-/// its identity key and the locations of its reads' and of its writes' bits, each
-/// location ([`Key`]) by its number here ([`SharedSummaries::number`]).
+/// A row of a published summary: a process's identity key, and the numbers of the
+/// locations it reads and writes.
+pub type Row = (Fingerprint, Vec<u32>, Vec<u32>);
+
+/// A summary by what its numbers stand for: rows of a process's identity key and
+/// the locations of its reads' and of its writes' bits, each location ([`Key`]) by
+/// its number here ([`SharedSummaries::number`]). DL-S-POR's: a row per process with
+/// an action in it. DE-S-POR's: a row per action, and which rows stand for no one
+/// step but for what a process may do, from the program text (`foreign`, their
+/// indices in order; [`crate::stateful::reachable`]).
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Published {
-    pub rows: Vec<(Fingerprint, Vec<u32>, Vec<u32>)>,
+    pub rows: Vec<Row>,
+    pub foreign: Vec<u32>,
 }
 
 /// The locations numbered for the threads together.
@@ -53,11 +61,12 @@ struct Numbered {
 impl Published {
     /// The bytes it allocates: its rows, and the numbers in each.
     fn bytes(&self) -> u64 {
-        let row = std::mem::size_of::<(Fingerprint, Vec<u32>, Vec<u32>)>();
+        let row = std::mem::size_of::<Row>();
         let numbers: usize = (self.rows.iter())
             .map(|(_, r, w)| (r.capacity() + w.capacity()) * 4)
             .sum();
-        (std::mem::size_of::<Self>() + self.rows.capacity() * row + numbers) as u64
+        let foreign = self.foreign.capacity() * 4;
+        (std::mem::size_of::<Self>() + self.rows.capacity() * row + numbers + foreign) as u64
     }
 }
 

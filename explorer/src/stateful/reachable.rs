@@ -10,13 +10,16 @@
 //! thread (published as one row per action: its process's identity key and its
 //! footprint's locations, numbered for all threads) or from the program text
 //! ([`crate::stateful::may_follow`]: an action per process, touching whole globals).
-//! The actions so made are marked *foreign* ([`Actions::foreign`]): DE-S-POR walks
-//! them back to the root of the path rather than stopping at their first race (see
-//! `crate::algorithms::despor`, `update_curr`).
+//! The actions from the program text stand for no one step: they are marked
+//! *foreign* ([`Actions::foreign`]), and stay so in every summary that holds them,
+//! published ones included; DE-S-POR walks them back to the root of the path rather
+//! than stopping at their first race (see `crate::algorithms::despor`,
+//! `update_curr`). Another thread's actions that some thread took are read as this
+//! thread's own.
 
 use crate::dependency::footprint::{Footprint, WHOLE};
 use crate::fingerprint::Fingerprint;
-use crate::parallel::shared_summaries::{Published, SharedSummaries};
+use crate::parallel::shared_summaries::{Published, Row, SharedSummaries};
 use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, Graph, StateId};
 use crate::stateful::may_follow::Touched;
@@ -32,14 +35,13 @@ pub struct Actions {
     ids: FxHashMap<Action, u32>,
     /// Each action, by its bit.
     actions: Vec<Action>,
-    /// The actions of summaries another thread published or the program text gave
-    /// (on threads): their process may be one this thread never met, and a summary
-    /// from the program text over-approximates what each process does.
+    /// The actions of summaries made from the program text (on threads), here or
+    /// by another thread: each over-approximates what its process may do.
     foreign: FxHashSet<Action>,
 }
 
 impl Actions {
-    /// Whether `action` came from another thread's summary or the program text.
+    /// Whether `action` came from a summary of the program text.
     pub fn foreign(&self, action: Action) -> bool {
         self.foreign.contains(&action)
     }
@@ -108,10 +110,14 @@ impl Summaries<Actions> {
         actions
     }
 
-    fn foreign_summary(&mut self, graph: &Graph, actions: Vec<Action>) -> StateId {
+    /// A summary of `actions`, each with whether it is foreign, as the target of
+    /// the transitions it follows.
+    fn summary_of(&mut self, graph: &Graph, actions: Vec<(Action, bool)>) -> StateId {
         let bits: Vec<u32> = (actions.iter())
-            .map(|&a| {
-                self.kind.foreign.insert(a);
+            .map(|&(a, foreign)| {
+                if foreign {
+                    self.kind.foreign.insert(a);
+                }
                 self.kind.bit(a)
             })
             .collect();
@@ -135,22 +141,28 @@ impl Exchanged for Summaries<Actions> {
                 .map(|&l| shared.number(Key::Elem(l)))
                 .collect()
         };
-        let mut rows: Vec<(Fingerprint, Vec<u32>, Vec<u32>)> = (summary.bits(0))
+        let mut rows: Vec<(Row, bool)> = (summary.bits(0))
             .map(|b| {
                 let action = self.kind.actions[b as usize];
                 let footprint = graph.footprint(action);
-                (
+                let row = (
                     graph.process(action.process),
                     numbers(&footprint.reads),
                     numbers(&footprint.writes),
-                )
+                );
+                (row, self.kind.foreign(action))
             })
             .collect();
         rows.sort_unstable();
-        Some(Published { rows })
+        let foreign = (rows.iter().enumerate())
+            .filter(|(_, (_, foreign))| *foreign)
+            .map(|(i, _)| i as u32)
+            .collect();
+        let rows = rows.into_iter().map(|(row, _)| row).collect();
+        Some(Published { rows, foreign })
     }
 
-    /// Its actions are foreign.
+    /// The actions of the rows it marks foreign are foreign here too.
     fn read_back(
         &mut self,
         graph: &mut Graph,
@@ -164,8 +176,8 @@ impl Exchanged for Summaries<Actions> {
                 elem: WHOLE,
             },
         };
-        let actions: Vec<Action> = (published.rows.iter())
-            .map(|(key, reads, writes)| {
+        let actions: Vec<(Action, bool)> = (published.rows.iter().enumerate())
+            .map(|(i, (key, reads, writes))| {
                 let mut footprint = Footprint {
                     reads: reads.iter().map(loc).collect(),
                     writes: writes.iter().map(loc).collect(),
@@ -173,10 +185,11 @@ impl Exchanged for Summaries<Actions> {
                 footprint.reads.sort_unstable();
                 footprint.writes.sort_unstable();
                 let process = graph.process_number(*key);
-                graph.action(process, &footprint)
+                let foreign = published.foreign.binary_search(&(i as u32)).is_ok();
+                (graph.action(process, &footprint), foreign)
             })
             .collect();
-        self.foreign_summary(graph, actions)
+        self.summary_of(graph, actions)
     }
 
     /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
@@ -191,17 +204,17 @@ impl Exchanged for Summaries<Actions> {
                 })
                 .collect()
         };
-        let actions: Vec<Action> = (rows.iter())
+        let actions: Vec<(Action, bool)> = (rows.iter())
             .map(|(key, touched)| {
                 let footprint = Footprint {
                     reads: whole(&touched.reads),
                     writes: whole(&touched.writes),
                 };
                 let process = graph.process_number(*key);
-                graph.action(process, &footprint)
+                (graph.action(process, &footprint), true)
             })
             .collect();
-        self.foreign_summary(graph, actions)
+        self.summary_of(graph, actions)
     }
 }
 

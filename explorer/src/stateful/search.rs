@@ -76,12 +76,14 @@
 //!   line 28, asks, and a state whose sets may miss a step (cases 2 and 3) is
 //!   expanded whole; both only add branches, and Theorem 2's argument holds at
 //!   each state, whichever thread expands it. DE-S-POR's `UpdateCurr` (Alg. 2,
-//!   lines 15–17) reads the same summaries, as actions; those it did not make
-//!   stand for actions it cannot place exactly (processes whose creators it does
-//!   not know, footprints over-approximated), so it records each wherever any
-//!   action it stands for would be recorded (`crate::algorithms::despor`,
-//!   `update_curr`), and the states above a given branch learn what it may do
-//!   when it is given: again only more branches, and Theorem 1's argument.
+//!   lines 15–17) reads the same summaries, as actions: another thread's actions
+//!   as its own (what the threads explored from a state is what one thread's
+//!   earlier visit would have), and those of the program text, which stand for
+//!   actions it cannot place exactly (footprints over-approximated, processes
+//!   whose creators it does not know), wherever any action they stand for would
+//!   be recorded (`crate::algorithms::despor`, `update_curr`); the states above a
+//!   given branch learn what it may do when it is given: again only more
+//!   branches, and Theorem 1's argument.
 //! - *Cycles.* Every cycle of the explored graph has a state expanded whole. A
 //!   step to a state new to the store finishes its target no later than its
 //!   source (depth first, one thread; together only within one component); a step

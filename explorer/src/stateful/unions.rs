@@ -207,7 +207,10 @@ impl Exchanged for Summaries<Unions> {
                 )
             })
             .collect();
-        Some(Published { rows })
+        Some(Published {
+            rows,
+            foreign: Vec::new(),
+        })
     }
 
     fn read_back(
