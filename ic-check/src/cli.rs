@@ -108,8 +108,8 @@ pub struct Cli {
     /// may exceed one thread's. dl-spor's and de-spor's
     /// share one store and the summaries of what follows the states each finished:
     /// the same final states and findings, stored states that may exceed one
-    /// thread's and differ from run to run. odpor-cs-ob, csdpor and cdpor with
-    /// --literal, --livelocks, --tree and --max-traces run on one thread.
+    /// thread's and differ from run to run. odpor-cs-ob, --livelocks, --tree and
+    /// --max-traces run on one thread.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

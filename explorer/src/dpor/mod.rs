@@ -54,7 +54,7 @@ pub use alternatives::{run_from, run_in, virtual_memory};
 use covered::unrun_successors;
 use frontend::ir::GlobalId;
 pub use parts::Parts;
-use parts::{Frontier, Races, States};
+use parts::{Races, States};
 pub use reduction::{Equivalent, LineNine, NewEvent, Race, Recorded, Reduction};
 
 /// One of the three arbitrary choices of Alg. 1 (lines 3, 5, 10) among `candidates`
@@ -416,17 +416,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
     /// (odpor; odpor-cs and ocdpor, whose nodes of the top keep their blocked steps
     /// and steps kept by commutation: `shared_top`, "States compared"; ocdpor's `R`
     /// judged by every thread alike: `shared_top`, "With cdpor's `R`"). Not
-    /// odpor-cs-ob, whose races are found where executions end. Not csdpor and
-    /// cdpor `--literal` either, for now: csdpor `--literal` on a shared top lost a
-    /// final state in about half the runs of a four-process program found by the
-    /// two-thread differential test (`tests/tests/parallel.rs`,
-    /// `csdpor_literal_on_a_shared_top_loses_a_final_state`, ignored until the
-    /// cause is found; older than the stop that found it); cdpor `--literal` blocks
-    /// as it does.
+    /// odpor-cs-ob, whose races are found where executions end.
     fn shares_top(&self) -> Option<Choice> {
-        let literal_backtrack =
-            self.parts.frontier == Frontier::BacktrackSets && self.parts.states == States::Literal;
-        let shares = self.parts.races == Races::AsTheyRun && !literal_backtrack;
+        let shares = self.parts.races == Races::AsTheyRun;
         shares.then_some(match self.parts.guided() {
             true => Choice::ShortestSleep,
             false => Choice::First,

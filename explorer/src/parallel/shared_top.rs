@@ -234,13 +234,16 @@ pub struct Handed {
 /// The branches of a node of the top still to explore.
 pub enum Pending {
     /// Alg. 1's: the enabled processes (indices) and the step each runs there, the
-    /// backtrack set (empty for a node no branch of which was explored yet), and its
-    /// branches waiting for the running ones to end ([`Top::start`]).
+    /// backtrack set (empty for a node no branch of which was explored yet), its
+    /// branches waiting for the running ones to end ([`Top::start`]), and whether a
+    /// branch blocked while others were running, so that the node chooses a fresh
+    /// process once none is ([`Top::blocked`]).
     Backtrack {
         enabled: Vec<usize>,
         steps: Vec<Step>,
         backtrack: Vec<usize>,
         deferred: Vec<usize>,
+        recheck: bool,
     },
     /// Optimal-DPOR's: the branches of the wakeup tree not started yet, whether a
     /// job that takes the leftmost is queued, the branches started, in order, and
@@ -347,6 +350,7 @@ impl Pending {
             steps,
             backtrack,
             deferred: Vec::new(),
+            recheck: false,
         }
     }
 
@@ -871,22 +875,53 @@ impl Top {
     /// The branch `p` of `node` blocked where its step ran (it reached a covered
     /// state): as Source-DPOR does where a step blocks (CSDPOR Sec. 6.2;
     /// [`crate::dpor`]'s `block_after_equivalent`), a node with no other branch
-    /// still to explore goes on with an enabled process not asleep there.
-    /// (A branch of a wakeup tree that blocks is recorded when a job takes it:
-    /// [`Held::block`].)
+    /// still to explore goes on with an enabled process not asleep there. One with
+    /// other branches running does so once they have ended ([`Top::rechecked`]): on
+    /// one thread a branch started before `p` would have ended, and its process
+    /// would be asleep at the node, not pending. (Choosing none then, csdpor
+    /// `--literal` on two threads lost a final state in most runs with a top of
+    /// depth 2: `tests/tests/parallel.rs`,
+    /// `csdpor_literal_on_a_shared_top_reaches_every_final_state`.) A branch of a
+    /// wakeup tree that blocks is recorded when a job takes it ([`Held::block`]).
     fn blocked(&mut self, node: usize, p: usize) {
         let n = &self.nodes[node];
+        let Pending::Backtrack { backtrack, .. } = &n.pending else {
+            return;
+        };
+        let running = backtrack.iter().any(|&q| q != p && n.in_flight(q));
         let Pending::Backtrack {
-            backtrack,
-            deferred,
-            ..
-        } = &n.pending
+            deferred, recheck, ..
+        } = &mut self.nodes[node].pending
         else {
             return;
         };
-        if !deferred.is_empty() || backtrack.iter().any(|&q| q != p && n.in_flight(q)) {
+        if !deferred.is_empty() || running {
+            *recheck = true;
             return;
         }
+        self.choose_fresh(node);
+    }
+
+    /// A node none of whose branches is running or deferred any more chooses the
+    /// fresh process a branch that blocked meanwhile owes it ([`Top::blocked`]).
+    fn rechecked(&mut self, node: usize) {
+        let n = &mut self.nodes[node];
+        if !n.idle() {
+            return;
+        }
+        if let Pending::Backtrack {
+            deferred, recheck, ..
+        } = &mut n.pending
+        {
+            if deferred.is_empty() && std::mem::take(recheck) {
+                self.choose_fresh(node);
+            }
+        }
+    }
+
+    /// An enabled process of `node` not asleep there and not in its backtrack set,
+    /// if any, joins it and is explored.
+    fn choose_fresh(&mut self, node: usize) {
         if let Some(q) = self.choose(node, &self.awake(node)) {
             if let Pending::Backtrack { backtrack, .. } = &mut self.nodes[node].pending {
                 backtrack.push(q);
@@ -1212,6 +1247,7 @@ impl SharedTop {
         for &(node, _) in link.job.through.iter().rev() {
             if top.nodes[node].idle() {
                 top.launch_first(node);
+                top.rechecked(node);
             }
         }
         top.running -= 1;
