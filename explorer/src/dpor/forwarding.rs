@@ -28,7 +28,7 @@
 //! count of traces on two threads).
 
 use super::race_analysis::entry;
-use super::wakeup_tree::Entry;
+use super::wakeup_tree::{Entry, Leaves};
 use super::{Dpor, Reduction};
 use crate::exploration::Exploration;
 
@@ -61,10 +61,12 @@ impl<R: Reduction> Dpor<R> {
                 // (its event is the `d`-th).
                 let mut children = node.explored.clone();
                 children.extend((d < self.depth).then(|| entry(&run.ex, d, false)));
-                match node
-                    .wut
-                    .insert_beside_started(&children, v, &mut independent, false)
-                {
+                match node.wut.insert_beside_started(
+                    &children,
+                    v,
+                    &mut independent,
+                    Leaves::default(),
+                ) {
                     Ok(added) => {
                         self.wakeup_steps += added;
                         run.stats.pruning.wakeup_inserted += 1;

@@ -48,6 +48,12 @@ pub enum Ending {
     /// ([`crate::parallel::shared_top`]): it covers a wakeup sequence it runs in, not
     /// one it is beside ([`SleepSet::covering_steps`]).
     Running,
+    /// It is asleep because it is a branch of an ancestor that jobs of a search
+    /// whose top the threads share explored for good before this branch was taken,
+    /// with everything left of it ([`crate::parallel::shared_top`]): it covers as
+    /// [`Ending::Asleep`] does, as long as nothing left of the path is being
+    /// explored where a branch below is taken ([`SleepSet::distrust_settled`]).
+    Settled,
     /// Its races are analysed without running it, then it sleeps (equivalence
     /// proved).
     Blocks,
@@ -84,7 +90,7 @@ impl Entry {
     fn asleep(&self) -> bool {
         matches!(
             self.ending,
-            Ending::Asleep | Ending::Elsewhere | Ending::Running
+            Ending::Asleep | Ending::Elsewhere | Ending::Running | Ending::Settled
         )
     }
 
@@ -240,8 +246,8 @@ impl SleepSet {
         self.asleep_steps().find(|s| s.process == process)
     }
 
-    /// The steps asleep: the single-step entries ending [`Ending::Asleep`] or
-    /// [`Ending::Elsewhere`] or [`Ending::Running`].
+    /// The steps asleep: the single-step entries ending [`Ending::Asleep`],
+    /// [`Ending::Elsewhere`], [`Ending::Running`] or [`Ending::Settled`].
     pub fn asleep_steps(&self) -> impl Iterator<Item = &Step> {
         self.certain_entries()
             .filter(|e| e.asleep() && e.len == 1)
@@ -259,9 +265,12 @@ impl SleepSet {
     /// [`Ending::Elsewhere`]), with whether they may cover one they are beside (not
     /// [`Ending::Running`]: see [`crate::parallel::shared_top::Held::lend`]).
     pub fn covering_steps(&self) -> impl Iterator<Item = (&Step, bool)> {
-        self.certain_entries()
-            .filter(|e| matches!(e.ending, Ending::Asleep | Ending::Running) && e.len == 1)
-            .map(|e| (&e.steps()[0], e.ending == Ending::Asleep))
+        let covering = |e: &&Entry| {
+            let ending = matches!(e.ending, Ending::Asleep | Ending::Running | Ending::Settled);
+            ending && e.len == 1
+        };
+        (self.certain_entries().filter(covering))
+            .map(|e| (&e.steps()[0], e.ending != Ending::Running))
     }
 
     fn certain_entries(&self) -> impl Iterator<Item = &Entry> {
@@ -275,7 +284,9 @@ impl SleepSet {
         for e in &self.entries {
             if e.len == 1 && e.head == process {
                 match e.ending {
-                    Ending::Asleep | Ending::Elsewhere | Ending::Running => continue,
+                    Ending::Asleep | Ending::Elsewhere | Ending::Running | Ending::Settled => {
+                        continue
+                    }
                     Ending::Blocks => ends.always = true,
                     Ending::BlocksAt(state) => ends.at.push(state),
                 }
@@ -304,6 +315,32 @@ impl SleepSet {
     /// ([`Ending::Running`]).
     pub fn insert_running(&mut self, step: Step) {
         self.add(Entry::new(vec![step], Ending::Running));
+    }
+
+    /// Puts a step to sleep whose subtree jobs explored for good, with everything
+    /// left of it ([`Ending::Settled`]).
+    pub fn insert_settled(&mut self, step: Step) {
+        self.add(Entry::new(vec![step], Ending::Settled));
+    }
+
+    /// Where a branch is taken with something left of it still being explored (or
+    /// below a leaf that may have swallowed what a settled branch asked for): the
+    /// settled steps cover only what they run in there, as running ones do. Their
+    /// covering what they are beside rests on every sequence asked for left of the
+    /// branch being in its tree when it starts, through whichever subtree the
+    /// asking goes.
+    pub fn distrust_settled(&mut self) {
+        let mut changed = false;
+        for e in &mut self.entries {
+            if e.ending == Ending::Settled {
+                e.key = Entry::key(e.steps(), Ending::Running);
+                e.ending = Ending::Running;
+                changed = true;
+            }
+        }
+        if changed {
+            self.keys.clear();
+        }
     }
 
     /// Adds a sequence proved to reach a state already reached (CDPOR line 12): its

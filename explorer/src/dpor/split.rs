@@ -151,7 +151,8 @@ impl<R: Reduction> Dpor<R> {
         let (top, id) = run.shared_node(d)?;
         let mut held = top.hold(id);
         let node = &mut self.nodes[d];
-        (node.sleep, _) = held.lend(None, &mut node.wut);
+        let mut lent = held.lend(None, &mut node.wut);
+        node.sleep = std::mem::take(&mut lent.sleep);
         swap_by_state(&mut held, node);
         node.shared = true;
         // The count of steps held along the path, which `runnable_branch` keeps,
@@ -182,6 +183,11 @@ impl<R: Reduction> Dpor<R> {
             let entry = node.wut.first()?.clone();
             let p = (run.ex.state.procs.iter()).position(|q| q.pid_key == entry.process)?;
             let below = node.wut.take_first().unwrap_or_default();
+            // A provisional leaf may have swallowed what a settled branch asked for.
+            if below.provisional_leaves() {
+                node.sleep.distrust_settled();
+                lent.provisional |= lent.settles;
+            }
             Some((p, entry, below))
         });
         self.wakeup_steps = steps;
@@ -224,6 +230,7 @@ impl<R: Reduction> Dpor<R> {
                 step: Step { process, footprint },
                 before: before.clone(),
                 route,
+                provisional: lent.provisional,
             };
             (p, started, below, blocked)
         });
@@ -318,6 +325,7 @@ impl<R: Reduction> Dpor<R> {
                         step,
                         before: sleep.clone(),
                         route: Route::Job(mailbox.clone(), d + 1),
+                        provisional: false,
                     });
                     let by_state = ByState {
                         blocked: node.blocked_steps.clone(),

@@ -9,7 +9,7 @@ use super::Dpor;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
-use crate::dpor::wakeup_tree::{sleeper_covers, Cover, Entry, WakeupTree};
+use crate::dpor::wakeup_tree::{sleeper_covers, Cover, Entry, Leaves, WakeupTree};
 use crate::executor::Executor;
 use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
@@ -40,19 +40,22 @@ impl<R: Reduction> Dpor<R> {
             .then(|| run.shared_node(e))
             .flatten();
         let Some((top, id)) = shared else {
-            return self.insert_here(run, e, entries, race_write, &[]).0;
+            return self
+                .insert_here(run, e, entries, race_write, (&[], false))
+                .0;
         };
         // The node as this job's branch there met it: the branches started after it
         // are the ones one thread would explore after it.
         let through = run.ex.state.procs[run.ex.events()[e].proc].pid_key;
         let mut held = top.hold(id);
         let node = &mut self.nodes[e];
-        let (sleep, after) = held.lend(Some(through), &mut node.wut);
-        let own = std::mem::replace(&mut node.sleep, sleep);
+        let lent = held.lend(Some(through), &mut node.wut);
+        let own = std::mem::replace(&mut node.sleep, lent.sleep);
         swap_by_state(&mut held, node);
         node.shared = true;
         let steps = self.wakeup_steps;
-        let (insertion, below) = self.insert_here(run, e, entries, race_write, &after);
+        let started = (&lent.after[..], lent.provisional);
+        let (insertion, below) = self.insert_here(run, e, entries, race_write, started);
         self.wakeup_steps = steps;
         let node = &mut self.nodes[e];
         held.give_back(&mut node.wut);
@@ -79,7 +82,7 @@ impl<R: Reduction> Dpor<R> {
         e: usize,
         entries: Vec<Entry>,
         race_write: Option<&Entry>,
-        started: &[Entry],
+        (started, provisional): (&[Entry], bool),
     ) -> (Insertion, Option<(usize, Vec<Entry>)>) {
         let program = run.ex.program();
         let observers = self.parts.observers();
@@ -91,7 +94,10 @@ impl<R: Reduction> Dpor<R> {
         // here: `runnable_branch` drops it, and what it covered must be below it to
         // be inserted again (as for a search that blocks by state, below).
         let elsewhere = self.nodes[e].sleep.has_elsewhere();
-        let extend_leaves = cut || observers || elsewhere;
+        let leaves = Leaves {
+            extend: cut || observers || elsewhere,
+            provisional,
+        };
         let dependency = &mut self.dependency;
         let mut independent =
             |seq: &[&Entry], i: usize, k: usize| dependency.lifted(program, seq, i, k);
@@ -160,6 +166,7 @@ impl<R: Reduction> Dpor<R> {
             });
             let commuted = prefix.commuted.contains(&first.process);
             if !covered && repeats && !commuted && !rest.is_empty() && apart {
+                let started = (started, provisional);
                 return self.insert_here(run, e, rest.to_vec(), race_write, started);
             }
         }
@@ -169,18 +176,14 @@ impl<R: Reduction> Dpor<R> {
         if covered || repeats || entries.is_empty() {
             return (Insertion::Redundant, None);
         }
-        let below = match (prefix.wut).insert_beside_started(
-            started,
-            entries,
-            &mut independent,
-            extend_leaves,
-        ) {
-            Ok(added) => {
-                self.wakeup_steps += added;
-                None
-            }
-            Err(below) => Some(below),
-        };
+        let below =
+            match (prefix.wut).insert_beside_started(started, entries, &mut independent, leaves) {
+                Ok(added) => {
+                    self.wakeup_steps += added;
+                    None
+                }
+                Err(below) => Some(below),
+            };
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
         pruning.wakeup_beside_commuting += u64::from(commutes);
@@ -390,7 +393,7 @@ impl<R: Reduction> Dpor<R> {
     /// line 3; ODPOR_cs Alg. 1, lines 21–22): `wut(E)` becomes the single step of `p`.
     pub(super) fn choose_fresh(&mut self, run: &Exploration<'_, '_>, d: usize, p: usize) {
         let entry = self.next_step(run, p);
-        self.nodes[d].wut = WakeupTree::chain(vec![entry]);
+        self.nodes[d].wut = WakeupTree::chain(vec![entry], false);
         self.wakeup_steps += 1;
     }
 

@@ -226,16 +226,36 @@ pub enum Cover {
 #[derive(Clone, Debug, Default)]
 pub struct WakeupTree {
     children: Vec<(Entry, WakeupTree)>,
+    /// Empty below a leaf that an insertion [`Leaves::provisional`] left, or that
+    /// extends one.
+    provisional: bool,
+}
+
+/// How an insertion treats the leaves of the tree ([`WakeupTree::insert`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Leaves {
+    /// A leaf covers nothing: what remains of the sequence becomes its subtree.
+    pub extend: bool,
+    /// The sequence was judged at a node of a shared top with a branch started
+    /// before the inserter's still being explored, which covered nothing beside it
+    /// then ([`crate::dpor::sleep::Ending::Running`]): the leaf it leaves may cover
+    /// (swallow) what that branch asks for later, so the branch taken from it must
+    /// not trust that branch as one explored to its end on one thread
+    /// (`shared_top::Held::lend`). Marked, and kept by the leaves that extend it.
+    pub provisional: bool,
 }
 
 impl WakeupTree {
-    /// A tree of one sequence.
-    pub fn chain(v: Vec<Entry>) -> Self {
-        v.into_iter()
-            .rev()
-            .fold(WakeupTree::default(), |sub, entry| WakeupTree {
-                children: vec![(entry, sub)],
-            })
+    /// A tree of one sequence, whose leaf is `provisional` ([`Leaves`]).
+    pub fn chain(v: Vec<Entry>, provisional: bool) -> Self {
+        let leaf = WakeupTree {
+            children: Vec::new(),
+            provisional,
+        };
+        v.into_iter().rev().fold(leaf, |sub, entry| WakeupTree {
+            children: vec![(entry, sub)],
+            provisional: false,
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -245,6 +265,15 @@ impl WakeupTree {
     /// Steps stored, all branches together.
     pub fn size(&self) -> usize {
         self.children.iter().map(|(_, sub)| 1 + sub.size()).sum()
+    }
+
+    /// Whether a leaf of the tree is provisional ([`Leaves::provisional`]); for an
+    /// empty tree, whether it is below such a leaf.
+    pub fn provisional_leaves(&self) -> bool {
+        match self.children.is_empty() {
+            true => self.provisional,
+            false => (self.children.iter()).any(|(_, sub)| sub.provisional_leaves()),
+        }
     }
 
     /// The leftmost child's step.
@@ -314,7 +343,7 @@ impl WakeupTree {
         started: &[Entry],
         mut v: Vec<Entry>,
         independent: &mut Independent<'_>,
-        extend_leaves: bool,
+        leaves: Leaves,
     ) -> Result<usize, (usize, Vec<Entry>)> {
         for (i, c) in started.iter().enumerate() {
             if let Some(how) = weak_initial_in_order(&v, c, independent) {
@@ -324,7 +353,7 @@ impl WakeupTree {
                 return Err((i, v));
             }
         }
-        Ok(self.insert(v, independent, extend_leaves))
+        Ok(self.insert(v, independent, leaves))
     }
 
     /// `insert_[E](v, wut)` (JACM Sec. 6.2): walks down from the root, into the
@@ -350,7 +379,7 @@ impl WakeupTree {
     /// and the executions where it ran at the end were blocked (odpor on dining(8):
     /// 32, none now).
     ///
-    /// `extend_leaves`: a leaf does not cover `v`; what remains of `v` becomes the
+    /// `leaves.extend`: a leaf does not cover `v`; what remains of `v` becomes the
     /// leaf's subtree. For a search that blocks executions where they reach a covered
     /// state (odpor-cs's don't-do sequences): the leaf's own exploration may be
     /// blocked before it reaches the race that would ask for `v` again there — its
@@ -370,7 +399,7 @@ impl WakeupTree {
         &mut self,
         mut v: Vec<Entry>,
         independent: &mut Independent<'_>,
-        extend_leaves: bool,
+        leaves: Leaves,
     ) -> usize {
         let mut node = self;
         loop {
@@ -379,18 +408,21 @@ impl WakeupTree {
             }
             let Some((i, how)) = node.child_for(&v, independent) else {
                 let added = v.len();
-                node.children.push((v.remove(0), WakeupTree::chain(v)));
+                let first = v.remove(0);
+                (node.children).push((first, WakeupTree::chain(v, leaves.provisional)));
                 return added;
             };
             if let WeakInitial::At(k) = how {
                 v.remove(k);
             }
-            if node.children[i].1.is_empty() {
-                if !extend_leaves || v.is_empty() {
+            let leaf = &node.children[i].1;
+            if leaf.is_empty() {
+                if !leaves.extend || v.is_empty() {
                     return 0;
                 }
                 let added = v.len();
-                node.children[i].1 = WakeupTree::chain(v);
+                let provisional = leaves.provisional || leaf.provisional;
+                node.children[i].1 = WakeupTree::chain(v, provisional);
                 return added;
             }
             node = &mut node.children[i].1;
@@ -455,6 +487,11 @@ mod tests {
         );
     }
 
+    const EXTEND: Leaves = Leaves {
+        extend: true,
+        provisional: false,
+    };
+
     #[test]
     fn insertion_follows_weak_initials_and_stops_at_leaves() {
         let (a, b, c) = (
@@ -462,25 +499,79 @@ mod tests {
             entry(2, &[0], &[]),
             entry(3, &[], &[1]),
         );
-        let mut wut = WakeupTree::chain(vec![c.clone(), a.clone()]);
+        let mut wut = WakeupTree::chain(vec![c.clone(), a.clone()], false);
         // a.b: c commutes with both (beside), then a is an initial, and the leaf
         // after c.a covers what is left (b).
-        assert_eq!(wut.insert(vec![a.clone(), b.clone()], &mut never, false), 0);
+        assert_eq!(
+            wut.insert(vec![a.clone(), b.clone()], &mut never, Leaves::default()),
+            0
+        );
         assert_eq!(wut.size(), 2);
         // b.a: c is beside again; a is no weak initial of b.a (b reads what a
         // writes): b.a becomes a new branch under c.
-        assert_eq!(wut.insert(vec![b.clone(), a.clone()], &mut never, false), 2);
+        assert_eq!(
+            wut.insert(vec![b.clone(), a.clone()], &mut never, Leaves::default()),
+            2
+        );
         assert_eq!(wut.size(), 4);
         // The same again changes nothing: its branch is a leaf now.
-        assert_eq!(wut.insert(vec![b.clone(), a.clone()], &mut never, false), 0);
+        assert_eq!(
+            wut.insert(vec![b.clone(), a.clone()], &mut never, Leaves::default()),
+            0
+        );
         assert_eq!(wut.size(), 4);
         // Extending leaves (a search that blocks by states): a.b leaves b below
         // the leaf after c.a, which is a leaf no more.
-        assert_eq!(wut.insert(vec![a.clone(), b.clone()], &mut never, true), 1);
+        assert_eq!(
+            wut.insert(vec![a.clone(), b.clone()], &mut never, EXTEND),
+            1
+        );
         assert_eq!(wut.size(), 5);
         let processes = |seq: &Vec<Entry>| seq.iter().map(|e| e.process).collect::<Vec<_>>();
         let sequences: Vec<Vec<u128>> = wut.sequences().iter().map(processes).collect();
         assert!(sequences.contains(&vec![c.process, a.process, b.process]));
+    }
+
+    /// A leaf that a provisional insertion left (a job of a shared top that judged
+    /// it with a sibling still running) stays marked: when it swallows a sequence,
+    /// and when a sequence extends it, its branch still has a provisional leaf.
+    #[test]
+    fn a_provisional_leaf_stays_marked() {
+        // c reads what a writes: neither is a weak initial of the other's sequences.
+        let (a, b, c) = (
+            entry(1, &[], &[0]),
+            entry(2, &[0], &[]),
+            entry(3, &[0], &[1]),
+        );
+        let provisional = Leaves {
+            extend: false,
+            provisional: true,
+        };
+        let mut wut = WakeupTree::default();
+        assert_eq!(
+            wut.insert(vec![c.clone()], &mut never, Leaves::default()),
+            1
+        );
+        assert!(!wut.provisional_leaves());
+        assert_eq!(wut.insert(vec![a.clone()], &mut never, provisional), 1);
+        assert!(wut.provisional_leaves());
+        // Swallowed by the leaf after c (not provisional: c's branch has none).
+        assert_eq!(
+            wut.insert(vec![c.clone(), b.clone()], &mut never, Leaves::default()),
+            0
+        );
+        assert_eq!(
+            wut.insert(vec![a.clone(), b.clone()], &mut never, Leaves::default()),
+            0
+        );
+        assert_eq!(wut.insert(vec![a, b], &mut never, EXTEND), 1);
+        let below_c = wut.take_first().expect("c's branch");
+        assert!(!below_c.provisional_leaves());
+        let a = wut.take_first().expect("a's branch");
+        assert!(
+            a.provisional_leaves(),
+            "the leaf that extends it is provisional"
+        );
     }
 
     #[test]
@@ -488,11 +579,11 @@ mod tests {
         // q reads z (an `await` or not); a: w(x) then b: w(y), of another process.
         let q = entry(1, &[2], &[]);
         let (a, b) = (entry(2, &[], &[0]), entry(2, &[], &[1]));
-        let mut wut = WakeupTree::chain(vec![q.clone(), entry(1, &[0], &[])]);
+        let mut wut = WakeupTree::chain(vec![q.clone(), entry(1, &[0], &[])], false);
         // As a branch still to explore, a.b goes below it (after q's step; its
         // second step reads x).
         assert!(!wut.branches_at_root(&[a.clone(), b.clone()], &mut never));
-        assert_eq!(wut.insert(vec![a, b], &mut never, false), 2);
+        assert_eq!(wut.insert(vec![a, b], &mut never, Leaves::default()), 2);
         assert_eq!(wut.children.len(), 1, "no branch of its own at the root");
         assert_eq!(wut.size(), 4);
     }
@@ -545,12 +636,17 @@ mod tests {
         let mut tree = WakeupTree::default();
         // q then r: p is no weak initial (q reads what it writes), r is, at index 1.
         let started = [p.clone(), r.clone()];
-        let below =
-            tree.insert_beside_started(&started, vec![q.clone(), r.clone()], &mut never, false);
+        let below = tree.insert_beside_started(
+            &started,
+            vec![q.clone(), r.clone()],
+            &mut never,
+            Leaves::default(),
+        );
         assert!(matches!(below, Err((1, rest)) if rest.len() == 1 && rest[0].process == 2));
         // s then q: s conflicts with r (both write y), and p is no weak initial: the
         // sequence joins the tree, both steps.
-        let joined = tree.insert_beside_started(&started, vec![s, q], &mut never, false);
+        let joined =
+            tree.insert_beside_started(&started, vec![s, q], &mut never, Leaves::default());
         assert!(matches!(joined, Ok(2)));
         assert!(tree.first().is_some_and(|e| e.process == 4));
     }

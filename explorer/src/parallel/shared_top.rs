@@ -88,12 +88,18 @@
 //! subtrees a sequence is forwarded ([`crate::dpor::forwarding`], which has the
 //! argument). A branch still being explored sleeps in the ones started after it as
 //! [`Ending::Running`](crate::dpor::sleep::Ending::Running): it covers only the
-//! sequences it runs in ([`Held::lend`] says why). A new branch waits for the
-//! running ones, as on backtrack sets, unless a thread has nothing else to do: then
-//! it starts with those asleep so, and its executions may end blocked where one
-//! thread's do not (lastzero(12): 14 thousand blocked, 86% more states; readers(18),
-//! filesystem(22): none). Its complete executions are one thread's, one per
-//! Mazurkiewicz trace.
+//! sequences it runs in. A branch taken when everything left of it is explored for
+//! good (`Top::left_ended`) has the branches started before it asleep as on one
+//! thread ([`Ending::Settled`](crate::dpor::sleep::Ending::Settled)), unless its
+//! tree has a leaf that a job inserted while one of them was running; below a
+//! branch taken with something left of it still running, settled ones cover only
+//! what they run in again ([`Held::lend`] says why). A new branch waits for the
+//! running ones, as on backtrack sets, unless a thread has nothing else to do:
+//! then it starts with those asleep as running, and its executions may end blocked
+//! where one thread's do not (lastzero(12): 4,673 to 9,168 blocked, 27 to 56% more
+//! states, where every branch taken by a job slept as running before: 14,593, 87%;
+//! readers(18), filesystem(22): none). Its complete executions are one thread's,
+//! one per Mazurkiewicz trace.
 //!
 //! # States compared
 //!
@@ -157,7 +163,7 @@ use super::{counters, first_stop, lock, merge, on_threads};
 use crate::dpor::race_analysis::add_dont_do;
 use crate::dpor::reduction::Equivalent;
 use crate::dpor::sleep::{SleepSet, Step};
-use crate::dpor::wakeup_tree::{Entry, Independent, WakeupTree};
+use crate::dpor::wakeup_tree::{Entry, Independent, Leaves, WakeupTree};
 use crate::exploration::{Algorithm, Config, Exploration, Progress};
 use crate::fingerprint::Fingerprint;
 use crate::report::{Parallel, Report, Stats, Stop};
@@ -282,6 +288,25 @@ pub struct Started {
     pub before: SleepSet,
     /// Where a sequence forwarded to it goes.
     pub route: Route,
+    /// Whether a branch taken before it slept in `before` as running: the leaves
+    /// its insertions leave at the node are provisional ([`Leaves`]).
+    pub provisional: bool,
+}
+
+/// A node of the top as a job's branch there met it, or meets it as it is taken
+/// ([`Held::lend`]).
+pub struct Lent {
+    /// The sleep set the branch started with.
+    pub sleep: SleepSet,
+    /// The steps of the branches started after it, in order.
+    pub after: Vec<Entry>,
+    /// [`Started::provisional`].
+    pub provisional: bool,
+    /// For a branch being taken: whether the branches taken before it sleep in
+    /// `sleep` as settled ([`crate::dpor::sleep::Ending::Settled`]). A branch whose
+    /// tree has a provisional leaf ([`WakeupTree::provisional_leaves`]), which may
+    /// have swallowed what they asked for, distrusts them, and is provisional.
+    pub settles: bool,
 }
 
 impl Started {
@@ -297,6 +322,7 @@ impl Started {
             entry,
             before: SleepSet::default(),
             route: Route::Done,
+            provisional: false,
         }
     }
 }
@@ -605,6 +631,28 @@ struct Top {
 }
 
 impl Top {
+    /// Whether everything left of a branch taken now at `node` is explored for
+    /// good ([`Held::lend`]): no branch started at the node, nor any started
+    /// before the path's own at one of its ancestors, has a job queued or
+    /// running, so none can ask for a sequence or forward one any more.
+    fn left_ended(&self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        // Whether the branches of `id` started before `upto`'s (all, for `None`)
+        // are out of flight.
+        let ended = |id: usize, upto: Option<usize>| -> bool {
+            let a = &self.nodes[id];
+            let Pending::Wakeup { started, .. } = &a.pending else {
+                return false;
+            };
+            let end = match upto {
+                Some(p) => started.iter().position(|s| s.p == p),
+                None => Some(started.len()),
+            };
+            end.is_some_and(|end| started[..end].iter().all(|s| !a.in_flight(s.p)))
+        };
+        (n.ancestors.iter().zip(&n.path)).all(|(&id, &p)| ended(id, Some(p))) && ended(node, None)
+    }
+
     /// Recounts what `node` has waiting ([`Node::waits`]) after a change.
     fn settle(&mut self, node: usize) {
         let n = &mut self.nodes[node];
@@ -835,7 +883,7 @@ impl Top {
         if v.is_empty() {
             return;
         }
-        match wut.insert_beside_started(&entries, v, independent, false) {
+        match wut.insert_beside_started(&entries, v, independent, Leaves::default()) {
             // A node whose branches are all explored gets a job for the new one.
             Ok(_) if self.nodes[node].idle() => {
                 self.launch_first(node);
@@ -1000,33 +1048,54 @@ impl Held<'_> {
     /// whose branch there is `through`'s process, with the sleep set that branch
     /// started with and the steps of the branches started after it, which one
     /// thread would explore after it ([`crate::dpor::forwarding`]). `None`: a job
-    /// that takes a branch, which meets every branch started before asleep. One that
-    /// the job that gave the node explored there before ([`Route::Done`]) covers
-    /// what it covers on one thread. One that a job took covers only a sequence it
-    /// runs in ([`Ending::Running`]), whose traces start with it and are explored
-    /// in its subtree, and not one it is beside: a sleeper covers those because its
-    /// own subtree has the race that asks for the sequence's trace where the
-    /// sleeper comes later (see [`sleeper_covers`]), which one thread inserts at the
-    /// node into the next branch's subtree before that branch starts; here it
-    /// reaches that branch, started, as a forwarded sequence, when that branch's
-    /// nodes the sequence needed may be explored already. Trusted so, even once the
-    /// sleeper's subtree and every one left of it were explored to the end, odpor
-    /// lost 1 to 13 of lastzero(8)'s 704 traces in about 1% of runs on 2 and 3
-    /// threads (`tests/tests/parallel.rs`); why it is not enough there is not known.
+    /// that takes a branch, which meets every branch started before asleep:
+    /// - One that the job that gave the node explored there before ([`Route::Done`])
+    ///   covers what it covers on one thread.
+    /// - Where everything left of the taken branch is explored for good
+    ///   (`Top::left_ended`: no job left of it, at the node or at an ancestor), the
+    ///   others too ([`Ending::Settled`]). A sleeper covers a sequence it is beside
+    ///   because the exploration left of the branch has the race that asks for the
+    ///   sequence's trace where the sleeper comes later (see [`sleeper_covers`]),
+    ///   which one thread inserts into the branch's subtree before it starts: here
+    ///   too, everything left of it has asked all it will, and no job can forward
+    ///   anything into it any more. The asking may go through any subtree left of
+    ///   the branch (the sleeper's own races ask for a sequence whose exploration,
+    ///   in a sibling's subtree, asks for the one needed), so a settled step stays
+    ///   trusted below only where every branch is taken so; below a branch taken
+    ///   with something left of it running, it covers only what it runs in
+    ///   ([`SleepSet::distrust_settled`]). And only where the taken branch follows
+    ///   what was asked: JACM's insertion stops at a leaf, whose subtree is explored
+    ///   unguided, and a leaf inserted by a job that had a sibling running, judged
+    ///   with it covering nothing beside, is marked ([`Leaves::provisional`]); a
+    ///   branch with such a leaf distrusts its settled steps. Trusting every branch
+    ///   whose subtree had ended lost 1 to 13 of lastzero(8)'s 704 traces in about
+    ///   1% of runs on 2 and 3 threads; trusting those settled at the node alone,
+    ///   without the mark, 54 or 108 of a 4-process program's 360 traces in about 1
+    ///   run in 40 on two threads, and with it, 1 of lastzero(5)'s 64 in 1% of runs
+    ///   on three (`tests/tests/parallel.rs`).
+    /// - Otherwise one covers only a sequence it runs in ([`Ending::Running`]),
+    ///   whose traces start with it and are explored in its subtree, and not one it
+    ///   is beside: the race that asks for that sequence's trace reaches the taken
+    ///   branch, started, as a forwarded sequence, when its nodes the sequence
+    ///   needed may be explored already.
     ///
+    /// [`Ending::Settled`]: crate::dpor::sleep::Ending::Settled
+    /// [`SleepSet::distrust_settled`]: crate::dpor::sleep::SleepSet::distrust_settled
     /// [`Ending::Running`]: crate::dpor::sleep::Ending::Running
     /// [`sleeper_covers`]: crate::dpor::wakeup_tree::sleeper_covers
-    pub fn lend(
-        &mut self,
-        through: Option<Fingerprint>,
-        wut: &mut WakeupTree,
-    ) -> (SleepSet, Vec<Entry>) {
+    pub fn lend(&mut self, through: Option<Fingerprint>, wut: &mut WakeupTree) -> Lent {
+        let trusted = self.top.left_ended(self.node);
         let Node { pending, sleep, .. } = &mut self.top.nodes[self.node];
         let Pending::Wakeup {
             wut: tree, started, ..
         } = pending
         else {
-            return (sleep.clone(), Vec::new());
+            return Lent {
+                sleep: sleep.clone(),
+                after: Vec::new(),
+                provisional: false,
+                settles: false,
+            };
         };
         std::mem::swap(tree, wut);
         let at = through.and_then(|key| started.iter().position(|s| s.step.process == key));
@@ -1034,19 +1103,40 @@ impl Held<'_> {
             Some(i) => {
                 self.after = i + 1;
                 let later = started[i + 1..].iter().map(|s| s.entry.clone());
-                (started[i].before.clone(), later.collect())
+                Lent {
+                    sleep: started[i].before.clone(),
+                    after: later.collect(),
+                    provisional: started[i].provisional,
+                    settles: false,
+                }
             }
             None => {
                 self.after = started.len();
                 let mut sleep = sleep.clone();
+                if !trusted {
+                    sleep.distrust_settled();
+                }
+                let (mut provisional, mut settles) = (false, false);
                 for s in started.iter() {
                     match s.route {
-                        Route::Done => sleep.insert(vec![s.step.clone()]),
                         Route::Blocked => {}
-                        _ => sleep.insert_running(s.step.clone()),
+                        Route::Done => sleep.insert(vec![s.step.clone()]),
+                        _ if trusted => {
+                            sleep.insert_settled(s.step.clone());
+                            settles = true;
+                        }
+                        _ => {
+                            sleep.insert_running(s.step.clone());
+                            provisional = true;
+                        }
                     }
                 }
-                (sleep, Vec::new())
+                Lent {
+                    sleep,
+                    after: Vec::new(),
+                    provisional,
+                    settles,
+                }
             }
         }
     }
@@ -1432,6 +1522,84 @@ mod tests {
             "the branch started before sleeps"
         );
         assert_eq!(top.deferred, 0);
+    }
+
+    /// A step settled at the root (its branch and everything left of it explored
+    /// when the branch below was taken) covers what it is beside in a branch taken
+    /// further down only once nothing left of that branch is explored any more: its
+    /// cover rests on what was asked for left of the branch, through any subtree.
+    #[test]
+    fn a_settled_step_covers_beside_only_where_nothing_left_runs() {
+        let halt = Arc::new(AtomicBool::new(false));
+        let shared = SharedTop::new(TopSplit::default(), (Choice::First, 2), halt);
+        let entry = |process: u128| Entry {
+            process,
+            footprint: Footprint::default(),
+            spawns: Vec::new(),
+            event: None,
+            written: Vec::new(),
+        };
+        let started = |p: usize, key: u128, route: Route| Started {
+            p,
+            entry: entry(key),
+            step: step(key),
+            before: SleepSet::default(),
+            route,
+            provisional: false,
+        };
+        {
+            let mut top = lock(&shared.inner);
+            // The root: branches 0 (key 10, explored there before it was given) and 1
+            // (key 11, to node 1), out of flight.
+            let branches = vec![started(0, 10, Route::Done), started(1, 11, Route::Node(1))];
+            let pending = Pending::wakeup(WakeupTree::default(), branches, ByState::default());
+            let path = Vec::new();
+            let sleep = SleepSet::default();
+            top.adopt(
+                &[],
+                Handed {
+                    path,
+                    sleep,
+                    pending,
+                },
+                None,
+            );
+            // Below branch 1, taken once 0 had ended: 10 settled; its branch 2 (key
+            // 12) still explored by a job, and 13 to take.
+            let mut sleep = SleepSet::default();
+            sleep.insert_settled(step(10));
+            let branch = started(2, 12, Route::Job(Arc::default(), 2));
+            let wut = WakeupTree::chain(vec![entry(13)], false);
+            let pending = Pending::wakeup(wut, vec![branch], ByState::default());
+            top.adopt(
+                &[0],
+                Handed {
+                    path: vec![1],
+                    sleep,
+                    pending,
+                },
+                Some(2),
+            );
+        }
+        let covers_beside = |lent: &Lent, key: u128| {
+            let mut steps = lent.sleep.covering_steps();
+            steps
+                .find(|(s, _)| s.process == key)
+                .map(|(_, beside)| beside)
+        };
+        let lent = shared.hold(1).lend(None, &mut WakeupTree::default());
+        assert_eq!(covers_beside(&lent, 10), Some(false), "2 runs left of 13");
+        assert_eq!(covers_beside(&lent, 12), Some(false));
+        assert!(lent.provisional && !lent.settles);
+        lock(&shared.inner).nodes[1].count(2, -1);
+        let lent = shared.hold(1).lend(None, &mut WakeupTree::default());
+        assert_eq!(
+            covers_beside(&lent, 10),
+            Some(true),
+            "nothing runs left of 13"
+        );
+        assert_eq!(covers_beside(&lent, 12), Some(true));
+        assert!(!lent.provisional && lent.settles);
     }
 
     /// A thread with nothing to do takes the deferred branch of the shallowest node.

@@ -153,7 +153,9 @@ impl Recorder {
                     .map(|s| self.processes.get(&s.process).cloned())
                     .collect::<Option<Vec<Process>>>()?;
                 let ending = match ending {
-                    Ending::Asleep | Ending::Elsewhere | Ending::Running => SleepEnding::Asleep,
+                    Ending::Asleep | Ending::Elsewhere | Ending::Running | Ending::Settled => {
+                        SleepEnding::Asleep
+                    }
                     Ending::Blocks => SleepEnding::Blocks,
                     Ending::BlocksAt(_) => SleepEnding::BlocksIfReaching,
                 };
