@@ -301,6 +301,30 @@ impl<'p> Executor<'p> {
         Some(run.is_ok() && fx.spawns.is_empty())
     }
 
+    /// Runs event `i` again, with the locals it started with, on `mem` (a memory
+    /// computed for a reordering), leaving there what it writes; a run that faults
+    /// leaves `mem` as it was, as [`Executor::step`] does. `false` where its guard does
+    /// not hold (it cannot run there).
+    pub fn rerun_on(&self, mem: &mut Memory, i: usize) -> bool {
+        let (block, locals) = (self.events[i].block, &self.saved[i].locals);
+        if self.machine.enabled(block, mem, locals) == Ok(false) {
+            return false;
+        }
+        let mut undo = UndoLog::default();
+        let mut fx = Effects::default();
+        let run = (self.machine).run_block(block, mem, &mut locals.to_vec(), &mut undo, &mut fx);
+        if run.is_err() {
+            mem.undo_to(&mut undo, 0);
+        }
+        true
+    }
+
+    /// Whether a process at `block` with `locals` waits on `mem`: its guard is false
+    /// there (one that faults lets the block run, and fail).
+    pub fn waits_on(&self, mem: &Memory, block: BlockId, locals: &[Value]) -> bool {
+        self.machine.enabled(block, mem, locals) == Ok(false)
+    }
+
     /// Runs an event of `block` with `locals` on `mem`, where its guard holds: how it
     /// ends, and what it did.
     fn run_at(

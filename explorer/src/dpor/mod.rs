@@ -17,7 +17,7 @@
 //! | [`wakeup`], [`wakeup_tree`] | Optimal-DPOR's wakeup trees |
 //! | [`sleep`] | sleep sets of sequences, don't-do sets |
 //! | [`split`], [`forwarding`] | a job of a search whose top the threads share; sequences forwarded into its branches |
-//! | [`awaits`], [`leaving_out`] | `await`s in races: probes, climbs, disabling writes |
+//! | [`awaits`], [`leaving_out`], [`disabling`] | `await`s in races: probes, climbs, disabling writes, sleepers a race disables |
 //! | [`observed`], [`observed_reversals`] | races found at the end over `→ob` (observers) |
 //! | [`covered`], [`future_races`] | steps that reach a covered state, and what follows them |
 //! | [`alternatives`] | states and memories of reordered executions |
@@ -25,6 +25,7 @@
 pub mod alternatives;
 pub mod awaits;
 pub mod covered;
+pub mod disabling;
 pub mod forwarding;
 pub mod future_races;
 pub mod leaving_out;

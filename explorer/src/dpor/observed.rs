@@ -7,6 +7,7 @@
 
 use super::awaits::{await_race, AwaitRace};
 use super::covered::guard_reads_written;
+use super::disabling::RaceAfter;
 use super::race_analysis::{add_dont_do, entry_accesses, entry_event, moved};
 use super::reduction::{race_at, Reduction};
 use super::wakeup::{waits, Insertion};
@@ -302,7 +303,14 @@ impl<R: Reduction> Dpor<R> {
             let race_write = (last == LastEvent::Probe).then(|| moved(&run.ex, reversal.e));
             // No state follows an unrun event.
             let after_unrun = unrun(reversal.later);
-            let joined = self.insert_wakeup(run, reversal.e, entries, race_write.as_ref());
+            let joined = self.insert_wakeup(
+                run,
+                reversal.e,
+                entries,
+                race_write
+                    .as_ref()
+                    .map_or(RaceAfter::Nothing, RaceAfter::Step),
+            );
             if joined == Insertion::Joined && !after_unrun {
                 self.dont_do_after_observed_race(run, hb, &reversal);
             }

@@ -6,6 +6,7 @@
 
 use super::alternatives::rewound;
 use super::awaits::{await_race, AwaitRace};
+use super::disabling::{RaceAfter, Reversal};
 use super::reduction::{race_at, race_view, Equivalent, LineNine, Race, Recorded, Reduction};
 use super::wakeup::Insertion;
 use super::{choose, Dpor, Node};
@@ -75,7 +76,9 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.irreversible_races += 1;
                 continue;
             }
-            let mut wakeup: Option<Vec<Entry>> = None;
+            // The sequence, and the events of `notdep` it runs before `n` where it
+            // ends with `n` (see `crate::dpor::disabling`).
+            let mut wakeup: Option<(Vec<Entry>, Option<Vec<usize>>)> = None;
             let n_moves = real && run.ex.carries_accesses(n);
             // Optimal-DPOR (JACM Alg. 2) reverses the races of an execution where it
             // ends, with `notdep(e, E)` over the whole of it; ours are reversed as `n`
@@ -154,7 +157,8 @@ impl<R: Reduction> Dpor<R> {
                     };
                     let before = before_n.iter().map(|&i| entry(&run.ex, i, false));
                     let after = after_n.iter().map(|&i| entry(&run.ex, i, false));
-                    wakeup = Some(before.chain([last]).chain(after).collect());
+                    let entries = before.chain([last]).chain(after).collect();
+                    wakeup = Some((entries, after_n.is_empty().then_some(before_n)));
                 } else {
                     // Source-DPOR: v = notdep(e, E).p; if I_[E'](v) ∩ backtrack(E') = ∅,
                     // add an initial of v. Only initials enabled at E' can be explored:
@@ -173,9 +177,14 @@ impl<R: Reduction> Dpor<R> {
             // `e` runs after the reversal (see `sleeper_covers`): a probe's, or any
             // where `R` may keep a process asleep.
             let lifts = self.parts.lifts();
-            let insertion = wakeup.map(|entries| {
+            let insertion = wakeup.map(|(entries, before_n)| {
                 let race_write = (!real || lifts).then(|| moved(&run.ex, e));
-                self.insert_wakeup(run, e, entries, race_write.as_ref())
+                let after = match (&race_write, &before_n) {
+                    (Some(step), _) => RaceAfter::Step(step),
+                    (None, Some(v)) => RaceAfter::Rerun(Reversal { e, v, n }),
+                    (None, None) => RaceAfter::Nothing,
+                };
+                self.insert_wakeup(run, e, entries, after)
             });
             if real && insertion == Some(Insertion::Beside) {
                 self.refused_beside.push((e, n));

@@ -9,11 +9,13 @@ use super::Dpor;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
+use crate::dpor::disabling::{AfterReversal, RaceAfter, Reversal};
 use crate::dpor::wakeup_tree::{sleeper_covers, Cover, Entry, Leaves, WakeupTree};
 use crate::executor::Executor;
 use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
 use frontend::ir::{BlockId, Program};
+use frontend::value::Value;
 
 impl<R: Reduction> Dpor<R> {
     /// Optimal-DPOR (JACM Alg. 2, lines 7–8): the sequence `entries` joins
@@ -21,9 +23,9 @@ impl<R: Reduction> Dpor<R> {
     /// process asleep there is a weak initial of it (its trace is covered there).
     /// Only processes explored from `E'` (`done(E')`) and steps passed down to it
     /// count: not odpor-cs's don't-do sequences, whose executions stop after their
-    /// last step (see `block_after_equivalent`). `race_write`: for a probe's reversal
-    /// (and any reversal where [`Parts::lifts`]), the race's first event, which
-    /// runs after it (see [`sleeper_covers`]). Whether it joined.
+    /// last step (see `block_after_equivalent`). `after`: what is known of the race's
+    /// first event, which runs after the sequence (see [`sleeper_covers`] and
+    /// [`crate::dpor::disabling`]). Whether it joined.
     ///
     /// A node of a shared top ([`crate::parallel::shared_top`]) is held under the
     /// top's lock for it, its tree and sleep set in place of this search's own at
@@ -34,15 +36,13 @@ impl<R: Reduction> Dpor<R> {
         run: &mut Exploration<'_, '_>,
         e: usize,
         entries: Vec<Entry>,
-        race_write: Option<&Entry>,
+        after: RaceAfter<'_>,
     ) -> Insertion {
         let shared = (!self.nodes[e].shared)
             .then(|| run.shared_node(e))
             .flatten();
         let Some((top, id)) = shared else {
-            return self
-                .insert_here(run, e, entries, race_write, (&[], false))
-                .0;
+            return self.insert_here(run, e, entries, after, (&[], false)).0;
         };
         // The node as this job's branch there met it: the branches started after it
         // are the ones one thread would explore after it.
@@ -55,7 +55,7 @@ impl<R: Reduction> Dpor<R> {
         node.shared = true;
         let steps = self.wakeup_steps;
         let started = (&lent.after[..], lent.provisional);
-        let (insertion, below) = self.insert_here(run, e, entries, race_write, started);
+        let (insertion, below) = self.insert_here(run, e, entries, after, started);
         self.wakeup_steps = steps;
         let node = &mut self.nodes[e];
         held.give_back(&mut node.wut);
@@ -81,7 +81,7 @@ impl<R: Reduction> Dpor<R> {
         run: &mut Exploration<'_, '_>,
         e: usize,
         entries: Vec<Entry>,
-        race_write: Option<&Entry>,
+        after: RaceAfter<'_>,
         (started, provisional): (&[Entry], bool),
     ) -> (Insertion, Option<(usize, Vec<Entry>)>) {
         let program = run.ex.program();
@@ -107,14 +107,18 @@ impl<R: Reduction> Dpor<R> {
         let prefix = &mut self.nodes[e];
         let mut commutes = false;
         let mut beside = false;
+        let rerun = match after {
+            RaceAfter::Rerun(reversal) => Some(AfterReversal::new(reversal)),
+            _ => None,
+        };
+        let (ex, hb) = (&run.ex, &self.hb);
         let covered = prefix.sleep.covering_steps().any(|(step, covers_beside)| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
-            // Only an `await` can be disabled by the race's write (see `sleeper_covers`).
-            let after = race_write.filter(|_| {
-                next_block(&run.ex, e, step.process).is_none_or(|block| waits(program, block))
-            });
+            // Only an `await` can be disabled by the race's first event (see
+            // `sleeper_covers` and `crate::dpor::disabling`).
+            let waiting = || next_step(ex, e, step.process).is_none_or(|(b, _)| waits(program, b));
             let sleeping = Entry {
                 process: step.process,
                 footprint: step.footprint.clone(),
@@ -122,9 +126,16 @@ impl<R: Reduction> Dpor<R> {
                 event,
                 written: Vec::new(),
             };
-            match sleeper_covers(&entries, after, &sleeping, cut, &mut independent) {
+            let by_step = after.step().filter(|_| waiting());
+            match sleeper_covers(&entries, by_step, &sleeping, cut, &mut independent) {
                 Cover::Yes => true,
                 Cover::Beside if !covers_beside => false,
+                Cover::Beside
+                    if (rerun.as_ref())
+                        .is_some_and(|r| r.disables(ex, hb, (step.process, &step.footprint))) =>
+                {
+                    false
+                }
                 Cover::Beside => {
                     beside = true;
                     true
@@ -167,7 +178,7 @@ impl<R: Reduction> Dpor<R> {
             let commuted = prefix.commuted.contains(&first.process);
             if !covered && repeats && !commuted && !rest.is_empty() && apart {
                 let started = (started, provisional);
-                return self.insert_here(run, e, rest.to_vec(), race_write, started);
+                return self.insert_here(run, e, rest.to_vec(), after, started);
             }
         }
         if covered && beside {
@@ -212,7 +223,7 @@ impl<R: Reduction> Dpor<R> {
                 true => reversed(&run.ex, &self.hb, (e, n), &v),
                 false => entry(&run.ex, n, false),
             };
-            self.insert_reversal(run, e, &v, last);
+            self.insert_reversal(run, (e, n), &v, last);
         }
     }
 
@@ -230,7 +241,7 @@ impl<R: Reduction> Dpor<R> {
             let v = races::notdep_whole(run.ex.events(), &self.hb, e);
             let last = reversed(&run.ex, &self.hb, (e, n), &v);
             let v = needed_before(&run.ex, &self.hb, n, v, &last.footprint);
-            self.insert_reversal(run, e, &v, last);
+            self.insert_reversal(run, (e, n), &v, last);
         }
     }
 
@@ -247,14 +258,18 @@ impl<R: Reduction> Dpor<R> {
     fn insert_reversal(
         &mut self,
         run: &mut Exploration<'_, '_>,
-        e: usize,
+        (e, n): (usize, usize),
         v: &[usize],
         last: Entry,
     ) {
         let mut entries: Vec<Entry> = v.iter().map(|&i| entry(&run.ex, i, false)).collect();
         entries.push(last);
         let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
-        self.insert_wakeup(run, e, entries, race_write.as_ref());
+        let after = match &race_write {
+            Some(step) => RaceAfter::Step(step),
+            None => RaceAfter::Rerun(Reversal { e, v, n }),
+        };
+        self.insert_wakeup(run, e, entries, after);
     }
 }
 
@@ -342,7 +357,7 @@ impl<R: Reduction> Dpor<R> {
             self.wakeup_steps -= 1 + dropped.size();
             run.stats.pruning.wakeup_dropped += 1;
             for v in dropped.sequences() {
-                self.insert_wakeup(run, d, v, None);
+                self.insert_wakeup(run, d, v, RaceAfter::Nothing);
             }
         }
     }
@@ -433,7 +448,7 @@ impl<R: Reduction> Dpor<R> {
                 .chain([last])
                 .collect();
             let race_write = moved(&run.ex, e);
-            Some(self.insert_wakeup(run, e, entries, Some(&race_write)))
+            Some(self.insert_wakeup(run, e, entries, RaceAfter::Step(&race_write)))
         } else {
             v.push(n);
             let guided = self.parts.guided();
@@ -444,16 +459,22 @@ impl<R: Reduction> Dpor<R> {
 }
 
 /// The block that `process` runs next after the first `e` events of the current
-/// execution: its first event from there on, or, when it has none, the block it
-/// waits at in the end (`None` when it has none: it ended).
-pub(super) fn next_block(ex: &Executor<'_>, e: usize, process: Fingerprint) -> Option<BlockId> {
+/// execution, and the locals it runs it with: its first event from there on, or,
+/// when it has none, the block it waits at in the end (`None` when it has none: it
+/// ended).
+pub(super) fn next_step<'x>(
+    ex: &'x Executor<'_>,
+    e: usize,
+    process: Fingerprint,
+) -> Option<(BlockId, &'x [Value])> {
     let procs = &ex.state.procs;
-    let ran = ex.events()[e..]
-        .iter()
-        .find(|event| procs[event.proc].pid_key == process);
+    let ran = (e..ex.events().len()).find(|&i| procs[ex.events()[i].proc].pid_key == process);
     match ran {
-        Some(event) => Some(event.block),
-        None => procs.iter().find(|q| q.pid_key == process)?.next,
+        Some(i) => Some((ex.events()[i].block, ex.entry_locals(i))),
+        None => {
+            let q = procs.iter().find(|q| q.pid_key == process)?;
+            Some((q.next?, &q.locals[..]))
+        }
     }
 }
 

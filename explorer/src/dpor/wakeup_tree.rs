@@ -164,11 +164,11 @@ fn weak_initial_in_order(
 /// the race of p with r asked for r first, refused as covered by `q` asleep beside
 /// it — although p, after r, disables `q` for good
 /// (`tests/regressions/ocdpor_a_sleeper_disabled_after_the_sequence_covers_nothing.ic`). In
-/// odpor the same refusal would end an execution blocked
-/// (`tests/regressions/odpor_a_sleeping_await_beside_by_footprints_covers.ic`: r's may-write of
-/// x, which never happens, may disable p), and no generated program has shown odpor a
-/// trace short: the differential test checks its count of executions against naive's
-/// count of traces on each.
+/// odpor the same holds (it lost a trace so), but there the caller judges it by
+/// running the race's first event again after the reversal, not by footprints, and
+/// passes no `after` ([`crate::dpor::disabling`]): by footprints, odpor ended an
+/// execution blocked (`tests/regressions/odpor_a_sleeping_await_beside_by_footprints_covers.ic`:
+/// r's may-write of x, which never happens, may disable p).
 ///
 /// `cut`: the sleeper's exploration may have stopped at states covered elsewhere
 /// (the don't-do sequences of `odpor-cs`, `odpor-cs-ob` and `ocdpor`). Then it is no
