@@ -907,10 +907,11 @@ pub fn parallel_top(source: &str) -> explorer::parallel::shared_top::TopSplit {
 /// Every stateless search (in the default dependency and `--deps dynamic`, with
 /// `--violations-only` where it has it) in 3 shards (`--partition K/3`, merged), and
 /// on two threads where `--jobs` spreads it (`ic-check --jobs 2`,
-/// [`explorer::parallel::spreads`]: sdpor, csdpor, cdpor and odpor sharing their
-/// top, odpor-ob and `ocdpor --literal` over a frontier), against naive:
-/// the sets of final states, violations and deadlocks, as [`differential`] compares
-/// them, and sdpor's and odpor's complete executions with naive's count of
+/// [`explorer::parallel::spreads`]: sdpor, csdpor, cdpor, odpor, odpor-cs and
+/// ocdpor sharing their top, odpor-ob over a frontier), against naive: the sets of
+/// final states, violations and deadlocks, as [`differential`] compares them,
+/// sdpor's, odpor's and odpor-ob's sets of reads-from classes (j), and sdpor's and
+/// odpor's complete executions with naive's count of
 /// Mazurkiewicz traces of their dependency: the frontier's sleep sets and the units'
 /// searches each explore a trace at most once, and together every trace. And naive
 /// itself on two threads against one: the same counts, traces and findings.
@@ -918,6 +919,7 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     let program = frontend::load(source, &[]).map_err(|_| "does not load".to_string())?;
     let naive_config = Config {
         deps: Deps::Dynamic,
+        record_reads_from: true,
         ..config()
     };
     let naive = explorer::explore(&program, &mut Naive::default(), naive_config);
@@ -952,8 +954,13 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
     let mut errors = Vec::new();
     for mode in &modes {
         let make = || mode.make(ics.as_ref());
+        // (j), on threads and in shards.
+        let every_class = [&registry::SDPOR, &registry::ODPOR, &registry::ODPOR_OB]
+            .contains(&mode.algo)
+            && !mode.violations_only;
         let config = Config {
             deps: mode.deps,
+            record_reads_from: every_class,
             violations_only: mode.violations_only,
             ..config()
         };
@@ -984,6 +991,15 @@ pub fn parallel_differential(source: &str) -> Result<(), String> {
                 }
             }
             errors.extend(other_violations(&name, &violations, &report));
+            if every_class && report.reads_from != naive.reads_from {
+                let missed = (naive.reads_from.iter())
+                    .filter(|c| report.reads_from.binary_search(c).is_err())
+                    .count();
+                errors.push(format!(
+                    "{name}: misses {missed} of naive's {} reads-from classes",
+                    naive.reads_from.len()
+                ));
+            }
             if [&registry::SDPOR, &registry::ODPOR].contains(&mode.algo) {
                 let traces = match report.dependency {
                     Carried::Accesses => accesses.stats.mazurkiewicz,
