@@ -41,7 +41,8 @@ struct Seed {
 /// the observers' benchmarks FR-a and lastwrite, odpor-ob's checks whose classes a
 /// done subtree was trusted with, odpor-cs-ob's blocked prefix with a write its
 /// covering prefix did not make, and the same with two overwriters, whose sequences
-/// asked for at a block were judged covered by the subtree that asked.
+/// asked for at a block were judged covered by the subtree that asked, and odpor's
+/// sleeper at an `await` that the race it was beside disables.
 const SEEDS: &[Seed] = &[
     // tests/regressions/odpor_ob_circular_coverage_misses_reads_from_classes.ic
     Seed {
@@ -345,6 +346,26 @@ const SEEDS: &[Seed] = &[
             "if (x == 1) { y = 0; }",
             "y = x;",
             "assert(x != 2 || y != 1);",
+        ],
+    },
+    // tests/regressions/odpor_a_sleeper_disabled_by_the_race_covers_nothing_beside.ic: a
+    // write that disables two awaits for good and races with a reader
+    Seed {
+        globals: "global int x = -2;\nglobal int y = 1;\nglobal int z = -2;\n",
+        procs: &[
+            ("p()", &[&["int t0 = y;"]]),
+            ("q()", &[&["await (x != 0);", "if (z == 1) { z = 0; }"]]),
+            ("r()", &[&["x = 0;", "y = 0;"]]),
+        ],
+        spawns: &["r()", "p()", "q()", "q()"],
+        pool: &[
+            "x = 0;",
+            "y = 0;",
+            "x = 1;",
+            "z = 1;",
+            "y = x;",
+            "await (x != 0);",
+            "if (z == 1) { z = 0; }",
         ],
     },
 ];
