@@ -24,7 +24,8 @@
 
 use super::alternatives::virtual_memory;
 use super::race_analysis::moved;
-use super::wakeup::next_step;
+use super::wakeup::{next_step, waits};
+use super::wakeup_tree::Entry;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::happens_before::HappensBefore;
 use crate::executor::Executor;
@@ -79,7 +80,7 @@ impl<'v> AfterReversal<'v> {
         let Some((block, locals)) = next_step(ex, e, process) else {
             return false;
         };
-        if ex.program().blocks[block as usize].guard.is_none() {
+        if !waits(ex.program(), block) {
             return false;
         }
         match self.after.get_or_init(|| self.run(ex, hb)) {
@@ -114,7 +115,7 @@ pub(super) enum RaceAfter<'a> {
     /// `e` as a step ([`moved`]): a sleeper at an `await` whose step conflicts with it
     /// covers nothing beside the sequence. For the reversal of a probe, and of every
     /// race where `R` may keep a process asleep (see `sleeper_covers`).
-    Step(&'a crate::dpor::wakeup_tree::Entry),
+    Step(&'a Entry),
     /// The reversal: a sleeper at an `await` that `e` disables after it covers nothing
     /// beside the sequence ([`AfterReversal::disables`]).
     Rerun(Reversal<'a>),
@@ -122,7 +123,7 @@ pub(super) enum RaceAfter<'a> {
 
 impl<'a> RaceAfter<'a> {
     /// The step to judge sleepers by footprints with, if any.
-    pub fn step(self) -> Option<&'a crate::dpor::wakeup_tree::Entry> {
+    pub fn step(self) -> Option<&'a Entry> {
         match self {
             RaceAfter::Step(entry) => Some(entry),
             _ => None,
