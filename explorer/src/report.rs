@@ -77,6 +77,10 @@ pub struct Pruning {
     /// ([`crate::dependency::guarded`]).
     #[serde(default)]
     pub races_guarded_by_ics: u64,
+    /// Of those, the races where no constraint held and both orders were run
+    /// ([`crate::dependency::guarded::commute_by_running`]).
+    #[serde(default)]
+    pub races_guarded_by_running: u64,
     /// Constraints checked in `s[E'.û]` (CDPOR line 11).
     pub ic_checks_line11: u64,
     /// Events run on a copy only to compute a state to compare or to evaluate a

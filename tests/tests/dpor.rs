@@ -908,6 +908,42 @@ init {{ spawn work(); spawn ping(); }}"
     }
 }
 
+/// Line 9 where no constraint speaks: the two `done`s of MergeSort's object (its
+/// source, `benches/programs/ms_source.ic`) write an array of lists, which ic-synth
+/// does not analyse, and merge by a recursive fun. They commute where they meet,
+/// which running both orders from there shows (`guarded::commute_by_running`): the
+/// first only stores its list, the second merges, and the merge is the same either
+/// way. Every location either order reads is read by both, so the race is a guarded
+/// independence: cdpor explores the one execution and nothing else, where csdpor
+/// runs the reversal to its end and blocks it there.
+#[test]
+fn line_9_runs_both_orders_where_no_constraint_speaks() {
+    let src = "global int[1] received;
+global list[1] half;
+fun merge(list a, list b) -> list {
+    if (len(a) == 0) { return b; }
+    if (len(b) == 0) { return a; }
+    if (head(a) <= head(b)) { return [head(a)] ++ merge(tail(a), b); }
+    return [head(b)] ++ merge(a, tail(b));
+}
+proc done(list sorted) {
+    received[0] = received[0] + 1;
+    if (received[0] == 1) { half[0] = sorted; } else { half[0] = merge(half[0], sorted); }
+}
+init { spawn done([1, 4]); spawn done([2, 3]); }";
+    let reference = naive(src, &[]);
+    assert_eq!(
+        (reference.stats.traces, reference.stats.final_states),
+        (2, 1)
+    );
+    let checked = csdpor(src, &[]);
+    assert_eq!(explored(&checked), (1, 1, 4));
+    let constrained = cdpor(src, &[], ContextSensitive::new(), Deps::default());
+    assert_eq!(constrained.finals, reference.finals);
+    assert_eq!(explored(&constrained), (1, 0, 3));
+    assert_eq!(constrained.stats.pruning.races_guarded_by_ics, 1);
+}
+
 /// Found by the campaign of seed 53301: two `p`s that commute whatever the state (from
 /// any x, both orders leave x = 0 and one q, up to which p spawned it) were taken as
 /// independent by line 9. But the first p to run spawns q, which may run before the

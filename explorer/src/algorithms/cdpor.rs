@@ -4,13 +4,14 @@
 //! - line 9, back-set reduction: a race is not reversed when its two events commute
 //!   whatever the state (a constraint over their locals and constant globals, see
 //!   [`crate::dependency::constraints`] for why the paper's `U⇒` is not enough), or
-//!   where a constraint holds in values every linearisation meets them in
+//!   where a constraint holds in values every linearisation meets them in, or, where
+//!   none holds, both orders run from there end alike
 //!   ([`crate::dependency::guarded`]), and the independence is recorded in
 //!   happens-before (Sec. 3.3);
-//! - lines 11–13: when a constraint holds in `s[E'.û]` with both events enabled there,
-//!   `û.p.ê` joins `sleep(E')` without running anything; otherwise CSDPOR's state check
-//!   (line 14), skipped for pairs whose constraints are exact (necessary as well as
-//!   sufficient);
+//! - lines 11–13: when a constraint holds in `s[E'.û]` with both events enabled there
+//!   (or line 9's runs of both orders ended alike), `û.p.ê` joins `sleep(E')` without
+//!   running anything more; otherwise CSDPOR's state check (line 14), skipped for
+//!   pairs whose constraints are exact (necessary as well as sufficient);
 //! - line 17, sleep-set extension: a sleeping step stays asleep after `n` when both
 //!   guards hold in `s[E]` and the two are uniformly independent there (`U⇒`).
 //!
@@ -41,7 +42,7 @@ pub struct Constrained {
     proved: Option<usize>,
     /// Line 11's question for the race line 9 last decided, `(e, n, answer)`, where
     /// line 9 answered it on the way ([`Constrained::guarded_independence`]).
-    after_u: Option<(usize, usize, bool)>,
+    after_u: Option<(usize, usize, Commute)>,
     /// Line 9 also with constraints that read the state: globals private to the pair
     /// (see [`commute_as_events`]) and guarded independences: not in an optimal
     /// search (see [`Constrained::optimal`]).
@@ -139,9 +140,10 @@ impl Constrained {
 
     /// Whether both racing events may run in `s[E'.û]` and a constraint of their
     /// blocks holds there (a constraint speaks of states where both may run, Def. 1
-    /// (i2)). `e`'s and `n`'s processes are at their blocks with the locals the events
-    /// started with. `None` when the memory cannot be had ([`memory_after_u`]).
-    fn holds_after_u(&self, r: &mut Race<'_, '_>, u: &[usize]) -> Option<bool> {
+    /// (i2)), or, where line 9 ran both orders there, they ended alike. `e`'s and `n`'s
+    /// processes are at their blocks with the locals the events started with. `None`
+    /// when the memory cannot be had ([`memory_after_u`]).
+    fn holds_after_u(&self, r: &mut Race<'_, '_>, u: &[usize]) -> Option<Commute> {
         if let Some((_, _, answer)) = self.after_u.filter(|a| (a.0, a.1) == (r.e, r.n())) {
             return Some(answer);
         }
@@ -149,19 +151,18 @@ impl Constrained {
         let (le, ln) = (r.ex.entry_locals(r.e), r.ex.entry_locals(r.n()));
         let mem = memory_after_u(r, u)?;
         let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
-        Some(
-            enabled(e.block, le)
-                && enabled(n.block, ln)
-                && self
-                    .ics
-                    .holding(r.program, &mem, e.block, le, n.block, ln)
-                    .is_some(),
-        )
+        let holds = enabled(e.block, le)
+            && enabled(n.block, ln)
+            && (self.ics.holding(r.program, &mem, e.block, le, n.block, ln)).is_some();
+        Some(match holds {
+            true => Commute::ByConstraint,
+            false => Commute::No,
+        })
     }
 
     /// Whether the race `r` is a guarded independence ([`crate::dependency::guarded`],
-    /// conditions 1, 2 and 4; the caller keeps 3): `Some` if it is.
-    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<()> {
+    /// conditions 1, 2 and 4; the caller keeps 3): how it was shown, if it is.
+    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<Commute> {
         let (e, n) = (r.e, r.n());
         let (x, y) = (&r.events[e], &r.events[n]);
         // 4.: `e`, run first, spawned nothing; it ran so in `s[E'.û]` too (no event of
@@ -179,31 +180,61 @@ impl Constrained {
         let both = move |g: GlobalId| read.contains(&g);
         let blocks = (x.block, y.block);
         let relation = r.dependency.relation_r()?.relation(r.program);
-        relation.may_hold(blocks.0, blocks.1, &both)?;
+        let may_hold = relation.may_hold(blocks.0, blocks.1, &both).is_some();
+        // Without a constraint, both orders are run (condition 1 by running): only
+        // where neither enables or disables the other.
+        if !may_hold && !relation.guards_apart(blocks.0, blocks.1) {
+            return None;
+        }
         let u = crate::dependency::races::dep_before(r.events, r.hb, e);
         let mem = memory_after_u(r, &u)?;
         let (x, y) = (&r.events[e], &r.events[n]);
         let (lx, ly) = (r.ex.entry_locals(e), r.ex.entry_locals(n));
         let enabled = |block, locals| r.ex.machine.enabled(block, &mem, locals) == Ok(true);
-        let both_enabled = enabled(x.block, lx) && enabled(y.block, ly);
-        let relation = r.dependency.relation_r()?.relation(r.program);
-        let locations = both_enabled
-            .then(|| relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both))
-            .flatten();
-        // Line 11's question (`holds_after_u`), answered once for both lines: a
-        // constraint over globals both read that holds answers it.
-        let holds = both_enabled
-            && (locations.is_some()
-                || (self.ics.holding(r.program, &mem, x.block, lx, y.block, ly)).is_some());
-        self.after_u = Some((e, n, holds));
-        let locations = locations?;
-        if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
+        if !(enabled(x.block, lx) && enabled(y.block, ly)) {
+            self.after_u = Some((e, n, Commute::No));
             return None;
         }
-        // 4.: `n`, run first there, spawns nothing.
-        let first = r.ex.completes_without_spawning(mem, y.block, ly)?;
-        first.then_some(())
+        let relation = r.dependency.relation_r()?.relation(r.program);
+        let held = may_hold
+            .then(|| relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both))
+            .flatten();
+        let (how, locations) = match held {
+            Some(locations) => (Commute::ByConstraint, Some(locations)),
+            None => {
+                let ran =
+                    guarded::commute_by_running(&r.ex.machine, &mem, (x.block, lx), (y.block, ly));
+                (Commute::ByRunning, ran)
+            }
+        };
+        // Line 11's question (`holds_after_u`), answered once for both lines.
+        let answer = match locations {
+            Some(_) => how,
+            None if (self.ics.holding(r.program, &mem, x.block, lx, y.block, ly)).is_some() => {
+                Commute::ByConstraint
+            }
+            None => Commute::No,
+        };
+        self.after_u = Some((e, n, answer));
+        if !guarded::read_by_both(r.events, r.hb, (e, n), &locations?) {
+            return None;
+        }
+        // 4.: `n`, run first there, spawns nothing (both orders ran so already).
+        let first =
+            how == Commute::ByRunning || r.ex.completes_without_spawning(mem, y.block, ly)?;
+        first.then_some(how)
     }
+}
+
+/// Whether two racing events commute in `s[E'.û]`, and what showed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Commute {
+    No,
+    /// A constraint of their blocks holds there.
+    ByConstraint,
+    /// Both orders ran from there and ended alike
+    /// ([`guarded::commute_by_running`]): a state check, made eagerly.
+    ByRunning,
 }
 
 impl Reduction for Constrained {
@@ -221,8 +252,9 @@ impl Reduction for Constrained {
 
     /// Line 9: reverse the race unless its two events commute whatever the state
     /// (`e R n`, see [`crate::dependency::constraints`]) or, outside an optimal
-    /// search, a constraint holds in what every linearisation meets them in
-    /// ([`crate::dependency::guarded`]). Failed events and probes never commute.
+    /// search, a constraint holds in what every linearisation meets them in, or both
+    /// orders run from there end alike ([`crate::dependency::guarded`]). Failed
+    /// events and probes never commute.
     /// A guarded independence is the only one recorded for `n` (the rule's
     /// condition 3).
     fn line_nine(&mut self, r: &mut Race<'_, '_>) -> LineNine {
@@ -234,8 +266,14 @@ impl Reduction for Constrained {
         } else if commute_as_events(r, self.reads_state) {
             LineNine::Independent
         } else if self.reads_state && !r.recorded.any {
-            self.guarded_independence(r)
-                .map_or(LineNine::Reverse, |()| LineNine::Guarded)
+            match self.guarded_independence(r) {
+                Some(how) => {
+                    let ran = how == Commute::ByRunning;
+                    r.stats.pruning.races_guarded_by_running += u64::from(ran);
+                    LineNine::Guarded
+                }
+                None => LineNine::Reverse,
+            }
         } else {
             LineNine::Reverse
         };
@@ -261,13 +299,25 @@ impl Reduction for Constrained {
         // constraint holds in `s[E'.û]` with both enabled (a guarded independence): no
         // state to compute.
         if self.proved == Some(r.e) {
-            r.stats.pruning.sleep_added_by_ics += 1;
+            let ran = self.after_u == Some((r.e, r.n(), Commute::ByRunning));
+            let pruning = &mut r.stats.pruning;
+            match ran {
+                true => pruning.sleep_added_by_states += 1,
+                false => pruning.sleep_added_by_ics += 1,
+            }
             return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
         }
         r.stats.pruning.ic_checks_line11 += 1;
-        if self.holds_after_u(r, &u)? {
-            r.stats.pruning.sleep_added_by_ics += 1;
-            return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
+        match self.holds_after_u(r, &u)? {
+            Commute::No => {}
+            how => {
+                let pruning = &mut r.stats.pruning;
+                match how {
+                    Commute::ByRunning => pruning.sleep_added_by_states += 1,
+                    _ => pruning.sleep_added_by_ics += 1,
+                }
+                return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
+            }
         }
         let blocks = (r.events[r.e].block, r.events[r.n()].block);
         if self

@@ -286,7 +286,7 @@ impl Independence {
 
     /// Neither block's guard reads what the other may write: neither enables or
     /// disables the other ((i1) of CDPOR Def. 1).
-    fn guards_apart(&self, x: BlockId, y: BlockId) -> bool {
+    pub fn guards_apart(&self, x: BlockId, y: BlockId) -> bool {
         let (sx, sy) = (&self.sets[x as usize], &self.sets[y as usize]);
         sx.guard_reads.is_disjoint(&sy.writes) && sy.guard_reads.is_disjoint(&sx.writes)
     }

@@ -1,6 +1,7 @@
-//! Independences that a constraint proves where two racing events meet, recorded in
-//! happens-before only where every linearisation meets them in the same values:
-//! cdpor's line 9 with constraints that read the global state.
+//! Independences that a constraint proves where two racing events meet, or that
+//! running both orders there shows, recorded in happens-before only where every
+//! linearisation meets them in the same values: cdpor's line 9 with constraints that
+//! read the global state, and where no constraint speaks.
 //!
 //! # The rule
 //!
@@ -9,7 +10,11 @@
 //! recorded independent, *guarded by* the locations `L`, when:
 //! 1. both may run in `s[E'.û]`, neither's guard reads what the other's block may
 //!    write, and a constraint `C` of their blocks holds there; `L` are the global
-//!    locations `C` read there ([`Independence::holding_at`]);
+//!    locations `C` read there ([`Independence::holding_at`]). Where none holds (no
+//!    constraint over what both read, none synthesised: a block that writes an
+//!    array of lists, a merge by a recursive fun), both orders are run from
+//!    `s[E'.û]` and must end alike, each writing the same locations; `L` is then
+//!    every location either order read ([`commute_by_running`]);
 //! 2. both `e` and `n` may read every location of `L` (their footprints hold it:
 //!    cdpor's events carry their transition footprints, what any path of their
 //!    blocks may touch);
@@ -41,7 +46,12 @@
 //! conflicts, or commute), `C` reads the same locations there and holds: by its
 //! synthesis (CDPOR Def. 5 and 6) both orders run without failure to the same
 //! globals, the same next blocks and live locals, and the same multiset of spawned
-//! processes; by 1., neither enables or disables the other. The two orders may take
+//! processes; by 1., neither enables or disables the other. Where both orders ran
+//! instead, each reads in `S` the values it read from `s[E'.û]` (`L` holds all it
+//! read), so it takes the same path and writes the same values to the same
+//! locations: the two orders end alike from `S` as they did there. That is why they
+//! must write the same locations: a location one wrote and the other did not would
+//! keep, from `S`, a value `s[E'.û]` need not hold. The two orders may take
 //! different paths (Fib's `result`: the first to run only counts, the second sums and
 //! sends), but each event carries what any path of its block may touch, so every
 //! event that would conflict with it after the swap is ordered with it already.
@@ -60,6 +70,13 @@
 //!   where `x == 0`. The paper's `U⇒` asks only of the processes enabled where `C` is
 //!   evaluated. Without condition 3, cdpor lost a final state of
 //!   `tests/regressions/a_guarded_independence_is_the_only_one_of_its_event.ic`.
+//! - Condition 1 by running: no constraint speaks of MergeSort's two `done`s at an
+//!   object (`benches/programs/ms_source.ic`: an array of lists, a recursive merge);
+//!   they read the same locations, and the first stores its list, the second merges
+//!   and sends, alike in either order. cdpor explores MS(10..220) in one execution and the CDPOR paper's
+//!   states (38 .. 878), where it blocked 181 executions at MS(10) and did not finish
+//!   MS(30) before (`tests/tests/dpor.rs`,
+//!   `line_9_runs_both_orders_where_no_constraint_speaks`).
 //! - Condition 4: `p(v) { if (x <= v) { return; } x = 0; spawn q(); }` twice: the first to
 //!   run spawns `q`, which may run before the second; without the condition cdpor
 //!   lost a final state of `tests/regressions/the_first_of_a_guarded_pair_spawns_nothing.ic`
@@ -71,7 +88,10 @@
 
 use crate::dependency::happens_before::HappensBefore;
 use crate::executor::Event;
-use frontend::memory::Loc;
+use frontend::interp::{Effects, Machine, Next};
+use frontend::ir::{BlockId, ProcId};
+use frontend::memory::{Loc, Memory, UndoLog};
+use frontend::value::Value;
 
 /// Condition 2 for the race `e ⋖ n` (`n` the newest event) and the locations `l`
 /// (sorted): both may read each. Then every earlier event that wrote one conflicts
@@ -97,4 +117,92 @@ pub fn read_by_both(
         "a write of a location a guarded independence reads is not ordered before it"
     );
     read
+}
+
+/// A block and the locals its process starts it with.
+pub type Run<'a> = (BlockId, &'a [Value]);
+
+/// Condition 1 without a constraint: both orders of `x` and `y` run from `mem`, and
+/// `L` is every location either order read (sorted). Each order must run both
+/// blocks without failure (the second still enabled after the first), the first to
+/// run must spawn nothing (condition 4), and the two orders must write the same
+/// locations and end with the same memory, the same next block and locals for each
+/// process, and the same multiset of spawned processes. In a state that holds in `L`
+/// what `mem` holds, each order reads the same values, takes the same paths and
+/// writes the same values to the same locations as from `mem`, so the two orders
+/// end in the same state there too (a location one order wrote and the other did
+/// not would keep there a value `mem` may not hold): all the rule's argument asks
+/// of `C`.
+pub fn commute_by_running(
+    machine: &Machine<'_>,
+    mem: &Memory,
+    x: Run<'_>,
+    y: Run<'_>,
+) -> Option<Vec<Loc>> {
+    let mut reads = Vec::new();
+    let xy = run_in_order(machine, mem, [x, y], &mut reads)?;
+    let yx = run_in_order(machine, mem, [y, x], &mut reads)?;
+    let same = xy.mem == yx.mem
+        && xy.writes == yx.writes
+        && xy.ends[0] == yx.ends[1]
+        && xy.ends[1] == yx.ends[0]
+        && xy.spawns == yx.spawns;
+    reads.sort_unstable();
+    reads.dedup();
+    same.then_some(reads)
+}
+
+/// What running two blocks one after the other left: the memory, the locations
+/// written (sorted), each block's next block and its process's locals (in the order
+/// run), and the processes spawned, sorted.
+struct InOrder {
+    mem: Memory,
+    writes: Vec<Loc>,
+    ends: [(Next, Vec<Value>); 2],
+    spawns: Vec<(ProcId, Vec<Value>)>,
+}
+
+/// Runs `order[0]` then `order[1]` on a copy of `mem`, adding what they read to
+/// `reads`: `None` if one is disabled or fails, or the first spawns.
+fn run_in_order(
+    machine: &Machine<'_>,
+    mem: &Memory,
+    order: [Run<'_>; 2],
+    reads: &mut Vec<Loc>,
+) -> Option<InOrder> {
+    let mut mem = mem.clone();
+    let mut fx = Effects::default();
+    let mut ends = Vec::with_capacity(2);
+    for (i, (block, locals)) in order.into_iter().enumerate() {
+        if machine.enabled(block, &mem, locals) != Ok(true) {
+            return None;
+        }
+        let mut locals = locals.to_vec();
+        let next = machine
+            .run_block(
+                block,
+                &mut mem,
+                &mut locals,
+                &mut UndoLog::default(),
+                &mut fx,
+            )
+            .ok()?;
+        if i == 0 && !fx.spawns.is_empty() {
+            return None;
+        }
+        ends.push((next, locals));
+    }
+    reads.append(&mut fx.reads);
+    let mut writes = fx.writes;
+    writes.sort_unstable();
+    writes.dedup();
+    let mut spawns = fx.spawns;
+    spawns.sort_unstable();
+    let [first, second] = <[_; 2]>::try_from(ends).ok()?;
+    Some(InOrder {
+        mem,
+        writes,
+        ends: [first, second],
+        spawns,
+    })
 }

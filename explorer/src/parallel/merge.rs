@@ -97,6 +97,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
         ic_checks_line9,
         races_pruned_by_ics,
         races_guarded_by_ics,
+        races_guarded_by_running,
         ic_checks_line11,
         replayed_events,
         ic_checks_line17,
@@ -122,6 +123,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
     to.ic_checks_line9 += ic_checks_line9;
     to.races_pruned_by_ics += races_pruned_by_ics;
     to.races_guarded_by_ics += races_guarded_by_ics;
+    to.races_guarded_by_running += races_guarded_by_running;
     to.ic_checks_line11 += ic_checks_line11;
     to.replayed_events += replayed_events;
     to.ic_checks_line17 += ic_checks_line17;
