@@ -30,7 +30,7 @@ use crate::executor::Event;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
-use frontend::memory::Memory;
+use frontend::memory::{Loc, Memory};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -182,8 +182,24 @@ impl Constrained {
         let relation = r.dependency.relation_r()?.relation(r.program);
         let may_hold = relation.may_hold(blocks.0, blocks.1, &both).is_some();
         // Without a constraint, both orders are run (condition 1 by running): only
-        // where neither enables or disables the other.
-        if !may_hold && !relation.guards_apart(blocks.0, blocks.1) {
+        // where neither enables or disables the other, and where the pair's
+        // constraints are not exact (exact ones hold wherever the two commute: where
+        // none holds, running both orders would show only that they do not).
+        // Condition 2 before running, at the grain of what the two conflict on: a
+        // location one may write and the other may read is read by the second's run,
+        // in all likelihood, so the first must be able to read it too. Giving up where
+        // that fails is sound (the race is reversed), and spares the runs where it
+        // would fail (DB_backup(10): 22% of cdpor's time without it).
+        let writes_read = |a: &Footprint, b: &Footprint| {
+            let read_by_b = |l: &&Loc| b.reads.binary_search(l).is_ok();
+            (a.writes.iter().filter(read_by_b)).all(|l| a.reads.binary_search(l).is_ok())
+        };
+        let exact = (self.ics.pair(blocks.0, blocks.1)).is_some_and(|(pair, _)| pair.exact);
+        let may_run = !exact
+            && relation.guards_apart(blocks.0, blocks.1)
+            && writes_read(&x.footprint, &y.footprint)
+            && writes_read(&y.footprint, &x.footprint);
+        if !may_hold && !may_run {
             return None;
         }
         let u = crate::dependency::races::dep_before(r.events, r.hb, e);
@@ -201,6 +217,7 @@ impl Constrained {
             .flatten();
         let (how, locations) = match held {
             Some(locations) => (Commute::ByConstraint, Some(locations)),
+            None if !may_run => (Commute::ByConstraint, None),
             None => {
                 let ran =
                     guarded::commute_by_running(&r.ex.machine, &mem, (x.block, lx), (y.block, ly));

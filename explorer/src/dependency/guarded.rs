@@ -12,9 +12,10 @@
 //!    write, and a constraint `C` of their blocks holds there; `L` are the global
 //!    locations `C` read there ([`Independence::holding_at`]). Where none holds (no
 //!    constraint over what both read, none synthesised: a block that writes an
-//!    array of lists, a merge by a recursive fun), both orders are run from
-//!    `s[E'.û]` and must end alike, each writing the same locations; `L` is then
-//!    every location either order read ([`commute_by_running`]);
+//!    array of lists, a merge by a recursive fun) and the pair's constraints are
+//!    not exact, both orders are run from `s[E'.û]` and must end alike, each
+//!    writing the same locations; `L` is then every location either order read
+//!    ([`commute_by_running`]);
 //! 2. both `e` and `n` may read every location of `L` (their footprints hold it:
 //!    cdpor's events carry their transition footprints, what any path of their
 //!    blocks may touch);
