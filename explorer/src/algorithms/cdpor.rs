@@ -27,6 +27,7 @@ use crate::dpor::parts::Independence;
 use crate::dpor::sleep::{SleepSet, Step};
 use crate::dpor::{virtual_memory, Equivalent, LineNine, NewEvent, Parts, Race, Reduction};
 use crate::executor::Event;
+use crate::report::Pruning;
 use crate::state::State;
 use frontend::ics::ResolvedIcs;
 use frontend::ir::{BlockId, GlobalId, Program};
@@ -215,25 +216,22 @@ impl Constrained {
         let held = may_hold
             .then(|| relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both))
             .flatten();
-        let (how, locations) = match held {
-            Some(locations) => (Commute::ByConstraint, Some(locations)),
-            None if !may_run => (Commute::ByConstraint, None),
-            None => {
-                let ran =
-                    guarded::commute_by_running(&r.ex.machine, &mem, (x.block, lx), (y.block, ly));
-                (Commute::ByRunning, ran)
-            }
+        let run = || guarded::commute_by_running(&r.ex.machine, &mem, (x.block, lx), (y.block, ly));
+        let shown = match held {
+            Some(locations) => Some((Commute::ByConstraint, locations)),
+            None => (may_run.then(run).flatten()).map(|locations| (Commute::ByRunning, locations)),
         };
         // Line 11's question (`holds_after_u`), answered once for both lines.
-        let answer = match locations {
-            Some(_) => how,
+        let answer = match &shown {
+            Some((how, _)) => *how,
             None if (self.ics.holding(r.program, &mem, x.block, lx, y.block, ly)).is_some() => {
                 Commute::ByConstraint
             }
             None => Commute::No,
         };
         self.after_u = Some((e, n, answer));
-        if !guarded::read_by_both(r.events, r.hb, (e, n), &locations?) {
+        let (how, locations) = shown?;
+        if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
             return None;
         }
         // 4.: `n`, run first there, spawns nothing (both orders ran so already).
@@ -252,6 +250,16 @@ enum Commute {
     /// Both orders ran from there and ended alike
     /// ([`guarded::commute_by_running`]): a state check, made eagerly.
     ByRunning,
+}
+
+impl Commute {
+    /// Counts a sleep entry this proved: by a constraint, or by a state check.
+    fn count_sleep(self, pruning: &mut Pruning) {
+        match self {
+            Commute::ByRunning => pruning.sleep_added_by_states += 1,
+            _ => pruning.sleep_added_by_ics += 1,
+        }
+    }
 }
 
 impl Reduction for Constrained {
@@ -317,22 +325,19 @@ impl Reduction for Constrained {
         // state to compute.
         if self.proved == Some(r.e) {
             let ran = self.after_u == Some((r.e, r.n(), Commute::ByRunning));
-            let pruning = &mut r.stats.pruning;
-            match ran {
-                true => pruning.sleep_added_by_states += 1,
-                false => pruning.sleep_added_by_ics += 1,
-            }
+            let how = if ran {
+                Commute::ByRunning
+            } else {
+                Commute::ByConstraint
+            };
+            how.count_sleep(&mut r.stats.pruning);
             return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
         }
         r.stats.pruning.ic_checks_line11 += 1;
         match self.holds_after_u(r, &u)? {
             Commute::No => {}
             how => {
-                let pruning = &mut r.stats.pruning;
-                match how {
-                    Commute::ByRunning => pruning.sleep_added_by_states += 1,
-                    _ => pruning.sleep_added_by_ics += 1,
-                }
+                how.count_sleep(&mut r.stats.pruning);
                 return Some(Equivalent::Proved(Self::reversed_steps(r, &u)));
             }
         }

@@ -74,9 +74,9 @@
 //! - Condition 1 by running: no constraint speaks of MergeSort's two `done`s at an
 //!   object (`benches/programs/ms_source.ic`: an array of lists, a recursive merge);
 //!   they read the same locations, and the first stores its list, the second merges
-//!   and sends, alike in either order. cdpor explores MS(10..220) in one execution and the CDPOR paper's
-//!   states (38 .. 878), where it blocked 181 executions at MS(10) and did not finish
-//!   MS(30) before (`tests/tests/dpor.rs`,
+//!   and sends, alike in either order. cdpor explores MS(10..220) in one execution
+//!   and the CDPOR paper's states (38 .. 878), where it blocked 181 executions at
+//!   MS(10) and did not finish MS(30) before (`tests/tests/dpor.rs`,
 //!   `line_9_runs_both_orders_where_no_constraint_speaks`).
 //! - Condition 4: `p(v) { if (x <= v) { return; } x = 0; spawn q(); }` twice: the first to
 //!   run spawns `q`, which may run before the second; without the condition cdpor
@@ -87,10 +87,11 @@
 //! [`Independence::holding_at`]: crate::dependency::constraints::Independence::holding_at
 //! [`HappensBefore::forced`]: crate::dependency::happens_before::HappensBefore::forced
 
+use crate::dependency::constraints::Event as Step;
 use crate::dependency::happens_before::HappensBefore;
 use crate::executor::Event;
 use frontend::interp::{Effects, Machine, Next};
-use frontend::ir::{BlockId, ProcId};
+use frontend::ir::ProcId;
 use frontend::memory::{Loc, Memory, UndoLog};
 use frontend::value::Value;
 
@@ -120,9 +121,6 @@ pub fn read_by_both(
     read
 }
 
-/// A block and the locals its process starts it with.
-pub type Run<'a> = (BlockId, &'a [Value]);
-
 /// Condition 1 without a constraint: both orders of `x` and `y` run from `mem`, and
 /// `L` is every location either order read (sorted). Each order must run both
 /// blocks without failure (the second still enabled after the first), the first to
@@ -137,8 +135,8 @@ pub type Run<'a> = (BlockId, &'a [Value]);
 pub fn commute_by_running(
     machine: &Machine<'_>,
     mem: &Memory,
-    x: Run<'_>,
-    y: Run<'_>,
+    x: Step<'_>,
+    y: Step<'_>,
 ) -> Option<Vec<Loc>> {
     let mut reads = Vec::new();
     let xy = run_in_order(machine, mem, [x, y], &mut reads)?;
@@ -168,7 +166,7 @@ struct InOrder {
 fn run_in_order(
     machine: &Machine<'_>,
     mem: &Memory,
-    order: [Run<'_>; 2],
+    order: [Step<'_>; 2],
     reads: &mut Vec<Loc>,
 ) -> Option<InOrder> {
     let mut mem = mem.clone();
