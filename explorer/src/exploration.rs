@@ -419,6 +419,12 @@ impl<'p, 'a> Exploration<'p, 'a> {
         (self.link.as_ref()).map_or_else(Vec::new, |l| l.mailbox().receive())
     }
 
+    /// The sleep entries sent to this job since the last call, by the depth of their
+    /// node ([`Mailbox::receive_sleeps`]).
+    pub fn late_sleeps(&self) -> Vec<(usize, Equivalent)> {
+        (self.link.as_ref()).map_or_else(Vec::new, |l| l.mailbox().receive_sleeps())
+    }
+
     /// The job took branch `p` of its node's wakeup tree in the shared top.
     pub fn took(&mut self, p: usize) {
         if let Some(link) = &mut self.link {

@@ -146,6 +146,9 @@ pub struct Dpor<R> {
     /// Whether sequences may be forwarded to this search: a job of an optimal search
     /// whose top the threads share ([`forwarding`]).
     forwards: bool,
+    /// Whether sleep entries may reach this job late: a job of a search on backtrack
+    /// sets that compares states, whose top the threads share ([`Dpor::receive_late_sleeps`]).
+    late_sleeps: bool,
 }
 
 impl<R: Reduction> Dpor<R> {
@@ -167,6 +170,7 @@ impl<R: Reduction> Dpor<R> {
             futures: None,
             floor: 0,
             forwards: false,
+            late_sleeps: false,
         }
     }
 
@@ -446,6 +450,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         self.wakeup_steps = 0;
         self.floor = 0;
         self.forwards = self.parts.optimal() && run.mailbox().is_some();
+        self.late_sleeps = !self.parts.optimal()
+            && self.parts.states != States::Unchecked
+            && run.mailbox().is_some();
         if let Some(branch) = run.branch() {
             if self.enter_branch(run, branch) {
                 return;
@@ -462,6 +469,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         loop {
             if self.forwards {
                 self.receive_forwarded(run);
+            }
+            if self.late_sleeps {
+                self.receive_late_sleeps(run);
             }
             if run.stopped() {
                 // The tree shows the sets of the unfinished nodes as they are now.

@@ -130,6 +130,7 @@ pub struct NewEvent<'a, 'p> {
 }
 
 /// A sequence reaching the state of `E.p` from `E'` (see [`crate::dpor::sleep`]).
+#[derive(Clone)]
 pub enum Equivalent {
     /// Proved to reach it (by a constraint).
     Proved(Vec<Step>),

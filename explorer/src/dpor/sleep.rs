@@ -300,6 +300,13 @@ impl SleepSet {
         ends
     }
 
+    /// Adds the entries of `other`.
+    pub fn join(&mut self, other: &SleepSet) {
+        for entry in &other.entries {
+            self.add(entry.clone());
+        }
+    }
+
     /// Puts steps to sleep (line 19 of Alg. 1, and what propagates from it).
     pub fn insert(&mut self, steps: Vec<Step>) {
         self.add(Entry::new(steps, Ending::Asleep));

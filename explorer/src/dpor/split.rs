@@ -8,7 +8,7 @@
 //! `Dpor::insert_wakeup`).
 
 use super::covered::unrun_successors;
-use super::race_analysis::entry;
+use super::race_analysis::{add_dont_do, entry};
 use super::sleep::{SleepSet, Step};
 use super::wakeup_tree::{Entry, WakeupTree};
 use super::{Dpor, Node, Reduction};
@@ -16,6 +16,34 @@ use crate::exploration::Exploration;
 use crate::parallel::shared_top::{Branch, ByState, Handed, Held, Pending, Route, Started};
 
 impl<R: Reduction> Dpor<R> {
+    /// What lines 11–14 added to the sleep set of a node of the top after this job's
+    /// branch there started, under a branch started before it (the top's
+    /// `Top::deliver`, which has the argument): it is carried down the job's path
+    /// as a sleep set is from a node to its child (lines 15–16: a sequence loses a
+    /// head the path ran, and is dropped at a step that conflicts with it; what
+    /// line 17 keeps by state equality is not kept, so it reaches fewer nodes than
+    /// it would have), and joins the sleep sets of the job's own nodes on the way.
+    pub(super) fn receive_late_sleeps(&mut self, run: &mut Exploration<'_, '_>) {
+        let chase = self.parts.chases_partners();
+        for (depth, dont) in run.late_sleeps() {
+            let mut carried = SleepSet::default();
+            add_dont_do(&mut carried, Some(dont));
+            for d in depth..self.depth {
+                let event = &run.ex.events()[d];
+                let p = run.ex.state.procs[event.proc].pid_key;
+                let mut below = SleepSet::default();
+                carried.after(p, &event.footprint, (false, chase), |_| None, &mut below);
+                carried = below;
+                if carried.is_empty() {
+                    break;
+                }
+                if !run.shares_above(d + 1) {
+                    self.nodes[d + 1].sleep.join(&carried);
+                }
+            }
+        }
+    }
+
     /// Starts a job: the path is run again with its races analysed as they were where
     /// it was first run (those whose reversal belongs to a node of the path, and what
     /// lines 11–14 add to such a node's sleep set, are sent to the top: see

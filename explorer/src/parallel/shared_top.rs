@@ -53,14 +53,16 @@
 //!   proof needs of them (it reasons about the final sets, whatever order the races
 //!   were met in).
 //! - What lines 11–14 (and csdpor's sequences before a disabler, CDPOR's line 17)
-//!   add to a node's sleep set reaches only the branches that start after it: fewer
-//!   entries explore more, never less. Each entry stands for a state reached under a
-//!   branch of the node started before, by the job that found it; that branch's
-//!   subtree is explored to its end by someone, and none of its sleep sets holds an
-//!   entry found under a branch started after it (those go to that branch's own
-//!   nodes, and to the node and above, where it started later), so the entries are
-//!   ordered as on one thread, where they only point to earlier branches (CSDPOR's
-//!   Lemma 1 and Theorem 1 use nothing else of the order).
+//!   add to a node's sleep set reaches the branches that start after it, and those
+//!   started after the branch it was found under that are being explored, which
+//!   take it from then on (`Top::deliver`): fewer entries explore more, never
+//!   less. Each entry stands for a state reached under a branch of the node started
+//!   before, by the job that found it; that branch's subtree is explored to its end
+//!   by someone, and none of its sleep sets holds an entry found under a branch
+//!   started after it (those go to that branch's own nodes, to the branches started
+//!   after that one, and to the node and above, where it started later), so the
+//!   entries are ordered as on one thread, where they only point to earlier
+//!   branches (CSDPOR's Lemma 1 and Theorem 1 use nothing else of the order).
 //! - A branch whose step reaches a covered state (its sleep entry says so) ends
 //!   blocked in its job, as on one thread, and its node then goes on with another
 //!   process if no other branch of it is left to explore (queued, deferred or
@@ -74,10 +76,11 @@
 //! explores one thread's executions, blocked executions and states exactly. What
 //! changes against one thread is which branch meets which sleep entries: a branch
 //! taken early by a waiting thread starts without what its running siblings will
-//! add, so it may explore what one thread would block (DBP(10) under csdpor: about
-//! 2,000 complete executions where one thread completes 1,024 and blocks the rest,
-//! in the same number of states within 2%). sdpor's complete executions are one
-//! thread's exactly.
+//! add, and takes it only as they send it, so it may explore what one thread would
+//! block (DBP(10) under cdpor: 1,536 complete executions where one thread
+//! completes 1,024 and blocks the rest, in 4% fewer states; about 1,900 when the
+//! entries reached only the branches started after them). sdpor's complete
+//! executions are one thread's exactly.
 //!
 //! # With wakeup trees
 //!
@@ -350,12 +353,17 @@ pub enum Route {
 }
 
 /// The sequences forwarded to a job, for the nodes of its own
-/// ([`crate::dpor::forwarding`]), by depth.
+/// ([`crate::dpor::forwarding`]), by depth; and, for a search on backtrack sets, what
+/// lines 11–14 added to the sleep set of a node of the top that the job's branch
+/// there started after ([`Top::deliver`]).
 #[derive(Default)]
 pub struct Mailbox {
     /// Whether some wait, read without the lock at each step of the job.
     full: AtomicBool,
     sequences: Mutex<Vec<(usize, Vec<Entry>)>>,
+    /// Whether sleep entries wait, read without the lock at each step of the job.
+    late: AtomicBool,
+    sleeps: Mutex<Vec<(usize, Equivalent)>>,
 }
 
 impl Mailbox {
@@ -370,6 +378,19 @@ impl Mailbox {
             return Vec::new();
         }
         std::mem::take(&mut *lock(&self.sequences))
+    }
+
+    fn send_sleep(&self, depth: usize, dont: Equivalent) {
+        lock(&self.sleeps).push((depth, dont));
+        self.late.store(true, Ordering::Release);
+    }
+
+    /// The sleep entries received since the last call, with the depth of their node.
+    pub fn receive_sleeps(&self) -> Vec<(usize, Equivalent)> {
+        if !self.late.load(Ordering::Relaxed) || !self.late.swap(false, Ordering::Acquire) {
+            return Vec::new();
+        }
+        std::mem::take(&mut *lock(&self.sleeps))
     }
 }
 
@@ -413,13 +434,14 @@ pub struct Link {
 
 impl Link {
     fn new(top: Arc<SharedTop>, job: Job) -> Link {
+        let mailbox = job.mailbox.clone();
         Link {
             top,
             job,
             asked: Vec::new(),
             sleeps: Vec::new(),
             blocked: false,
-            mailbox: Arc::default(),
+            mailbox,
         }
     }
 
@@ -472,6 +494,7 @@ impl Link {
             }
             self.job.ancestors.push(id);
             self.job.through.push((id, branch));
+            top.went_through(&self.mailbox, (id, branch));
         }
         self.top.publish(&top);
         drop(top);
@@ -546,7 +569,12 @@ impl Link {
         self.asked.dedup();
         let mut top = lock(&self.top.inner);
         for (depth, dont) in self.sleeps.drain(..) {
-            add_dont_do(&mut top.nodes[self.job.ancestors[depth]].sleep, Some(dont));
+            let node = self.job.ancestors[depth];
+            if let Some(&(at, branch)) = self.job.through.get(depth) {
+                debug_assert_eq!(at, node, "a job's branches are by depth");
+                top.deliver((node, branch), depth, &dont);
+            }
+            add_dont_do(&mut top.nodes[node].sleep, Some(dont));
         }
         for (depth, initials) in self.asked.drain(..) {
             top.ask(self.job.ancestors[depth], &initials);
@@ -557,15 +585,20 @@ impl Link {
     }
 }
 
+/// The nodes of the top a job goes through, with its branch at each, by depth.
+type Through = Vec<(usize, usize)>;
+
 /// A job: a branch, and the top's nodes along its path (`ancestors[d]` is the node
 /// at depth `d`).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 struct Job {
     branch: Branch,
     ancestors: Vec<usize>,
     /// The nodes of the top whose branch this job explores part of, and that branch:
     /// it is in flight there until the job is done.
-    through: Vec<(usize, usize)>,
+    through: Through,
+    /// Where what is sent to the job waits, from when it is queued.
+    mailbox: Arc<Mailbox>,
 }
 
 struct Node {
@@ -580,6 +613,9 @@ struct Node {
     /// The node's work waiting for its running branches to end, as counted in
     /// [`Top::deferred`].
     waiting: usize,
+    /// The branches of a backtrack set in the order they started (the giver's first,
+    /// for a node given away), for [`Top::deliver`].
+    launched: Vec<usize>,
 }
 
 impl Node {
@@ -627,6 +663,9 @@ struct Top {
     choice: Choice,
     nodes: Vec<Node>,
     queue: Vec<Job>,
+    /// The jobs queued or running: where each receives what is sent to it, and the
+    /// nodes of the top it goes through, with its branch at each.
+    jobs: Vec<(Arc<Mailbox>, Through)>,
     /// Branches waiting for their running siblings ([`Node::waits`]), over every node.
     deferred: usize,
     running: usize,
@@ -655,6 +694,40 @@ impl Top {
             end.is_some_and(|end| started[..end].iter().all(|s| !a.in_flight(s.p)))
         };
         (n.ancestors.iter().zip(&n.path)).all(|(&id, &p)| ended(id, Some(p))) && ended(node, None)
+    }
+
+    /// What lines 11–14 added to the sleep set of `node` under its branch `branch`
+    /// (at `depth`) goes to the jobs queued or running below the branches of `node`
+    /// started after it, which started without it (a thread with nothing else to
+    /// do took them early, [`Top::launch_deferred`]): each adds it to its own nodes,
+    /// carried down its path as one thread carries a sleep set
+    /// (`Dpor::receive_late_sleeps`), and its choices from then on are those of a
+    /// branch that started with it. Sound as on one thread (see the module's
+    /// argument): the entry stands for a state reached below `branch`, explored to
+    /// its end by someone, and it reaches only branches started after `branch`, so
+    /// entries still point only to branches started before the ones that hold them.
+    /// Taken late, it explores what the branch explored without it so far, more than
+    /// one thread, never less.
+    fn deliver(&self, (node, branch): (usize, usize), depth: usize, dont: &Equivalent) {
+        let order = &self.nodes[node].launched;
+        let Some(started) = order.iter().position(|&q| q == branch) else {
+            return;
+        };
+        for (mailbox, through) in &self.jobs {
+            let later = (through.iter().find(|&&(n, _)| n == node))
+                .and_then(|&(_, q)| order.iter().position(|&r| r == q))
+                .is_some_and(|i| i > started);
+            if later {
+                mailbox.send_sleep(depth, dont.clone());
+            }
+        }
+    }
+
+    /// The job of `mailbox` goes through `node` by `branch` from now on.
+    fn went_through(&mut self, mailbox: &Arc<Mailbox>, (node, branch): (usize, usize)) {
+        if let Some((_, through)) = (self.jobs.iter_mut()).find(|(m, _)| Arc::ptr_eq(m, mailbox)) {
+            through.push((node, branch));
+        }
     }
 
     /// Recounts what `node` has waiting ([`Node::waits`]) after a change.
@@ -757,6 +830,7 @@ impl Top {
         }
         let before = n.sleep.clone();
         n.sleep.insert_elsewhere(step);
+        n.launched.push(p);
         let mut path = n.path.clone();
         path.push(p);
         self.queue_job(node, path, before, false);
@@ -775,6 +849,8 @@ impl Top {
             self.nodes[node].count(branch, 1);
         }
         let reached = path.len() + usize::from(take);
+        let mailbox = Arc::<Mailbox>::default();
+        self.jobs.push((mailbox.clone(), through.clone()));
         self.queue.push(Job {
             branch: Branch {
                 splits: reached < self.depth && self.queue.len() + self.deferred < self.enough,
@@ -784,6 +860,7 @@ impl Top {
             },
             ancestors,
             through,
+            mailbox,
         });
     }
 
@@ -1006,6 +1083,7 @@ impl Top {
             pending: handed.pending,
             inflight: Vec::new(),
             waiting: 0,
+            launched: Vec::from_iter(running),
         });
         // The branch the giver goes on with is in flight before any other is
         // launched: a wakeup tree's first job waits for it (a fresh choice too), and
@@ -1271,6 +1349,7 @@ impl SharedTop {
             },
             ancestors: Vec::new(),
             through: Vec::new(),
+            mailbox: Arc::default(),
         };
         SharedTop {
             inner: Mutex::new(Top {
@@ -1278,6 +1357,7 @@ impl SharedTop {
                 enough: 2 * workers,
                 choice,
                 nodes: Vec::new(),
+                jobs: vec![(root.mailbox.clone(), Vec::new())],
                 queue: vec![root],
                 deferred: 0,
                 running: 0,
@@ -1346,6 +1426,8 @@ impl SharedTop {
         for &(node, branch) in &link.job.through {
             top.nodes[node].count(branch, -1);
         }
+        top.jobs
+            .retain(|(mailbox, _)| !Arc::ptr_eq(mailbox, &link.mailbox));
         // The deepest first, as one thread would go back up.
         for &(node, _) in link.job.through.iter().rev() {
             if top.nodes[node].idle() {
@@ -1482,6 +1564,7 @@ mod tests {
             choice,
             nodes: Vec::new(),
             queue: Vec::new(),
+            jobs: Vec::new(),
             deferred: 0,
             running: 0,
             given: 0,
@@ -1567,6 +1650,32 @@ mod tests {
             "2 heads a sequence of the sleep set"
         );
         assert!(next.branch.before.asleep(10), "the first branch sleeps");
+    }
+
+    /// What lines 11–14 add to a node's sleep set under one of its branches reaches
+    /// the jobs of the branches started after it (taken early by a thread with
+    /// nothing else to do), never the branch's own jobs or those of branches started
+    /// before it: entries keep pointing to branches started before the ones that
+    /// hold them.
+    #[test]
+    fn a_sleep_entry_reaches_the_branches_started_after_its_own() {
+        let mut top = top_of(Choice::First, 3, SleepSet::default());
+        let first = top.queue.pop().expect("the first branch is a job");
+        top.ask(0, &[1]);
+        assert!(top.queue.is_empty(), "1 waits for the first branch");
+        top.launch_deferred();
+        let early = top
+            .queue
+            .pop()
+            .expect("a thread with nothing to do takes 1");
+        assert_eq!(early.branch.path, vec![1]);
+        let dont = || Equivalent::Proved(vec![step(12), step(11)]);
+        top.deliver((0, 0), 0, &dont());
+        assert_eq!(first.mailbox.receive_sleeps().len(), 0, "its own branch's");
+        assert_eq!(early.mailbox.receive_sleeps().len(), 1, "started after it");
+        top.deliver((0, 1), 0, &dont());
+        assert_eq!(first.mailbox.receive_sleeps().len(), 0, "started before it");
+        assert_eq!(early.mailbox.receive_sleeps().len(), 0, "its own branch's");
     }
 
     /// A step settled at the root (its branch and everything left of it explored
