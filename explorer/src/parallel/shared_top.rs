@@ -1556,6 +1556,16 @@ mod tests {
         top_of(Choice::First, 3, sleep)
     }
 
+    /// The job of the root's branch `first` ends: its count goes, and the root's
+    /// next deferred branch becomes a job, which is returned.
+    fn after(top: &mut Top, first: &Job) -> Job {
+        for &(node, branch) in &first.through {
+            top.nodes[node].count(branch, -1);
+        }
+        assert!(top.launch_first(0));
+        top.queue.pop().expect("a deferred branch is a job")
+    }
+
     /// A top whose root has processes `0..n` enabled (keys 10, 11, ...) and `sleep`;
     /// 0 is its first branch.
     fn top_of(choice: Choice, n: usize, sleep: SleepSet) -> Top {
@@ -1605,11 +1615,7 @@ mod tests {
         assert!(top.queue.is_empty());
         assert_eq!((deferred(&top), top.deferred), (vec![1, 2], 2));
         // The first branch ends: its count goes, and the deferred ones may start.
-        for &(node, branch) in &first.through {
-            top.nodes[node].count(branch, -1);
-        }
-        assert!(top.launch_first(0));
-        let next = top.queue.pop().expect("a deferred branch is a job");
+        let next = after(&mut top, &first);
         assert_eq!(
             next.branch.path,
             vec![2],
@@ -1640,11 +1646,7 @@ mod tests {
             &mut top.nodes[0].sleep,
             Some(Equivalent::Proved(vec![step(12), step(11)])),
         );
-        for &(node, branch) in &first.through {
-            top.nodes[node].count(branch, -1);
-        }
-        assert!(top.launch_first(0));
-        let next = top.queue.pop().expect("a deferred branch is a job");
+        let next = after(&mut top, &first);
         assert_eq!(
             next.branch.path,
             vec![2],
