@@ -28,8 +28,9 @@
 //! explored, as on one thread, so that it starts with what those added to the
 //! node's sleep set; a thread with nothing else to do takes such a branch early,
 //! and it takes what the branches started before it add to the node's sleep set as
-//! they send it (`Top::deliver`). A job that runs long gives the shallowest of its own nodes with branches left,
-//! and those above it, to the top when another thread waits and nothing is queued
+//! they send it (`Top::deliver`). A job that runs long gives the shallowest of its
+//! own nodes with branches left, and those above it, to the top when another thread
+//! waits and nothing is queued
 //! (`crate::dpor::split`).
 //!
 //! # Why it explores what one thread explores
@@ -591,7 +592,6 @@ type Through = Vec<(usize, usize)>;
 
 /// A job: a branch, and the top's nodes along its path (`ancestors[d]` is the node
 /// at depth `d`).
-#[derive(Clone)]
 struct Job {
     branch: Branch,
     ancestors: Vec<usize>,
@@ -665,7 +665,10 @@ struct Top {
     nodes: Vec<Node>,
     queue: Vec<Job>,
     /// The jobs queued or running: where each receives what is sent to it, and the
-    /// nodes of the top it goes through, with its branch at each.
+    /// nodes of the top it goes through, with its branch at each, as queued and as
+    /// given away (`Link::give`). A branch of a wakeup tree that a job takes at its
+    /// node (`Link::took`, under that node's hold) is not added: [`Top::deliver`]
+    /// reads only backtrack sets' branches.
     jobs: Vec<(Arc<Mailbox>, Through)>,
     /// Branches waiting for their running siblings ([`Node::waits`]), over every node.
     deferred: usize,
