@@ -483,15 +483,25 @@ fn pi_source_counts() {
         naive_run("pi_source.ic", 3),
         ((540, 0, 1622, 1), 6, vec![three.into()])
     );
-    // sdpor and odpor: the 4! traces; csdpor (measured): N - 1 executions; cdpor
-    // (measured): 2, a pair of `sum`s commuting where every order meets them.
+    // sdpor and odpor: the 4! traces; csdpor (measured): N - 1 executions; cdpor: the
+    // one execution alone, 3N + 2 states (boot, N intervals, N sums, N stops): the
+    // sums commute in every state the others leave, a group of guarded independences
+    // (`explorer::dependency::guarded_group`).
     let four = "workers = [0, 1, 2, 3], counter = 4, result = 0, id = [0, 1, 2, 3], \
                 numWorkers = [4, 4, 4, 4]";
     assert_eq!(
         reduced("pi_source.ic", 4, &[four.into()]),
-        [(24, 0, 166), (3, 5, 36), (2, 6, 32), (24, 0, 166)],
+        [(24, 0, 166), (3, 5, 36), (1, 0, 14), (24, 0, 166)],
         "sdpor, csdpor, cdpor, odpor"
     );
+    // The CDPOR paper's Pi(7) and Pi(20): 1 trace, 23 and 62 states.
+    for n in [7, 20] {
+        let what = format!("pi_source.ic N={n}");
+        let (program, text) = bench("pi_source.ic", n);
+        let s = cdpor(&program, &text, &what).stats;
+        let states = 3 * n as u64 + 2;
+        assert_eq!((s.traces, s.blocked, s.states), (1, 0, states), "{what}");
+    }
 }
 
 #[test]

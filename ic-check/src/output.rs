@@ -341,6 +341,7 @@ fn pruning(p: &Pruning) -> String {
         ("races pruned by ICs", p.races_pruned_by_ics),
         ("  where they meet", p.races_guarded_by_ics),
         ("    by running both orders", p.races_guarded_by_running),
+        ("    in groups", p.races_guarded_in_groups),
         ("ICs checked, line 11", p.ic_checks_line11),
         ("sleep added by ICs", p.sleep_added_by_ics),
         ("ICs checked, line 17", p.ic_checks_line17),

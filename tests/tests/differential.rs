@@ -27,6 +27,7 @@
 //! `tests/regressions/differential.txt` and replayed first; shrunk programs are kept
 //! as regressions, one file each in `tests/regressions/` (its README says how).
 
+mod guarded_groups;
 mod mutants;
 mod small_scope;
 mod spawned_futures;

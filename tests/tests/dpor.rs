@@ -259,11 +259,14 @@ fn cdpor_within(src: &str, defines: &[(&str, i64)], depth: Option<usize>) -> exp
 /// `[START, START + D]`. From 0 with D = 10,000 (ic-check's default) the constraint
 /// always holds: every race is pruned, and the one execution has 3 events, 4 states.
 /// From `i64::MAX - 5,807` it does not with D = 10,000 (the range passes `i64::MAX`):
-/// line 9 prunes only as guarded independences (`explorer::dependency::guarded`), one
-/// race of each new event, where the constraint holds in the values every order meets
-/// the two in (4 races in all); the others are reversed, and line 11's sleep sequences
-/// block 3 executions (8 states). With D = 5,000 every race is pruned again. Without a
-/// bound (no `max_depth`), no range: as from near `i64::MAX`.
+/// line 9 prunes as guarded independences (`explorer::dependency::guarded`), where the
+/// three incs commute in every state the others leave: the second inc's race with the
+/// first as a pair, the third's with the second as a pair and with the first as
+/// joining their group (`explorer::dependency::guarded_group`), 1 execution of 4
+/// states again (with one independence per event, the third race was reversed and
+/// line 11's sleep sequences blocked 3 executions, 8 states). With D = 5,000 every
+/// race is pruned by the range again, no group. Without a bound (no `max_depth`), no
+/// range: as from near `i64::MAX`.
 #[test]
 fn line_9_with_a_counter_bounded_by_the_depth() {
     let src = "param START = 0;
@@ -273,15 +276,22 @@ init { spawn inc(); spawn inc(); spawn inc(); }
 ";
     let near = 9_223_372_036_854_770_000;
     for (start, depth, expected) in [
-        (0, Some(10_000), (1, 0, 4, 3)),
-        (near, Some(10_000), (1, 3, 8, 4)),
-        (near, Some(5_000), (1, 0, 4, 3)),
-        (0, None, (1, 3, 8, 4)),
+        (0, Some(10_000), (1, 0, 4, 3, 0)),
+        (near, Some(10_000), (1, 0, 4, 3, 1)),
+        (near, Some(5_000), (1, 0, 4, 3, 0)),
+        (0, None, (1, 0, 4, 3, 1)),
     ] {
         let r = cdpor_within(src, &[("START", start)], depth);
         let s = &r.stats;
+        let p = &s.pruning;
         assert_eq!(
-            (s.traces, s.blocked, s.states, s.pruning.races_pruned_by_ics),
+            (
+                s.traces,
+                s.blocked,
+                s.states,
+                p.races_pruned_by_ics,
+                p.races_guarded_in_groups
+            ),
             expected,
             "START = {start}, max depth {depth:?}"
         );
@@ -294,8 +304,10 @@ init { spawn inc(); spawn inc(); spawn inc(); }
 /// start with (`frontend::analysis::local_states`), so `acc` has a range within the depth bound
 /// and the overflow conditions of `add`/`add` hold throughout it. Three adds of 1, 2
 /// and 3: 1 execution of 4 states, no race reversed. Started 1,000 below `i64::MAX`,
-/// with 10,000 events the range passes 2^63 (no pruning, the 3! orders reversed then
-/// merged by state, as without a depth bound); with 100 it does not. With an argument
+/// with 10,000 events the range passes 2^63, and the adds commute in every state the
+/// others leave (a group of guarded independences, `explorer::dependency::guarded_group`,
+/// as without a depth bound: the 3! orders were reversed then merged by state, 3
+/// executions blocked, before groups); with 100 the range does not pass 2^63. With an argument
 /// read from a global (a live local the analysis cannot know), no range, but the two
 /// adds commute where every order meets them (a guarded independence,
 /// `explorer::dependency::guarded`): 1 execution of 5 states (7, 1 blocked, when the
@@ -315,17 +327,24 @@ init { spawn add(1); spawn add(2); }
 ";
     let near = 9_223_372_036_854_774_807;
     for (src, start, depth, expected) in [
-        (sum, 0, Some(10_000), (1, 0, 5, 3)),
-        (sum, near, Some(10_000), (1, 3, 9, 4)),
-        (sum, near, Some(100), (1, 0, 5, 3)),
-        (sum, 0, None, (1, 3, 9, 4)),
-        (read, 0, Some(10_000), (1, 0, 5, 1)),
+        (sum, 0, Some(10_000), (1, 0, 5, 3, 0)),
+        (sum, near, Some(10_000), (1, 0, 5, 3, 1)),
+        (sum, near, Some(100), (1, 0, 5, 3, 0)),
+        (sum, 0, None, (1, 0, 5, 3, 1)),
+        (read, 0, Some(10_000), (1, 0, 5, 1, 0)),
     ] {
         let defines: &[(&str, i64)] = if src == sum { &[("START", start)] } else { &[] };
         let r = cdpor_within(src, defines, depth);
         let s = &r.stats;
+        let p = &s.pruning;
         assert_eq!(
-            (s.traces, s.blocked, s.states, s.pruning.races_pruned_by_ics),
+            (
+                s.traces,
+                s.blocked,
+                s.states,
+                p.races_pruned_by_ics,
+                p.races_guarded_in_groups
+            ),
             expected,
             "START = {start}, max depth {depth:?}"
         );

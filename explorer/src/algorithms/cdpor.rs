@@ -23,6 +23,8 @@
 use crate::algorithms::csdpor::ContextSensitive;
 use crate::dependency::footprint::Footprint;
 use crate::dependency::guarded;
+use crate::dependency::guarded_group;
+use crate::dependency::happens_before::HappensBefore;
 use crate::dpor::parts::Independence;
 use crate::dpor::sleep::{SleepSet, Step};
 use crate::dpor::{virtual_memory, Equivalent, LineNine, NewEvent, Parts, Race, Reduction};
@@ -44,6 +46,9 @@ pub struct Constrained {
     /// Line 11's question for the race line 9 last decided, `(e, n, answer)`, where
     /// line 9 answered it on the way ([`Constrained::guarded_independence`]).
     after_u: Option<(usize, usize, Commute)>,
+    /// The group of guarded independences the newest event joined while line 9
+    /// analyses its races ([`guarded_group`]).
+    joined: Option<Vec<usize>>,
     /// Line 9 also with constraints that read the state: globals private to the pair
     /// (see [`commute_as_events`]) and guarded independences: not in an optimal
     /// search (see [`Constrained::optimal`]).
@@ -57,6 +62,7 @@ impl Constrained {
             context,
             proved: None,
             after_u: None,
+            joined: None,
             reads_state: true,
         }
     }
@@ -241,6 +247,85 @@ impl Constrained {
     }
 }
 
+impl Constrained {
+    /// Whether the race `r` may be recorded as `n` joining a group of guarded
+    /// independences ([`guarded_group`]): the members, if it may. They are `n`, `e`
+    /// and every event linked to either by guarded independences already recorded.
+    fn group_independence(&self, r: &mut Race<'_, '_>) -> Option<Vec<usize>> {
+        const MOST_MEMBERS: usize = 64;
+        let (e, n) = (r.e, r.n());
+        let mut members = vec![n];
+        for &m in std::iter::once(&e).chain(&r.recorded.guarded) {
+            linked(r.hb, n, m, &mut members);
+        }
+        members.sort_unstable();
+        let events = r.events;
+        let first = members[0];
+        let reads = &events[first].footprint.reads;
+        let own = members.len() <= MOST_MEMBERS
+            && members.iter().all(|&m| {
+                let x = &events[m];
+                let writes_within = |l: &frontend::memory::Loc| {
+                    crate::dependency::footprint::intersects(std::slice::from_ref(l), reads)
+                };
+                // 1. and 2.
+                !x.failed
+                    && !x.own_accesses
+                    && x.footprint.reads == *reads
+                    && !x.footprint.writes.is_empty()
+                    && x.footprint.writes.iter().all(writes_within)
+                    && members.iter().all(|&o| o == m || events[o].proc != x.proc)
+            })
+            // 3.
+            && r.recorded.independent.iter().all(|i| members.contains(i))
+            && (members.iter().filter(|&&m| m != n))
+                .all(|&m| r.hb.independent_of(m).iter().all(|i| members.contains(i)));
+        // 4.
+        let apart = || {
+            let touches = |x: &Event| {
+                let f = &x.footprint;
+                crate::dependency::footprint::intersects(&f.reads, reads)
+                    || crate::dependency::footprint::intersects(&f.writes, reads)
+            };
+            (first..n).all(|i| members.contains(&i) || !touches(&events[i]))
+        };
+        if !own || !apart() {
+            return None;
+        }
+        // 5., from `s[pre(E, g₁)]`.
+        let steps: Vec<_> = (members.iter())
+            .map(|&m| (events[m].block, r.ex.entry_locals(m)))
+            .collect();
+        let mem = &r.snapshots[first].mem;
+        guarded_group::commute_as_group(&r.ex.machine, mem, &steps).then_some(members)
+    }
+}
+
+/// Whether event `e` belongs to a group of guarded independences: linked by them to
+/// an event recorded independent of two or more (a pair gives one to its event).
+fn in_group(hb: &HappensBefore, e: usize) -> bool {
+    if hb.with_guarded() == 0 {
+        return false;
+    }
+    let mut linked_to_e = Vec::new();
+    linked(hb, hb.depth(), e, &mut linked_to_e);
+    linked_to_e.iter().any(|&m| hb.guarded_of(m).len() >= 2)
+}
+
+/// Adds to `into` event `m` and every event before `end` linked to it by guarded
+/// independences recorded in `hb`, in either direction.
+fn linked(hb: &HappensBefore, end: usize, m: usize, into: &mut Vec<usize>) {
+    let mut todo = vec![m];
+    while let Some(x) = todo.pop() {
+        if into.contains(&x) {
+            continue;
+        }
+        into.push(x);
+        todo.extend(hb.guarded_of(x));
+        todo.extend((x + 1..end).filter(|&y| hb.guarded_of(y).contains(&x)));
+    }
+}
+
 /// Whether two racing events commute in `s[E'.û]`, and what showed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Commute {
@@ -281,16 +366,36 @@ impl Reduction for Constrained {
     /// orders run from there end alike ([`crate::dependency::guarded`]). Failed
     /// events and probes never commute.
     /// A guarded independence is the only one recorded for `n` (the rule's
-    /// condition 3).
+    /// condition 3), or `n` joins a group of them ([`guarded_group`]).
     fn line_nine(&mut self, r: &mut Race<'_, '_>) -> LineNine {
         let (e, n) = (r.e, r.n());
         self.after_u = None;
         let failed = r.events[e].failed || r.events[n].failed;
-        let verdict = if failed || r.recorded.guarded {
+        if r.recorded.guarded.is_empty() {
+            self.joined = None;
+        }
+        // A group is formed once for `n`; its other members race with `n` in turn.
+        let joined = self.joined.as_ref().is_some_and(|g| g.contains(&e));
+        let grouped = self.reads_state && !failed && in_group(r.hb, e);
+        let verdict = if failed {
             LineNine::Reverse
+        } else if joined {
+            LineNine::Guarded
+        } else if grouped || !r.recorded.guarded.is_empty() {
+            // Condition 3 of the pair rule, and of the group rule: the race is a
+            // guarded independence only within a group ([`guarded_group`]).
+            match self.group_independence(r) {
+                Some(members) => {
+                    r.stats.pruning.races_guarded_in_groups += 1;
+                    self.after_u = Some((e, n, Commute::ByRunning));
+                    self.joined = Some(members);
+                    LineNine::Guarded
+                }
+                None => LineNine::Reverse,
+            }
         } else if commute_as_events(r, self.reads_state) {
             LineNine::Independent
-        } else if self.reads_state && !r.recorded.any {
+        } else if self.reads_state && r.recorded.independent.is_empty() {
             match self.guarded_independence(r) {
                 Some(how) => {
                     let ran = how == Commute::ByRunning;

@@ -21,7 +21,7 @@
 //!    blocks may touch);
 //! 3. it is the only independence recorded for `n`: none before it (so happens-before
 //!    of `n` orders after every earlier event it conflicts with but `e`) and none
-//!    after it;
+//!    after it (unless `n` joins a group of them: [`crate::dependency::guarded_group`]);
 //! 4. whichever of the two runs first spawns nothing: `e` spawned nothing in `E`, and
 //!    `n` spawns nothing where it runs first, in `s[E'.û]`; what the second spawns
 //!    happens after both ([`HappensBefore::forced`]).
@@ -188,6 +188,12 @@ fn run_in_order(
             .ok()?;
         if i == 0 && !fx.spawns.is_empty() {
             return None;
+        }
+        // An ended process holds no locals ([`crate::executor::Executor`] clears
+        // them): the second `sum` of Pi's, which walks the list of workers, leaves
+        // others than the first.
+        if next == Next::End {
+            locals.clear();
         }
         ends.push((next, locals));
     }

@@ -114,6 +114,21 @@ impl HappensBefore {
         &self.independent[i]
     }
 
+    /// The earlier events of event `i`'s guarded independences.
+    pub fn guarded_of(&self, i: usize) -> &[usize] {
+        &self.guarded[i]
+    }
+
+    /// How many events of the execution have guarded independences.
+    pub fn with_guarded(&self) -> usize {
+        self.with_guarded
+    }
+
+    /// How many events the execution has.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
     /// The earlier events event `i` happens after because its process was spawned
     /// by the second event of a guarded pair: the pair's first.
     pub fn forced(&self, i: usize) -> &[usize] {

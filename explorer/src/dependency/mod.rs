@@ -22,6 +22,7 @@ pub mod constraints;
 pub mod footprint;
 pub mod future;
 pub mod guarded;
+pub mod guarded_group;
 pub mod happens_before;
 pub mod observers;
 pub mod races;

@@ -118,9 +118,10 @@ impl<R: Reduction> Dpor<R> {
                     at,
                     (&reached, self.end_reads),
                 );
+                let before = self.hb.independent_of(n).iter();
                 race.recorded = Recorded {
-                    any: !independent.is_empty() || !self.hb.independent_of(n).is_empty(),
-                    guarded: !guarded.is_empty(),
+                    independent: before.chain(&independent).copied().collect(),
+                    guarded: guarded.clone(),
                 };
                 let reverse = match self.reduction.line_nine(&mut race) {
                     LineNine::Reverse => true,

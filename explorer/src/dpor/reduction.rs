@@ -52,12 +52,13 @@ pub struct Race<'a, 'p> {
     pub recorded: Recorded,
 }
 
-/// What CDPOR's line 9 recorded for the newest event so far: some independence, and
-/// a guarded one ([`crate::dependency::guarded`]).
-#[derive(Clone, Copy, Debug, Default)]
+/// What CDPOR's line 9 recorded for the newest event so far: the earlier events it
+/// is independent of, and those of them that are guarded independences
+/// ([`crate::dependency::guarded`]).
+#[derive(Clone, Debug, Default)]
 pub struct Recorded {
-    pub any: bool,
-    pub guarded: bool,
+    pub independent: Vec<usize>,
+    pub guarded: Vec<usize>,
 }
 
 /// CDPOR's line 9 on a race.

@@ -98,6 +98,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
         races_pruned_by_ics,
         races_guarded_by_ics,
         races_guarded_by_running,
+        races_guarded_in_groups,
         ic_checks_line11,
         replayed_events,
         ic_checks_line17,
@@ -124,6 +125,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
     to.races_pruned_by_ics += races_pruned_by_ics;
     to.races_guarded_by_ics += races_guarded_by_ics;
     to.races_guarded_by_running += races_guarded_by_running;
+    to.races_guarded_in_groups += races_guarded_in_groups;
     to.ic_checks_line11 += ic_checks_line11;
     to.replayed_events += replayed_events;
     to.ic_checks_line17 += ic_checks_line17;
