@@ -56,7 +56,8 @@ pub fn notdep(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
 /// the execution meets its two events, not where a reversal of another race moves
 /// them: there one may run before the other in other values and take another path
 /// (`tests/regressions/cdpor_a_reversal_moves_a_guarded_pair.ic`), so a reversal's
-/// sequence and its initials keep them ordered.
+/// sequence and its initials keep them ordered (see the module
+/// [`crate::dependency::guarded`], "Reversals keep the pair ordered").
 fn after_counting_guarded(events: &[Event], hb: &HappensBefore, e: usize, end: usize) -> Vec<bool> {
     let mut after = vec![e];
     let mut out = vec![false; end.saturating_sub(e + 1)];
