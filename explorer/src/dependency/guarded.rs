@@ -63,24 +63,23 @@
 //! names it but changes nothing it does (process identities are not state,
 //! [`crate::state::State::check_fingerprint`]).
 //!
-//! # Reversals keep the pair ordered
+//! # A gap: reversals move the pair
 //!
 //! The argument above is about the linearisations of an explored execution. A
 //! reversal of another race is not one: it moves events, and a guarded pair moved
 //! with it may meet in other values, where it does not commute. Source-DPOR builds a
-//! reversal's sequence from `notdep(e, E)` and adds one of its initials; with the
-//! pair's independence in happens-before, an event of the pair could stand there as
-//! an initial, run where its partner has not run, and the branch it stood for was
-//! never explored: `p` and `q₂` commute at `y = 0` (p returns), the race of `q₂`
-//! with `r` (`y = 1`) was reversed with `p` first, and `q₁ r q₂ p`, where `p` reads 3
-//! and fails, was missed (`tests/regressions/cdpor_a_reversal_moves_a_guarded_pair.ic`,
-//! found by the generator). So a reversal's sequence and its initials count a
-//! guarded independence as the conflict it is ([`crate::dependency::races`]): the
-//! reversal runs as Source-DPOR without it would, and the pair is left unreversed
-//! only where it races. That Source-DPOR's completeness holds with races judged by
-//! the finer relation and reversals built by the coarser one is argued here, not
-//! proved: its proof (JACM'17) assumes one relation; the differential test and
-//! the families built for these rules are the evidence.
+//! reversal's sequence from `notdep(e, E)` and adds one of its initials unless one
+//! is in the backtrack set already; with the pair's independence in happens-before,
+//! an event of the pair can be that initial, run where its partner has not, and the
+//! branch it stands for is not explored: `p` and `q₂` commute at `y = 0` (`p`
+//! returns), the race of `q₂` with `r` (`y = 1`) is reversed with `p` first, and
+//! `q₁ r q₂ p`, where `p` reads 3 and fails, is missed by `cdpor --literal`
+//! (`tests/regressions/cdpor_a_reversal_moves_a_guarded_pair.ic`, found by the
+//! generator; cdpor without `--literal` finds it). Building the sequence and its
+//! initials as if the pair conflicted repairs that program and loses a final state
+//! of another (its race is then not the one the sequence reverses). Source-DPOR's
+//! completeness proof (JACM'17) assumes one relation; with guarded independences it
+//! does not apply as it stands (`docs/known-gaps.md` says so).
 //!
 //! # Why each condition is needed
 //!

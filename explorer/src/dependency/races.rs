@@ -43,32 +43,7 @@ pub fn races(events: &[Event], hb: &HappensBefore) -> Vec<usize> {
 /// after `e`, in order (`n` excluded).
 pub fn notdep(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
     let d = events.len() - 1;
-    if hb.with_guarded() > 0 {
-        let after = after_counting_guarded(events, hb, e, d);
-        return (e + 1..d).filter(|&j| !after[j - e - 1]).collect();
-    }
     (e + 1..d).filter(|&j| !hb.before(events, e, j)).collect()
-}
-
-/// For each event after `e` and before `end`: whether it happens after `e` with
-/// cdpor's guarded independences ([`crate::dependency::guarded`]) counted as the
-/// conflicts they are. A guarded independence holds where every linearisation of
-/// the execution meets its two events, not where a reversal of another race moves
-/// them: there one may run before the other in other values and take another path
-/// (`tests/regressions/cdpor_a_reversal_moves_a_guarded_pair.ic`), so a reversal's
-/// sequence and its initials keep them ordered (see the module
-/// [`crate::dependency::guarded`], "Reversals keep the pair ordered").
-fn after_counting_guarded(events: &[Event], hb: &HappensBefore, e: usize, end: usize) -> Vec<bool> {
-    let mut after = vec![e];
-    let mut out = vec![false; end.saturating_sub(e + 1)];
-    for j in e + 1..end {
-        let guarded = hb.guarded_of(j);
-        if (after.iter()).any(|&k| guarded.contains(&k) || hb.before(events, k, j)) {
-            after.push(j);
-            out[j - e - 1] = true;
-        }
-    }
-    out
 }
 
 /// `notdep(e, E)` of a whole execution `E` (JACM Alg. 2, where an execution ends):
@@ -134,11 +109,7 @@ pub fn initials(
         }
         seen.push(proc);
         let before = &v[..k];
-        let after = |y: usize| match hb.with_guarded() {
-            0 => hb.before(events, y, x),
-            _ => after_counting_guarded(events, hb, y, x + 1)[x - y - 1],
-        };
-        let ordered = before.iter().any(|&y| after(y))
+        let ordered = before.iter().any(|&y| hb.before(events, y, x))
             || (k + 1 == v.len())
                 && last.is_some_and(|f| before.iter().any(|&y| events[y].footprint.conflicts(f)));
         if !ordered {
