@@ -47,6 +47,16 @@ mod campaigns;
 mod shapes;
 mod strategy;
 
+/// Which entry of each of a family's lists its `index`-th program takes (the first
+/// list's entry changes fastest): `index`'s digits in the mixed radix of `lens`.
+fn entries<const N: usize>(mut index: usize, lens: [usize; N]) -> [usize; N] {
+    lens.map(|len| {
+        let entry = index % len;
+        index /= len;
+        entry
+    })
+}
+
 /// The seed of this run: `IC_DIFF_SEED` when it is a number, else one from the clock
 /// (a new one every run). Written to stderr once, past the test harness's capture, so
 /// that every CI log has it.

@@ -11,7 +11,7 @@
 //! by hand, `cargo test --release -p tests --test differential
 //! guarded_groups_campaign -- --ignored --nocapture` runs all of them.
 
-use super::differential;
+use super::{differential, entries};
 
 /// `s(v)`: a task of the counter.
 const S: &[&str] = &[
@@ -53,9 +53,7 @@ const INIT: &[&str] = &[
 
 /// The `index`-th program (`index < S.len() * T.len() * W.len() * INIT.len()`).
 fn program(index: usize) -> String {
-    let (s, rest) = (index % S.len(), index / S.len());
-    let (t, rest) = (rest % T.len(), rest / T.len());
-    let (w, init) = (rest % W.len(), rest / W.len());
+    let [s, t, w, init] = entries(index, [S.len(), T.len(), W.len(), INIT.len()]);
     format!(
         "global int c = 0;\nglobal int r = 0;\nglobal int y = 0;\nglobal int z = 0;\n\
          proc s(int v) {{ {} }}\nproc t(int u) {{ {} }}\nproc w() {{ {} }}\n\

@@ -11,7 +11,7 @@
 //! `cargo test --release -p tests --test differential spawned_futures_campaign --
 //! --ignored --nocapture` runs all 900.
 
-use super::differential;
+use super::{differential, entries};
 
 /// `p`: a write of x that a spawned `r` may come after, or before.
 const P: &[&str] = &[
@@ -52,9 +52,7 @@ const INIT: &[&str] = &[
 
 /// The `index`-th program (`index < P.len() * Q.len() * R.len() * INIT.len()`).
 fn program(index: usize) -> String {
-    let (p, rest) = (index % P.len(), index / P.len());
-    let (q, rest) = (rest % Q.len(), rest / Q.len());
-    let (r, init) = (rest % R.len(), rest / R.len());
+    let [p, q, r, init] = entries(index, [P.len(), Q.len(), R.len(), INIT.len()]);
     format!(
         "global int x = 0;\nglobal int y = 0;\nproc p() {{ {} }}\nproc q() {{ {} }}\n\
          proc r() {{ {} }}\ninit {{ {} }}\n",
