@@ -304,7 +304,7 @@ impl Constrained {
 /// Whether event `e` belongs to a group of guarded independences: linked by them to
 /// an event recorded independent of two or more (a pair gives one to its event).
 fn in_group(hb: &HappensBefore, e: usize) -> bool {
-    if hb.with_guarded() == 0 {
+    if hb.in_groups() == 0 {
         return false;
     }
     let mut linked_to_e = Vec::new();

@@ -24,6 +24,9 @@ pub struct HappensBefore {
     guarded: Vec<Vec<usize>>,
     /// How many events of the execution have guarded independences.
     with_guarded: usize,
+    /// How many events of the execution have two or more: each joined a group of
+    /// them ([`crate::dependency::guarded_group`]).
+    in_groups: usize,
     /// Per event: the earlier events it happens after because a guarded pair's
     /// second event spawned its process (the spawn belongs to the pair).
     forced: Vec<Vec<usize>>,
@@ -54,6 +57,7 @@ impl HappensBefore {
         let d = events.len() - 1;
         self.guarded[d].extend_from_slice(guarded);
         self.with_guarded += usize::from(!guarded.is_empty());
+        self.in_groups += usize::from(guarded.len() >= 2);
     }
 
     /// [`Self::push`] where the caller says which earlier events `i` the newest one
@@ -119,9 +123,10 @@ impl HappensBefore {
         &self.guarded[i]
     }
 
-    /// How many events of the execution have guarded independences.
-    pub fn with_guarded(&self) -> usize {
-        self.with_guarded
+    /// How many events of the execution joined a group of guarded independences
+    /// (have two or more).
+    pub fn in_groups(&self) -> usize {
+        self.in_groups
     }
 
     /// How many events the execution has.
@@ -138,6 +143,7 @@ impl HappensBefore {
     pub fn pop(&mut self) {
         self.depth -= 1;
         self.with_guarded -= usize::from(!self.guarded[self.depth].is_empty());
+        self.in_groups -= usize::from(self.guarded[self.depth].len() >= 2);
     }
 
     /// Whether event `a` happens before event `b` (indices into the execution).
