@@ -81,8 +81,8 @@ pub struct Pruning {
     /// ([`crate::dependency::guarded::commute_by_running`]).
     #[serde(default)]
     pub races_guarded_by_running: u64,
-    /// Of `races_pruned_by_ics`: the races recorded as an event joining a group of
-    /// guarded independences ([`crate::dependency::guarded_group`]).
+    /// Of those, the races of an event that joined a group of guarded
+    /// independences with the members ([`crate::dependency::guarded_group`]).
     #[serde(default)]
     pub races_guarded_in_groups: u64,
     /// Constraints checked in `s[E'.û]` (CDPOR line 11).

@@ -380,6 +380,7 @@ impl Reduction for Constrained {
         let verdict = if failed {
             LineNine::Reverse
         } else if joined {
+            r.stats.pruning.races_guarded_in_groups += 1;
             LineNine::Guarded
         } else if grouped || !r.recorded.guarded.is_empty() {
             // Condition 3 of the pair rule, and of the group rule: the race is a
