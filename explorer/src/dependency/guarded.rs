@@ -63,7 +63,7 @@
 //! names it but changes nothing it does (process identities are not state,
 //! [`crate::state::State::check_fingerprint`]).
 //!
-//! # A gap: reversals move the pair
+//! # Reversals move the pair
 //!
 //! The argument above is about the linearisations of an explored execution. A
 //! reversal of another race is not one: it moves events, and a guarded pair moved
@@ -71,15 +71,19 @@
 //! reversal's sequence from `notdep(e, E)` and adds one of its initials unless one
 //! is in the backtrack set already; with the pair's independence in happens-before,
 //! an event of the pair can be that initial, run where its partner has not, and the
-//! branch it stands for is not explored: `p` and `q₂` commute at `y = 0` (`p`
-//! returns), the race of `q₂` with `r` (`y = 1`) is reversed with `p` first, and
-//! `q₁ r q₂ p`, where `p` reads 3 and fails, is missed by `cdpor --literal`
+//! branch it stands for may reverse nothing: `p` and `q₂` commute at `y = 0` (`p`
+//! returns), the race of `q₂` with `r` (`y = 1`) was reversed with `p` first, and
+//! `q₁ r q₂ p`, where `p` reads 3 and fails, was missed by `cdpor --literal`
 //! (`tests/regressions/cdpor_a_reversal_moves_a_guarded_pair.ic`, found by the
-//! generator; cdpor without `--literal` finds it). Building the sequence and its
-//! initials as if the pair conflicted repairs that program and loses a final state
-//! of another (its race is then not the one the sequence reverses). Source-DPOR's
-//! completeness proof (JACM'17) assumes one relation; with guarded independences it
-//! does not apply as it stands (`docs/known-gaps.md` says so).
+//! generator). So where an initial is there only by a guarded independence
+//! ([`crate::dependency::races::moved_by_guarded`]), another initial, or else the
+//! race's later event, joins the backtrack set beside it (`add_initial`): branches
+//! are only added. Building the sequence as if the pair conflicted, or taking the
+//! other initial in its place, lost a final state of another generated program
+//! (`tests/regressions/cdpor_a_reversal_keeps_the_events_its_race_needs.ic`).
+//! Source-DPOR's completeness proof (JACM'17) assumes one relation; with guarded
+//! independences it does not apply as it stands, and this repair is checked, not
+//! proved (`docs/known-gaps.md`).
 //!
 //! # Why each condition is needed
 //!

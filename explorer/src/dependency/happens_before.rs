@@ -123,6 +123,11 @@ impl HappensBefore {
         &self.guarded[i]
     }
 
+    /// How many events of the execution have guarded independences.
+    pub fn with_guarded(&self) -> usize {
+        self.with_guarded
+    }
+
     /// How many events of the execution joined a group of guarded independences
     /// (have two or more).
     pub fn in_groups(&self) -> usize {

@@ -46,6 +46,38 @@ pub fn notdep(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {
     (e + 1..d).filter(|&j| !hb.before(events, e, j)).collect()
 }
 
+/// The processes whose first event in `v` (a reversal's sequence for a race of `e`)
+/// is there only by a guarded independence of cdpor's: it happens after `e` when
+/// those count as the conflicts they are. Such an event commutes with its partner
+/// where the execution's linearisations meet them, not where the reversal runs it:
+/// there a branch it heads may stand for no branch that reverses the race
+/// (`tests/regressions/cdpor_a_reversal_moves_a_guarded_pair.ic`).
+pub fn moved_by_guarded(events: &[Event], hb: &HappensBefore, e: usize, v: &[usize]) -> Vec<usize> {
+    if hb.with_guarded() == 0 {
+        return Vec::new();
+    }
+    let mut after = vec![e];
+    let mut moved = Vec::new();
+    let mut seen = Vec::new();
+    for j in e + 1..events.len() {
+        let guarded = hb.guarded_of(j);
+        if (after.iter()).any(|&k| guarded.contains(&k) || hb.before(events, k, j)) {
+            after.push(j);
+        }
+    }
+    for &x in v {
+        let proc = events[x].proc;
+        if seen.contains(&proc) {
+            continue;
+        }
+        seen.push(proc);
+        if after.contains(&x) && !hb.before(events, e, x) {
+            moved.push(proc);
+        }
+    }
+    moved
+}
+
 /// `notdep(e, E)` of a whole execution `E` (JACM Alg. 2, where an execution ends):
 /// the events after `e` that do not happen after `e`, in order, to the last.
 pub fn notdep_whole(events: &[Event], hb: &HappensBefore, e: usize) -> Vec<usize> {

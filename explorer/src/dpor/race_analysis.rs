@@ -229,8 +229,10 @@ impl<R: Reduction> Dpor<R> {
 /// Source-DPOR (Alg. 1, line 10): unless an initial of `v` (event indices of the
 /// current execution; `last`: the footprint its last event has when it runs, for a
 /// probe) is in `backtrack(E')` already, one that is enabled at `E'` joins it. If
-/// none is enabled, `v` cannot run there and nothing is added. `E'` is the node
-/// `prefix` at depth `e`; one in the top that threads share decides there.
+/// none is enabled, `v` cannot run there and nothing is added. Where an initial is
+/// there only by cdpor's guarded independences, the same is done again without it
+/// (see [`races::moved_by_guarded`]). `E'` is the node `prefix` at depth `e`; one in
+/// the top that threads share decides there.
 pub(super) fn add_initial(
     run: &mut Exploration<'_, '_>,
     hb: &HappensBefore,
@@ -240,20 +242,40 @@ pub(super) fn add_initial(
     last: Option<&Footprint>,
 ) {
     let initials = races::initials(run.ex.events(), hb, v, last);
-    if run.shares_above(e) {
-        run.ask_above(e, initials);
-        return;
+    // An initial that a guarded independence alone put there may stand for no
+    // reversal of the race: one of the others, or else the race's later event,
+    // joins too (`races::moved_by_guarded`).
+    let moved = races::moved_by_guarded(run.ex.events(), hb, e, v);
+    let mut sure: Vec<usize> = Vec::new();
+    if initials.iter().any(|q| moved.contains(q)) {
+        sure = initials
+            .iter()
+            .filter(|q| !moved.contains(q))
+            .copied()
+            .collect();
+        if sure.is_empty() {
+            sure.extend(v.last().map(|&n| run.ex.events()[n].proc));
+        }
     }
-    if initials.iter().any(|q| prefix.backtrack.contains(q)) {
-        return;
-    }
-    let candidates: Vec<usize> = initials
-        .into_iter()
-        .filter(|q| prefix.enabled.contains(q))
-        .collect();
-    if let Some(q) = choose(guided, &run.ex.state, &prefix.sleep, &candidates) {
-        prefix.backtrack.push(q);
-        run.stats.pruning.backtrack_added += 1;
+    for initials in [initials, sure] {
+        if initials.is_empty() {
+            continue;
+        }
+        if run.shares_above(e) {
+            run.ask_above(e, initials);
+            continue;
+        }
+        if initials.iter().any(|q| prefix.backtrack.contains(q)) {
+            continue;
+        }
+        let candidates: Vec<usize> = initials
+            .into_iter()
+            .filter(|q| prefix.enabled.contains(q))
+            .collect();
+        if let Some(q) = choose(guided, &run.ex.state, &prefix.sleep, &candidates) {
+            prefix.backtrack.push(q);
+            run.stats.pruning.backtrack_added += 1;
+        }
     }
 }
 
