@@ -56,22 +56,26 @@ pub fn moved_by_guarded(events: &[Event], hb: &HappensBefore, e: usize, v: &[usi
     if hb.with_guarded() == 0 {
         return Vec::new();
     }
-    let mut after = vec![e];
+    let Some(&end) = v.last() else {
+        return Vec::new();
+    };
+    // Whether each event from `e` to the last of `v` happens after `e` so.
+    let mut after = vec![false; end + 1 - e];
+    after[0] = true;
+    for j in e + 1..=end {
+        let guarded = hb.guarded_of(j);
+        after[j - e] =
+            (e..j).any(|k| after[k - e] && (guarded.contains(&k) || hb.before(events, k, j)));
+    }
     let mut moved = Vec::new();
     let mut seen = Vec::new();
-    for j in e + 1..events.len() {
-        let guarded = hb.guarded_of(j);
-        if (after.iter()).any(|&k| guarded.contains(&k) || hb.before(events, k, j)) {
-            after.push(j);
-        }
-    }
     for &x in v {
         let proc = events[x].proc;
         if seen.contains(&proc) {
             continue;
         }
         seen.push(proc);
-        if after.contains(&x) && !hb.before(events, e, x) {
+        if after[x - e] && !hb.before(events, e, x) {
             moved.push(proc);
         }
     }
