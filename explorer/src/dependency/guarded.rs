@@ -93,6 +93,20 @@
 //!   where `x == 0`. The paper's `U⇒` asks only of the processes enabled where `C` is
 //!   evaluated. Without condition 3, cdpor lost a final state of
 //!   `tests/regressions/a_guarded_independence_is_the_only_one_of_its_event.ic`.
+//! - Condition 2 with one reader: a location of `L` that only one of the two may
+//!   read is enough for the linearisations of the execution where the pair is
+//!   recorded (an earlier write of it ordered with the two already, no later event
+//!   recorded a guarded independence of either), but not for the search.
+//!   `tests/regressions/state_pruning_loses_a_race.ic`: `p: x = 2 + z` and `r: x = 0`
+//!   commute at `z = -2`, which only `p` reads. Recorded independent after `q`'s
+//!   `z = -2`, the pair is never reversed in that branch, while the race of the
+//!   execution that ran `p` first, at `z = 0`, was left to it (its sequence's initial
+//!   `q` was in the backtrack set already): `cdpor --literal` lost `x = 2` (and
+//!   cdpor lost final states of two `odpor_cs_ob_*` regressions). With `r` reading
+//!   `z` too, `q`'s write would come between `p` and `r` in happens-before of the
+//!   first execution. The rule was tried on 2026-12-06 for PipeSort as written
+//!   (`benches/programs/ps_source.ic`: pushes at nodes `k` and `k + 1` commute where
+//!   node `k + 1` exists, which only the push at `k` reads).
 //! - Condition 1 by running: no constraint speaks of MergeSort's two `done`s at an
 //!   object (`benches/programs/ms_source.ic`: an array of lists, a recursive merge);
 //!   they read the same locations, and the first stores its list, the second merges
