@@ -208,30 +208,11 @@ fn run_in_order(
     let mut mem = mem.clone();
     let mut fx = Effects::default();
     let mut ends = Vec::with_capacity(2);
-    for (i, (block, locals)) in order.into_iter().enumerate() {
-        if machine.enabled(block, &mem, locals) != Ok(true) {
-            return None;
-        }
-        let mut locals = locals.to_vec();
-        let next = machine
-            .run_block(
-                block,
-                &mut mem,
-                &mut locals,
-                &mut UndoLog::default(),
-                &mut fx,
-            )
-            .ok()?;
+    for (i, step) in order.into_iter().enumerate() {
+        ends.push(run_step(machine, &mut mem, step, &mut fx)?);
         if i == 0 && !fx.spawns.is_empty() {
             return None;
         }
-        // An ended process holds no locals ([`crate::executor::Executor`] clears
-        // them): the second `sum` of Pi's, which walks the list of workers, leaves
-        // others than the first.
-        if next == Next::End {
-            locals.clear();
-        }
-        ends.push((next, locals));
     }
     reads.append(&mut fx.reads);
     let mut writes = fx.writes;
@@ -246,4 +227,28 @@ fn run_in_order(
         ends: [first, second],
         spawns,
     })
+}
+
+/// Runs `step` on `mem`, adding its effects to `fx`: its next block and its
+/// process's locals after it, `None` if it is disabled there or fails.
+pub(crate) fn run_step(
+    machine: &Machine<'_>,
+    mem: &mut Memory,
+    (block, locals): Step<'_>,
+    fx: &mut Effects,
+) -> Option<(Next, Vec<Value>)> {
+    if machine.enabled(block, mem, locals) != Ok(true) {
+        return None;
+    }
+    let mut locals = locals.to_vec();
+    let next = machine
+        .run_block(block, mem, &mut locals, &mut UndoLog::default(), fx)
+        .ok()?;
+    // An ended process holds no locals ([`crate::executor::Executor`] clears them):
+    // the second `sum` of Pi's, which walks the list of workers, leaves others than
+    // the first.
+    if next == Next::End {
+        locals.clear();
+    }
+    Some((next, locals))
 }

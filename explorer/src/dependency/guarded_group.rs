@@ -81,9 +81,9 @@
 //! [`HappensBefore::forced`]: crate::dependency::happens_before::HappensBefore::forced
 
 use crate::dependency::constraints::Event as Step;
-use crate::dependency::guarded::commute_by_running;
+use crate::dependency::guarded::{commute_by_running, run_step};
 use frontend::interp::{Effects, Machine};
-use frontend::memory::{Memory, UndoLog};
+use frontend::memory::Memory;
 use std::collections::HashSet;
 
 /// The most states of a group [`commute_as_group`] visits before it gives up (the
@@ -137,16 +137,8 @@ pub fn commute_as_group(machine: &Machine<'_>, mem: &Memory, members: &[Step<'_>
 
 /// The memory `step` leaves when run from `mem`: `None` if it is disabled there or
 /// fails.
-fn run(machine: &Machine<'_>, mem: &Memory, (block, locals): Step<'_>) -> Option<Memory> {
-    if machine.enabled(block, mem, locals) != Ok(true) {
-        return None;
-    }
+fn run(machine: &Machine<'_>, mem: &Memory, step: Step<'_>) -> Option<Memory> {
     let mut mem = mem.clone();
-    let mut fx = Effects::default();
-    let mut locals = locals.to_vec();
-    let log = &mut UndoLog::default();
-    machine
-        .run_block(block, &mut mem, &mut locals, log, &mut fx)
-        .ok()?;
+    run_step(machine, &mut mem, step, &mut Effects::default())?;
     Some(mem)
 }
