@@ -339,7 +339,7 @@ fn ics_file_is_used() {
             v["states"].as_u64(),
             v["blocked"].as_u64()
         ),
-        (Some(1), Some(6), Some(1))
+        (Some(1), Some(4), Some(0))
     );
 }
 

@@ -372,7 +372,7 @@ fn max_traces_of_exactly_all_executions_is_complete() {
         assert!(stdout(&o).contains("result:       ok\n"), "{}", stdout(&o));
         assert!(stdout(&o).contains(&format!("traces:       {all}\n")));
     }
-    // fig1 under cdpor: one complete execution (and five blocked ones).
+    // fig1 under cdpor: one complete execution, none blocked.
     let fig1 = repo(FIG1);
     let o = ic_check(&["--json", "--max-traces", "1", s(&fig1)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -119,7 +119,7 @@ fn complete_leaves_are_traces() {
         (&fig1, "naive", 6, 16, 0),
         (&fig1, "sdpor", 6, 16, 0),
         (&fig1, "csdpor", 1, 8, 8),
-        (&fig1, "cdpor", 1, 6, 10),
+        (&fig1, "cdpor", 1, 4, 12),
         (&independent, "naive", 6, 16, 0),
         (&independent, "sdpor", 2, 7, 9),
         (&independent, "csdpor", 1, 6, 10),
@@ -216,8 +216,8 @@ fn svg_of_fig1_is_well_formed_and_renders() {
         .collect();
     assert_eq!(classes.len(), 16);
     assert_eq!(count(&classes, &["complete"]), 6);
-    assert_eq!(count(&classes, &["pruned"]), 10);
-    assert_eq!(count(&classes, &["blocked"]), 1);
+    assert_eq!(count(&classes, &["pruned"]), 12);
+    assert_eq!(count(&classes, &["blocked"]), 0);
     // Every state has its schedule as a tooltip.
     let titles: Vec<&str> = doc
         .descendants()

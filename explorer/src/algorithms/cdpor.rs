@@ -168,8 +168,9 @@ impl Constrained {
     }
 
     /// Whether the race `r` is a guarded independence ([`crate::dependency::guarded`],
-    /// conditions 1, 2 and 4; the caller keeps 3): how it was shown, if it is.
-    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<Commute> {
+    /// conditions 1, 2 and 4; the caller keeps 3): how it was shown, and whether the
+    /// pair is closed, if it is.
+    fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<(Commute, Vec<Loc>)> {
         let (e, n) = (r.e, r.n());
         let (x, y) = (&r.events[e], &r.events[n]);
         // 4.: `e`, run first, spawned nothing; it ran so in `s[E'.û]` too (no event of
@@ -179,11 +180,9 @@ impl Constrained {
             return None;
         }
         // 2., at the grain of globals, before any memory is computed: only constraints
-        // over globals both may read can serve.
-        let read_by_y = |g: &GlobalId| y.footprint.reads.iter().any(|l| l.global == *g);
-        let mut read: Vec<GlobalId> = x.footprint.reads.iter().map(|l| l.global).collect();
+        // over globals `n` may read can serve.
+        let mut read: Vec<GlobalId> = y.footprint.reads.iter().map(|l| l.global).collect();
         read.dedup();
-        read.retain(read_by_y);
         let both = move |g: GlobalId| read.contains(&g);
         let blocks = (x.block, y.block);
         let relation = r.dependency.relation_r()?.relation(r.program);
@@ -237,13 +236,11 @@ impl Constrained {
         };
         self.after_u = Some((e, n, answer));
         let (how, locations) = shown?;
-        if !guarded::read_by_both(r.events, r.hb, (e, n), &locations) {
-            return None;
-        }
+        let closed = guarded::read_by_later(r.events, r.hb, (e, n), &locations)?;
         // 4.: `n`, run first there, spawns nothing (both orders ran so already).
         let first =
             how == Commute::ByRunning || r.ex.completes_without_spawning(mem, y.block, ly)?;
-        first.then_some(how)
+        first.then_some((how, closed))
     }
 }
 
@@ -381,7 +378,7 @@ impl Reduction for Constrained {
             LineNine::Reverse
         } else if joined {
             r.stats.pruning.races_guarded_in_groups += 1;
-            LineNine::Guarded
+            LineNine::Guarded { closed: Vec::new() }
         } else if grouped || !r.recorded.guarded.is_empty() {
             // Condition 3 of the pair rule, and of the group rule: the race is a
             // guarded independence only within a group ([`guarded_group`]).
@@ -390,18 +387,21 @@ impl Reduction for Constrained {
                     r.stats.pruning.races_guarded_in_groups += 1;
                     self.after_u = Some((e, n, Commute::ByRunning));
                     self.joined = Some(members);
-                    LineNine::Guarded
+                    LineNine::Guarded { closed: Vec::new() }
                 }
                 None => LineNine::Reverse,
             }
         } else if commute_as_events(r, self.reads_state) {
             LineNine::Independent
-        } else if self.reads_state && r.recorded.independent.is_empty() {
+        } else if self.reads_state
+            && r.recorded.independent.is_empty()
+            && !r.hb.closed_to(e, &r.events[n].footprint.writes)
+        {
             match self.guarded_independence(r) {
-                Some(how) => {
+                Some((how, closed)) => {
                     let ran = how == Commute::ByRunning;
                     r.stats.pruning.races_guarded_by_running += u64::from(ran);
-                    LineNine::Guarded
+                    LineNine::Guarded { closed }
                 }
                 None => LineNine::Reverse,
             }
@@ -410,7 +410,8 @@ impl Reduction for Constrained {
         };
         let independent = verdict != LineNine::Reverse;
         r.stats.pruning.races_pruned_by_ics += u64::from(independent);
-        r.stats.pruning.races_guarded_by_ics += u64::from(verdict == LineNine::Guarded);
+        r.stats.pruning.races_guarded_by_ics +=
+            u64::from(matches!(verdict, LineNine::Guarded { .. }));
         self.proved = independent.then_some(e);
         verdict
     }

@@ -11,14 +11,16 @@
 //! 1. both may run in `s[E'.û]`, neither's guard reads what the other's block may
 //!    write, and a constraint `C` of their blocks holds there; `L` are the global
 //!    locations `C` read there ([`Independence::holding_at`]). Where none holds (no
-//!    constraint over what both read, none synthesised: a block that writes an
+//!    constraint over what `n` reads, none synthesised: a block that writes an
 //!    array of lists, a merge by a recursive fun) and the pair's constraints are
 //!    not exact, both orders are run from `s[E'.û]` and must end alike, each
 //!    writing the same locations; `L` is then every location either order read
 //!    ([`commute_by_running`]);
-//! 2. both `e` and `n` may read every location of `L` (their footprints hold it:
-//!    cdpor's events carry their transition footprints, what any path of their
-//!    blocks may touch);
+//! 2. `n` may read every location of `L` (its footprint holds it: cdpor's events
+//!    carry their transition footprints, what any path of their blocks may touch).
+//!    Where `e` may not read some, the pair is *closed* on them: no later event that
+//!    may write one is recorded a guarded independence of either
+//!    ([`HappensBefore::closed_to`]);
 //! 3. it is the only independence recorded for `n`: none before it (so happens-before
 //!    of `n` orders after every earlier event it conflicts with but `e`) and none
 //!    after it (unless `n` joins a group of them: [`crate::dependency::guarded_group`]);
@@ -36,11 +38,14 @@
 //! ([`crate::dependency::constraints`]) too. For a guarded pair, take a state `S` in
 //! which a linearisation runs `e` and `n` next to each other; what runs before them
 //! there includes every event that happens before either. Every other event `w` that
-//! writes a location of `L` conflicts with both (2.). An earlier one happens before
-//! `n` (3.): it runs before the pair in `S` as in `s[E'.û]` (it is in `E'` or `û`).
-//! A later one happens after `e` or after `n`, so after the pair in `S`, unless it
-//! is independent of both, which only `R` makes it (3.: a guarded independence is
-//! its only one); then it commutes with each in every state, and from any state `T`
+//! writes a location of `L` conflicts with `n` (2.), and with `e` where `e` may read
+//! it. An earlier one happens before `n` (3.): it runs before the pair in `S` as in
+//! `s[E'.û]` (it is in `E'` or `û`). A later one happens after each event of the
+//! pair it conflicts with and is not recorded independent of: after the pair in
+//! `S`, unless it is independent of both. A guarded independence is its only one
+//! (3.), and it is none of either where the pair is closed on the location (2.), so
+//! only `R` makes it independent of `n`, and of `e` too or `e` touches nothing it
+//! does; then it commutes with each in every state, and from any state `T`
 //! where the pair commutes, `T.w.n.e = T.n.w.e = T.n.e.w = T.e.n.w = T.w.e.n`: the
 //! pair commutes after it too. Otherwise the locations of `L` hold in `S` the values
 //! they hold in `s[E'.û]` (the writes of one location are ordered by their
@@ -93,20 +98,23 @@
 //!   where `x == 0`. The paper's `U⇒` asks only of the processes enabled where `C` is
 //!   evaluated. Without condition 3, cdpor lost a final state of
 //!   `tests/regressions/a_guarded_independence_is_the_only_one_of_its_event.ic`.
-//! - Condition 2 with one reader: a location of `L` that only one of the two may
-//!   read is enough for the linearisations of the execution where the pair is
-//!   recorded (an earlier write of it ordered with the two already, no later event
-//!   recorded a guarded independence of either), but not for the search.
-//!   `tests/regressions/state_pruning_loses_a_race.ic`: `p: x = 2 + z` and `r: x = 0`
-//!   commute at `z = -2`, which only `p` reads. Recorded independent after `q`'s
-//!   `z = -2`, the pair is never reversed in that branch, while the race of the
-//!   execution that ran `p` first, at `z = 0`, was left to it (its sequence's initial
-//!   `q` was in the backtrack set already): `cdpor --literal` lost `x = 2` (and
-//!   cdpor lost final states of two `odpor_cs_ob_*` regressions). With `r` reading
-//!   `z` too, `q`'s write would come between `p` and `r` in happens-before of the
-//!   first execution. The rule was tried on 2026-12-06 for PipeSort as written
-//!   (`benches/programs/ps_source.ic`: pushes at nodes `k` and `k + 1` commute where
-//!   node `k + 1` exists, which only the push at `k` reads).
+//! - Condition 2 asks it of `n`, not of `e`. A location of `L` that only `e` may
+//!   read would do for the linearisations of the execution where the pair is
+//!   recorded, with the earlier writes of it ordered with the two, but not for the
+//!   search. `tests/regressions/state_pruning_loses_a_race.ic`: `p: x = 2 + z` and
+//!   `r: x = 0` commute at `z = -2`, which only `p` reads. Recorded independent
+//!   after `q`'s `z = -2`, the pair is never reversed in that branch, while the race
+//!   of the execution that ran `p` first, at `z = 0`, was left to it (its sequence's
+//!   initial `q` was in the backtrack set already): `cdpor --literal` lost `x = 2`,
+//!   and cdpor lost final states of two `odpor_cs_ob_*` regressions (tried on
+//!   2026-12-06). Where `n` reads `L`, every earlier write of it happens before `n`,
+//!   so `L` holds the same values wherever `n` runs after the events it happens
+//!   after, as in every reversal that keeps `n`: where the pair did not commute, it
+//!   does not commute where a branch meets it again. That is an argument, not a
+//!   proof: Source-DPOR's completeness with guarded independences is open
+//!   (`docs/known-gaps.md`). CDPOR's Fig. 1 reaches one execution in 4 states with
+//!   it, where the paper's CDPOR takes 6 (`tests/tests/dpor.rs`, `cdpor_example_5`),
+//!   and BB(6) 488 states where it took 568.
 //! - Condition 1 by running: no constraint speaks of MergeSort's two `done`s at an
 //!   object (`benches/programs/ms_source.ic`: an array of lists, a recursive merge);
 //!   they read the same locations, and the first stores its list, the second merges
@@ -132,29 +140,31 @@ use frontend::memory::{Loc, Memory, UndoLog};
 use frontend::value::Value;
 
 /// Condition 2 for the race `e ⋖ n` (`n` the newest event) and the locations `l`
-/// (sorted): both may read each. Then every earlier event that wrote one conflicts
+/// (sorted): `n` may read each. Then every earlier event that wrote one conflicts
 /// with `n` and, 3. recording no other independence of `n`, happens before it: it
-/// runs before the two wherever they meet.
-pub fn read_by_both(
+/// runs before the two wherever they meet. `Some` of those `e` may not read
+/// ([`HappensBefore::closed_to`]).
+pub fn read_by_later(
     events: &[Event],
     hb: &HappensBefore,
     (e, n): (usize, usize),
     l: &[Loc],
-) -> bool {
+) -> Option<Vec<Loc>> {
     let reads = |i: usize, x: &Loc| events[i].footprint.reads.binary_search(x).is_ok();
-    let read = l.iter().all(|x| reads(e, x) && reads(n, x));
+    if !l.iter().all(|x| reads(n, x)) {
+        return None;
+    }
     debug_assert!(
-        !read
-            || (0..n).all(|w| w == e
-                || !events[w]
-                    .footprint
-                    .writes
-                    .iter()
-                    .any(|x| l.binary_search(x).is_ok())
-                || hb.before(events, w, n)),
+        (0..n).all(|w| w == e
+            || !events[w]
+                .footprint
+                .writes
+                .iter()
+                .any(|x| l.binary_search(x).is_ok())
+            || hb.before(events, w, n)),
         "a write of a location a guarded independence reads is not ordered before it"
     );
-    read
+    Some(l.iter().copied().filter(|x| !reads(e, x)).collect())
 }
 
 /// Condition 1 without a constraint: both orders of `x` and `y` run from `mem`, and

@@ -6,9 +6,11 @@
 //! or writes), closed transitively. A clock entry `c[i] = k` says the first `k` events
 //! of process `i` happen before (or are) this event.
 
+use crate::dependency::footprint::intersects;
 use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::Process;
+use frontend::memory::Loc;
 
 #[derive(Default)]
 pub struct HappensBefore {
@@ -30,6 +32,9 @@ pub struct HappensBefore {
     /// Per event: the earlier events it happens after because a guarded pair's
     /// second event spawned its process (the spawn belongs to the pair).
     forced: Vec<Vec<usize>>,
+    /// Per event: the locations of its guarded independence that the earlier of the
+    /// two may not read (see [`Self::closed_to`]).
+    closed: Vec<Vec<Loc>>,
     depth: usize,
 }
 
@@ -38,17 +43,19 @@ impl HappensBefore {
     /// Conflicts with the events listed in `independent` do not order them: CDPOR
     /// records there the conditional independences it proved (Sec. 3.3).
     pub fn push(&mut self, events: &[Event], procs: &[Process], independent: &[usize]) {
-        self.push_guarded(events, procs, independent, &[]);
+        self.push_guarded(events, procs, independent, &[], &[]);
     }
 
     /// [`Self::push`], the newest event's guarded independences (each also in
-    /// `independent`) recorded with it.
+    /// `independent`) recorded with it, and the locations of its pair's constraint
+    /// that the earlier of the two may not read (see [`Self::closed_to`]).
     pub fn push_guarded(
         &mut self,
         events: &[Event],
         procs: &[Process],
         independent: &[usize],
         guarded: &[usize],
+        closed: &[Loc],
     ) {
         let e = &events[events.len() - 1];
         self.push_ordered(events, procs, independent, |i, earlier| {
@@ -56,6 +63,7 @@ impl HappensBefore {
         });
         let d = events.len() - 1;
         self.guarded[d].extend_from_slice(guarded);
+        self.closed[d].extend_from_slice(closed);
         self.with_guarded += usize::from(!guarded.is_empty());
         self.in_groups += usize::from(guarded.len() >= 2);
     }
@@ -79,10 +87,12 @@ impl HappensBefore {
             self.independent.push(Vec::new());
             self.guarded.push(Vec::new());
             self.forced.push(Vec::new());
+            self.closed.push(Vec::new());
         }
         self.independent[d].clear();
         self.independent[d].extend_from_slice(independent);
         self.guarded[d].clear();
+        self.closed[d].clear();
         let mut forced = std::mem::take(&mut self.forced[d]);
         forced.clear();
         if self.with_guarded > 0 {
@@ -121,6 +131,19 @@ impl HappensBefore {
     /// The earlier events of event `i`'s guarded independences.
     pub fn guarded_of(&self, i: usize) -> &[usize] {
         &self.guarded[i]
+    }
+
+    /// Whether a later event that may write `writes` (sorted) must not be recorded
+    /// a guarded independence of event `i`: `i` is an event of a guarded pair whose
+    /// constraint read a location only the pair's later event may read
+    /// ([`crate::dependency::guarded::read_by_later`]), and `writes` holds one. Such a
+    /// write conflicts with that event alone: recorded independent of it, it could run
+    /// before the pair in a linearisation, where the constraint need not hold.
+    pub fn closed_to(&self, i: usize, writes: &[Loc]) -> bool {
+        self.with_guarded > 0
+            && std::iter::once(i)
+                .chain((i + 1..self.depth).filter(|&j| self.guarded[j].contains(&i)))
+                .any(|j| intersects(&self.closed[j], writes))
     }
 
     /// How many events of the execution have guarded independences.

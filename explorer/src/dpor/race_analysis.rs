@@ -33,6 +33,7 @@ impl<R: Reduction> Dpor<R> {
         let mut analysed: Vec<usize> = Vec::new();
         let mut independent: Vec<usize> = Vec::new();
         let mut guarded: Vec<usize> = Vec::new();
+        let mut closed: Vec<Loc> = Vec::new();
         loop {
             let races: Vec<usize> = races::races(run.ex.events(), &self.hb)
                 .into_iter()
@@ -42,14 +43,14 @@ impl<R: Reduction> Dpor<R> {
                 return;
             }
             analysed.extend(&races);
-            let proved = self.analyse(run, real, &races, &mut guarded);
+            let proved = self.analyse(run, real, &races, &mut guarded, &mut closed);
             if proved.is_empty() {
                 return;
             }
             independent.extend(proved);
             self.hb.pop();
             let procs = &run.ex.state.procs;
-            (self.hb).push_guarded(run.ex.events(), procs, &independent, &guarded);
+            (self.hb).push_guarded(run.ex.events(), procs, &independent, &guarded, &closed);
         }
     }
 
@@ -62,6 +63,7 @@ impl<R: Reduction> Dpor<R> {
         real: bool,
         races: &[usize],
         guarded: &mut Vec<usize>,
+        closed: &mut Vec<Loc>,
     ) -> Vec<usize> {
         let mut independent = Vec::new();
         let n = run.ex.events().len() - 1;
@@ -126,8 +128,11 @@ impl<R: Reduction> Dpor<R> {
                 let reverse = match self.reduction.line_nine(&mut race) {
                     LineNine::Reverse => true,
                     LineNine::Independent => false,
-                    LineNine::Guarded => {
+                    LineNine::Guarded { closed: c } => {
                         guarded.push(e);
+                        closed.extend(c);
+                        closed.sort_unstable();
+                        closed.dedup();
                         false
                     }
                 };

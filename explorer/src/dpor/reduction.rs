@@ -18,6 +18,7 @@ use crate::fingerprint::Fingerprint;
 use crate::report::Stats;
 use crate::state::State;
 use frontend::ir::Program;
+use frontend::memory::Loc;
 
 /// What a race `e ⋖ n` looks like to a [`Reduction`]: the execution `E.p` (its last
 /// event is `n`), the race's `e`, and the states of the path.
@@ -70,8 +71,10 @@ pub enum LineNine {
     Independent,
     /// They commute where every linearisation meets them: independent in
     /// happens-before, as the only independence of `n`, with what the second spawns
-    /// ordered after both ([`crate::dependency::guarded`]).
-    Guarded,
+    /// ordered after both ([`crate::dependency::guarded`]); `closed`: the
+    /// locations its constraint read that only the later of the two may read
+    /// ([`crate::dependency::happens_before::HappensBefore::closed_to`]).
+    Guarded { closed: Vec<Loc> },
 }
 
 impl Race<'_, '_> {
