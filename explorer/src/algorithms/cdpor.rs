@@ -168,8 +168,8 @@ impl Constrained {
     }
 
     /// Whether the race `r` is a guarded independence ([`crate::dependency::guarded`],
-    /// conditions 1, 2 and 4; the caller keeps 3): how it was shown, and whether the
-    /// pair is closed, if it is.
+    /// conditions 1, 2 and 4; the caller keeps 3): how it was shown, and the locations
+    /// the pair is closed on ([`HappensBefore::closed_to`]), if it is.
     fn guarded_independence(&mut self, r: &mut Race<'_, '_>) -> Option<(Commute, Vec<Loc>)> {
         let (e, n) = (r.e, r.n());
         let (x, y) = (&r.events[e], &r.events[n]);
@@ -183,10 +183,10 @@ impl Constrained {
         // over globals `n` may read can serve.
         let mut read: Vec<GlobalId> = y.footprint.reads.iter().map(|l| l.global).collect();
         read.dedup();
-        let both = move |g: GlobalId| read.contains(&g);
+        let read_by_n = move |g: GlobalId| read.contains(&g);
         let blocks = (x.block, y.block);
         let relation = r.dependency.relation_r()?.relation(r.program);
-        let may_hold = relation.may_hold(blocks.0, blocks.1, &both).is_some();
+        let may_hold = relation.may_hold(blocks.0, blocks.1, &read_by_n).is_some();
         // Without a constraint, both orders are run (condition 1 by running): only
         // where neither enables or disables the other, and where the pair's
         // constraints are not exact (exact ones hold wherever the two commute: where
@@ -219,7 +219,7 @@ impl Constrained {
         }
         let relation = r.dependency.relation_r()?.relation(r.program);
         let held = may_hold
-            .then(|| relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &both))
+            .then(|| relation.holding_at(r.program, &mem, (x.block, lx), (y.block, ly), &read_by_n))
             .flatten();
         let run = || guarded::commute_by_running(&r.ex.machine, &mem, (x.block, lx), (y.block, ly));
         let shown = match held {
