@@ -35,6 +35,8 @@ pub struct HappensBefore {
     /// Per event: the locations of its guarded independence that the earlier of the
     /// two may not read (see [`Self::closed_to`]).
     closed: Vec<Vec<Loc>>,
+    /// How many events of the execution have a closed guarded independence.
+    with_closed: usize,
     depth: usize,
 }
 
@@ -64,6 +66,7 @@ impl HappensBefore {
         let d = events.len() - 1;
         self.guarded[d].extend_from_slice(guarded);
         self.closed[d].extend_from_slice(closed);
+        self.with_closed += usize::from(!closed.is_empty());
         self.with_guarded += usize::from(!guarded.is_empty());
         self.in_groups += usize::from(guarded.len() >= 2);
     }
@@ -140,7 +143,7 @@ impl HappensBefore {
     /// write conflicts with that event alone: recorded independent of it, it could run
     /// before the pair in a linearisation, where the constraint need not hold.
     pub fn closed_to(&self, i: usize, writes: &[Loc]) -> bool {
-        self.with_guarded > 0
+        self.with_closed > 0
             && std::iter::once(i)
                 .chain((i + 1..self.depth).filter(|&j| self.guarded[j].contains(&i)))
                 .any(|j| intersects(&self.closed[j], writes))
@@ -172,6 +175,7 @@ impl HappensBefore {
         self.depth -= 1;
         self.with_guarded -= usize::from(!self.guarded[self.depth].is_empty());
         self.in_groups -= usize::from(self.guarded[self.depth].len() >= 2);
+        self.with_closed -= usize::from(!self.closed[self.depth].is_empty());
     }
 
     /// Whether event `a` happens before event `b` (indices into the execution).
