@@ -77,16 +77,16 @@ struct Eager {
 impl Tracking for Eager {
     /// `UpdateCurr(a)` for a step just taken or a probe: see [`update_curr`].
     fn followed(&mut self, explored: &Explored, path: &mut [Node], a: Action) {
-        update_curr(explored, path, a, false);
+        update_curr(explored, path, a, After::TheTop);
     }
 
     /// Lines 15–17: `UpdateCurr` for every action the explored continuations of
-    /// `state` take (`A_s`), as if they were taken again; a foreign one
-    /// ([`Actions::foreign`]) to the root of the path (see [`update_curr`]).
+    /// `state` take (`A_s`), as if they were taken again, after steps of theirs the
+    /// path does not show (see [`update_curr`]).
     fn revisited(&mut self, explored: &Explored, path: &mut [Node], state: StateId) {
         let traversed = |to| explored.traversed(to);
         for a in (self.reachable).reachable(&explored.graph, state, traversed) {
-            update_curr(explored, path, a, self.reachable.kind.foreign(a));
+            update_curr(explored, path, a, After::AContinuation);
         }
     }
 
@@ -105,11 +105,21 @@ impl Tracking for Eager {
         self.reachable.bytes()
     }
 
-    /// A summary from another thread or the program text has foreign actions
-    /// ([`update_curr`]).
+    /// A summary from another thread or the program text is read as this thread's
+    /// own ([`update_curr`] says why).
     fn summaries(&mut self) -> &mut dyn Exchanged {
         &mut self.reachable
     }
+}
+
+/// Where the action `UpdateCurr` walks back from is taken.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    /// Right after the path's top: a step just taken, or a probe there.
+    TheTop,
+    /// In an explored continuation of the top, a state stored before (lines
+    /// 15–17), after steps of that continuation the path does not show.
+    AContinuation,
 }
 
 /// `UpdateCurr(a)` (lines 18–22): the last step of the current path that is
@@ -138,50 +148,49 @@ impl Tracking for Eager {
 /// steps of its creators up to its creation happen before `a` as its own earlier
 /// steps do, and are passed over the same way. (Recording `a` at its creator's
 /// step instead, which `a` can never precede, lost a final state: the
-/// differential test.) Where a creator spawned the line after the path, in a
-/// continuation of a state stored before (lines 15–17), its steps there are not
-/// known: one of them may read what a step of the path wrote, and that step then
-/// happens before `a` though the walk sees no link. So the walk does not stop at
-/// the first dependent step it records `a` at, and records it at every dependent
-/// step that is not known to happen before it: more than the race, never less.
-/// (Stopping there, de-spor recorded the spawned r's `x = 1` at r's own `x = 1`,
-/// whose write q's `await (x == 1)` read before spawning it, and never its race
-/// with p's `y = 1`, read by r: it lost a final state,
-/// `tests/regressions/de_spor_a_process_spawned_past_a_stored_state.ic`, found by
-/// the small-scope test.)
+/// differential test.) A creator that spawned the line in the continuation
+/// (below) took every step of its on the path before that: they are kept too.
 ///
-/// **On threads: foreign actions.** An action of a summary made from the program
-/// text (`foreign`, [`Actions::foreign`]; by this thread or, marked so in what it
-/// published, by another) is walked to the root of the path too, recorded at every
-/// dependent step not known to happen before it, and so is one of a process this
-/// thread never met (its creators unknown). Such a summary has one action per
-/// process, touching all that the process (or the processes not yet spawned) may
-/// touch: each real action of that process is dependent on a subset of the steps
-/// the summary's action is dependent on, and happens after at least the steps the
-/// walk keeps (those of its process and creators, and through them), so the walk
-/// records it at least wherever the real action's walk would. More records only
-/// add branches. An action another thread took, read from its summary, is walked
-/// as this thread's own: `A_s` is what the threads explored from `s`, whichever
-/// explored it, as on one thread it is what an earlier visit explored, under
-/// another path; the earlier steps of its process after `s`, whose walks the
-/// argument above relies on where it passes over a step, are in `A_s` too.
-fn update_curr(explored: &Explored, path: &mut [Node], a: Action, foreign: bool) {
+/// **Beyond the paper: an action of a continuation** (lines 15–17). Between the
+/// path's top and such an action `a` lie steps of the continuation the walk does
+/// not see. One of them may link a step of the path to `a`: it reads what the
+/// step wrote, and `a`'s process (or a step it depends on) reads what it wrote.
+/// The first dependent step the walk meets may then happen before `a`, no race,
+/// and the race lie further back. So the walk records `a` at every dependent step
+/// not known to happen before it: the race among them, and more, which only adds
+/// branches. (Stopping at the first, de-spor recorded q's `x = 0; z = 0` at r's
+/// `z = a[0]`, which q's `await (z == 0)` had read in the continuation, and never
+/// at p's `x = a[2]` before it, the race: it lost the final state `x = 1`,
+/// `tests/regressions/de_spor_misses_a_final_state_behind_an_await.ic`; and it
+/// recorded a spawned r's `x = 1` at r's own `x = 1`, whose write q's
+/// `await (x == 1)` read before spawning r in the continuation, and never its race
+/// with p's `y = 1`: `tests/regressions/de_spor_a_process_spawned_past_a_stored_state.ic`.
+/// Both were found by the differential tests.)
+///
+/// **On threads.** A summary another thread published, or one made from the
+/// program text, is read as this thread's own: its actions are a continuation's.
+/// An action another thread took is walked as one this thread took: `A_s` is what
+/// the threads explored from `s`, whichever explored it, as on one thread it is
+/// what an earlier visit explored, under another path. A summary from the program
+/// text has one action per process (or per process not yet spawned), touching all
+/// that the process may touch: each real action of that process is dependent on a
+/// subset of the steps the summary's action is dependent on, and happens after at
+/// least the steps the walk keeps (those of its process and creators, and through
+/// them), so the walk records it at least wherever the real action's would. Its
+/// process may be one this thread never met, whose creators it does not know:
+/// only its own steps are kept.
+fn update_curr(explored: &Explored, path: &mut [Node], a: Action, after: After) {
     let footprint = explored.graph.footprint(a);
     if footprint.reads.is_empty() && footprint.writes.is_empty() {
         return;
     }
     // The processes with a step kept: `a`'s, and its creators whose step that
     // spawned the next of the line is not on the path (it came after, in a
-    // continuation replayed from the graph: every step of theirs on the path is
-    // before it); the others join where the path spawns the next of the line.
+    // continuation: every step of theirs on the path is before it); the others
+    // join where the path spawns the next of the line.
     let graph = &explored.graph;
     let mut before = vec![graph.process(a.process)];
     let mut line = explored.pids.get(&before[0]).cloned();
-    // Whether to record `a` at every dependent step not known to happen before it:
-    // foreign, of a process never met, or (below) of a line whose creator spawned it
-    // in a continuation replayed from the graph, whose steps there, unknown, may
-    // happen after a step of the path and before `a`.
-    let mut to_the_root = foreign || line.is_none();
     while let Some(child) = line {
         let child_key = fingerprint(&child);
         // Its creators' steps on the path came after they spawned it.
@@ -193,7 +202,6 @@ fn update_curr(explored: &Explored, path: &mut [Node], a: Action, foreign: bool)
             let spawned_here = |n: &Node| n.taken.is_some() && n.spawned.contains(&child_key);
             if !path.iter().any(spawned_here) {
                 before.push(fingerprint(creator));
-                to_the_root = true;
             }
         }
         line = parent;
@@ -212,7 +220,7 @@ fn update_curr(explored: &Explored, path: &mut [Node], a: Action, foreign: bool)
         let happens_before = before.contains(&t) || b_footprint.conflicts(&kept);
         if !happens_before && dependent(footprint, b_footprint) {
             node.sets.add_current(number, a.process);
-            if !to_the_root {
+            if after == After::TheTop {
                 return;
             }
         }

@@ -25,13 +25,10 @@ pub type Row = (Fingerprint, Vec<u32>, Vec<u32>);
 /// A summary by what its numbers stand for: rows of a process's identity key and
 /// the locations of its reads' and of its writes' bits, each location ([`Key`]) by
 /// its number here ([`SharedSummaries::number`]). DL-S-POR's: a row per process with
-/// an action in it. DE-S-POR's: a row per action, and which rows stand for no one
-/// step but for what a process may do, from the program text (`foreign`, their
-/// indices in order; [`crate::stateful::reachable`]).
+/// an action in it. DE-S-POR's: a row per action ([`crate::stateful::reachable`]).
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Published {
     pub rows: Vec<Row>,
-    pub foreign: Vec<u32>,
 }
 
 /// The locations numbered for the threads together.
@@ -65,8 +62,7 @@ impl Published {
         let numbers: usize = (self.rows.iter())
             .map(|(_, r, w)| (r.capacity() + w.capacity()) * 4)
             .sum();
-        let foreign = self.foreign.capacity() * 4;
-        (std::mem::size_of::<Self>() + self.rows.capacity() * row + numbers + foreign) as u64
+        (std::mem::size_of::<Self>() + self.rows.capacity() * row + numbers) as u64
     }
 }
 

@@ -185,7 +185,6 @@ mod tests {
         assert_eq!(store.weight_besides(Some(0)), tables + 100);
         let summary = super::super::shared_summaries::Published {
             rows: vec![(1, vec![0, 1, 2], vec![3])],
-            foreign: Vec::new(),
         };
         store.summaries.publish(summary);
         let summaries = store.summaries.bytes();

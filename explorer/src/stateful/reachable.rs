@@ -9,13 +9,9 @@
 //! On threads ([`crate::stateful::search`]) a summary also comes from another
 //! thread (published as one row per action: its process's identity key and its
 //! footprint's locations, numbered for all threads) or from the program text
-//! ([`crate::stateful::may_follow`]: an action per process, touching whole globals).
-//! The actions from the program text stand for no one step: they are marked
-//! *foreign* ([`Actions::foreign`]), and stay so in every summary that holds them,
-//! published ones included; DE-S-POR walks them back to the root of the path rather
-//! than stopping at their first race (see `crate::algorithms::despor`,
-//! `update_curr`). Another thread's actions that some thread took are read as this
-//! thread's own.
+//! ([`crate::stateful::may_follow`]: an action per process, touching whole globals,
+//! which stands for every step the process may take). Another thread's actions that
+//! some thread took are read as this thread's own.
 
 use crate::dependency::footprint::{Footprint, WHOLE};
 use crate::fingerprint::Fingerprint;
@@ -35,17 +31,9 @@ pub struct Actions {
     ids: FxHashMap<Action, u32>,
     /// Each action, by its bit.
     actions: Vec<Action>,
-    /// The actions of summaries made from the program text (on threads), here or
-    /// by another thread: each over-approximates what its process may do.
-    foreign: FxHashSet<Action>,
 }
 
 impl Actions {
-    /// Whether `action` came from a summary of the program text.
-    pub fn foreign(&self, action: Action) -> bool {
-        self.foreign.contains(&action)
-    }
-
     /// The bit of `action`, made now if new.
     fn bit(&mut self, action: Action) -> u32 {
         let next = self.actions.len() as u32;
@@ -76,7 +64,7 @@ impl Kind for Actions {
 
     fn bytes(&self) -> u64 {
         let action = std::mem::size_of::<Action>();
-        (self.actions.len() * (action * 2 + 4 + 1) + self.foreign.capacity() * (action + 1)) as u64
+        (self.actions.len() * (action * 2 + 4 + 1)) as u64
     }
 }
 
@@ -110,17 +98,9 @@ impl Summaries<Actions> {
         actions
     }
 
-    /// A summary of `actions`, each with whether it is foreign, as the target of
-    /// the transitions it follows.
-    fn summary_of(&mut self, graph: &Graph, actions: Vec<(Action, bool)>) -> StateId {
-        let bits: Vec<u32> = (actions.iter())
-            .map(|&(a, foreign)| {
-                if foreign {
-                    self.kind.foreign.insert(a);
-                }
-                self.kind.bit(a)
-            })
-            .collect();
+    /// A summary of `actions`, as the target of the transitions it follows.
+    fn summary_of(&mut self, graph: &Graph, actions: Vec<Action>) -> StateId {
+        let bits: Vec<u32> = actions.into_iter().map(|a| self.kind.bit(a)).collect();
         self.made(graph, |_, scratch| scratch.set(0, &bits))
     }
 }
@@ -141,28 +121,21 @@ impl Exchanged for Summaries<Actions> {
                 .map(|&l| shared.number(Key::Elem(l)))
                 .collect()
         };
-        let mut rows: Vec<(Row, bool)> = (summary.bits(0))
+        let mut rows: Vec<Row> = (summary.bits(0))
             .map(|b| {
                 let action = self.kind.actions[b as usize];
                 let footprint = graph.footprint(action);
-                let row = (
+                (
                     graph.process(action.process),
                     numbers(&footprint.reads),
                     numbers(&footprint.writes),
-                );
-                (row, self.kind.foreign(action))
+                )
             })
             .collect();
         rows.sort_unstable();
-        let foreign = (rows.iter().enumerate())
-            .filter(|(_, (_, foreign))| *foreign)
-            .map(|(i, _)| i as u32)
-            .collect();
-        let rows = rows.into_iter().map(|(row, _)| row).collect();
-        Some(Published { rows, foreign })
+        Some(Published { rows })
     }
 
-    /// The actions of the rows it marks foreign are foreign here too.
     fn read_back(
         &mut self,
         graph: &mut Graph,
@@ -176,8 +149,8 @@ impl Exchanged for Summaries<Actions> {
                 elem: WHOLE,
             },
         };
-        let actions: Vec<(Action, bool)> = (published.rows.iter().enumerate())
-            .map(|(i, (key, reads, writes))| {
+        let actions: Vec<Action> = (published.rows.iter())
+            .map(|(key, reads, writes)| {
                 let mut footprint = Footprint {
                     reads: reads.iter().map(loc).collect(),
                     writes: writes.iter().map(loc).collect(),
@@ -185,8 +158,7 @@ impl Exchanged for Summaries<Actions> {
                 footprint.reads.sort_unstable();
                 footprint.writes.sort_unstable();
                 let process = graph.process_number(*key);
-                let foreign = published.foreign.binary_search(&(i as u32)).is_ok();
-                (graph.action(process, &footprint), foreign)
+                graph.action(process, &footprint)
             })
             .collect();
         self.summary_of(graph, actions)
@@ -194,7 +166,7 @@ impl Exchanged for Summaries<Actions> {
 
     /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
     /// identity key, numbered in `graph` now if new), one action touching the
-    /// globals it may read and write, whole. Its target; its actions are foreign.
+    /// globals it may read and write, whole. Its target.
     fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
         let whole = |globals: &[GlobalId]| -> Vec<Loc> {
             (globals.iter())
@@ -204,14 +176,14 @@ impl Exchanged for Summaries<Actions> {
                 })
                 .collect()
         };
-        let actions: Vec<(Action, bool)> = (rows.iter())
+        let actions: Vec<Action> = (rows.iter())
             .map(|(key, touched)| {
                 let footprint = Footprint {
                     reads: whole(&touched.reads),
                     writes: whole(&touched.writes),
                 };
                 let process = graph.process_number(*key);
-                (graph.action(process, &footprint), true)
+                graph.action(process, &footprint)
             })
             .collect();
         self.summary_of(graph, actions)

@@ -207,10 +207,7 @@ impl Exchanged for Summaries<Unions> {
                 )
             })
             .collect();
-        Some(Published {
-            rows,
-            foreign: Vec::new(),
-        })
+        Some(Published { rows })
     }
 
     fn read_back(
