@@ -384,7 +384,12 @@ impl<'p> Executor<'p> {
             .enumerate()
             .map(|(i, (proc, args))| {
                 let locals = machine.spawn_frame(proc, args);
-                Process::spawned(program, Pid::root(i as u32 + 1), proc, locals)
+                Arc::new(Process::spawned(
+                    program,
+                    Pid::root(i as u32 + 1),
+                    proc,
+                    locals,
+                ))
             })
             .collect();
         Ok(Executor::from_state(program, limits, State { mem, procs }))
@@ -423,7 +428,7 @@ impl<'p> Executor<'p> {
     pub fn step(&mut self, proc: usize) -> Result<&Event, Fault> {
         let program = self.machine.program;
         let first_child = self.state.procs.len();
-        let p = &mut self.state.procs[proc];
+        let p = Arc::make_mut(&mut self.state.procs[proc]);
         let Some(block) = p.next else {
             unreachable!("stepping an ended process");
         };
@@ -449,19 +454,18 @@ impl<'p> Executor<'p> {
             Ok(next) => {
                 p.set_next(next);
                 // An ended process holds nothing (its locals are in `saved` for the
-                // step back): states copied for snapshots then copy no locals of the
-                // many tasks that ended (Fib(14): 2,437 processes per snapshot).
+                // step back).
                 if p.next.is_none() {
                     p.locals.clear();
                 }
                 for (proc_id, args) in self.fx.spawns.drain(..) {
-                    let parent = &mut self.state.procs[proc];
+                    let parent = Arc::make_mut(&mut self.state.procs[proc]);
                     parent.spawned += 1;
                     let pid = parent.pid.child(parent.spawned);
                     let locals = self.machine.spawn_frame(proc_id, args);
                     self.state
                         .procs
-                        .push(Process::spawned(program, pid, proc_id, locals));
+                        .push(Arc::new(Process::spawned(program, pid, proc_id, locals)));
                 }
                 Ok(())
             }
@@ -474,7 +478,7 @@ impl<'p> Executor<'p> {
                 Err(fault)
             }
         };
-        self.state.procs[proc].rehash(program);
+        Arc::make_mut(&mut self.state.procs[proc]).rehash(program);
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = block;
@@ -621,7 +625,7 @@ impl<'p> Executor<'p> {
         let saved = &mut self.saved[self.depth];
         self.state.procs.truncate(event.spawned.0);
         self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
-        let p = &mut self.state.procs[event.proc];
+        let p = Arc::make_mut(&mut self.state.procs[event.proc]);
         p.next = saved.next;
         p.failed = false;
         p.spawned = saved.spawned;

@@ -23,10 +23,11 @@ use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::Process;
 use frontend::memory::Loc;
+use std::sync::Arc;
 
 /// The reads-from class of the complete execution `events`, whose processes are
 /// `procs` (see the module's doc). Independent of the order of independent events.
-pub fn class(events: &[Event], procs: &[Process]) -> Fingerprint {
+pub fn class(events: &[Event], procs: &[Arc<Process>]) -> Fingerprint {
     // Each event as (process identity, position in its process).
     let mut nth = vec![0u32; procs.len()];
     let names: Vec<(Fingerprint, u32)> = events

@@ -8,6 +8,7 @@ use frontend::memory::Memory;
 use frontend::value::Value;
 use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct Process {
@@ -192,10 +193,16 @@ impl Process {
 
 /// The processes in creation order along the current execution, and the memory.
 /// (The default state, with no globals and no process, is only a placeholder.)
+///
+/// Each process is shared between the states copied from one another until one of
+/// them changes it (`Arc::make_mut`): the DPOR searches copy the state at every
+/// node of the path (for their state checks), and a step changes one process. On
+/// Fib(14), 2,437 processes and a path of 2,438 nodes, copying each process took a
+/// third of the search and 600 MB.
 #[derive(Debug, Default)]
 pub struct State {
     pub mem: Memory,
-    pub procs: Vec<Process>,
+    pub procs: Vec<Arc<Process>>,
 }
 
 /// `clone_from` reuses the buffers of the memory and of every process.
@@ -221,7 +228,7 @@ impl State {
         // Processes are combined by a commutative sum: a multiset, whatever their order
         // (an ended process adds 0: nothing).
         let live = (self.procs.iter())
-            .map(Process::live_key)
+            .map(|p| p.live_key())
             .fold(0u128, u128::wrapping_add);
         fingerprint(&(&self.mem, live))
     }
@@ -260,7 +267,7 @@ impl State {
     pub fn check_fingerprint(&self, program: &Program, end_reads: bool) -> Fingerprint {
         let dead = self.dead_globals(program, end_reads);
         let live = (self.procs.iter())
-            .map(Process::live_key)
+            .map(|p| p.live_key())
             .fold(0u128, u128::wrapping_add);
         fingerprint(&(MemoryExcept(&self.mem, program, &dead), live))
     }

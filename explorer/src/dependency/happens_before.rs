@@ -11,6 +11,7 @@ use crate::executor::Event;
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::state::Process;
 use frontend::memory::Loc;
+use std::sync::Arc;
 
 #[derive(Default)]
 pub struct HappensBefore {
@@ -44,7 +45,7 @@ impl HappensBefore {
     /// Adds the clock of the newest of `events`; `procs` are the state's processes.
     /// Conflicts with the events listed in `independent` do not order them: CDPOR
     /// records there the conditional independences it proved (Sec. 3.3).
-    pub fn push(&mut self, events: &[Event], procs: &[Process], independent: &[usize]) {
+    pub fn push(&mut self, events: &[Event], procs: &[Arc<Process>], independent: &[usize]) {
         self.push_guarded(events, procs, independent, &[], &[]);
     }
 
@@ -54,7 +55,7 @@ impl HappensBefore {
     pub fn push_guarded(
         &mut self,
         events: &[Event],
-        procs: &[Process],
+        procs: &[Arc<Process>],
         independent: &[usize],
         guarded: &[usize],
         closed: &[Loc],
@@ -77,7 +78,7 @@ impl HappensBefore {
     pub fn push_ordered(
         &mut self,
         events: &[Event],
-        procs: &[Process],
+        procs: &[Arc<Process>],
         independent: &[usize],
         mut after: impl FnMut(usize, &Event) -> bool,
     ) {
@@ -110,9 +111,14 @@ impl HappensBefore {
         clock.clear();
         clock.resize(procs.len(), 0);
         let mut nth = 1;
-        for (i, (earlier, c)) in events[..d].iter().zip(done.iter()).enumerate() {
+        // Latest first: an earlier event the clock covers already happens before `e`
+        // through a later one, and its clock, within that one's, adds nothing.
+        for (i, (earlier, c)) in events[..d].iter().zip(done.iter()).enumerate().rev() {
             if earlier.proc == e.proc {
                 nth += 1;
+            }
+            if clock[earlier.proc] >= self.nth[i] {
+                continue;
             }
             if after(i, earlier) || forced.contains(&i) {
                 for (mine, theirs) in clock.iter_mut().zip(c) {
@@ -210,7 +216,7 @@ impl HappensBefore {
     /// once per complete execution), not at each push: the DPOR searches push an
     /// event for every step and probe and never ask (hashing every clock cost sdpor a
     /// sixth of its time on QS_shared(20)).
-    pub fn trace_fingerprint(&self, events: &[Event], procs: &[Process]) -> Fingerprint {
+    pub fn trace_fingerprint(&self, events: &[Event], procs: &[Arc<Process>]) -> Fingerprint {
         (0..self.depth)
             .map(|d| event_key(procs, events[d].proc, self.nth[d], &self.clocks[d]))
             .fold(0u128, u128::wrapping_add)
@@ -219,7 +225,7 @@ impl HappensBefore {
 
 /// An event named by (process identity, position in its process) with its clock, the
 /// clock read as a set of (identity, count): independent of process creation order.
-fn event_key(procs: &[Process], proc: usize, nth: u32, clock: &[u32]) -> Fingerprint {
+fn event_key(procs: &[Arc<Process>], proc: usize, nth: u32, clock: &[u32]) -> Fingerprint {
     let clock_key = clock
         .iter()
         .zip(procs)

@@ -34,6 +34,7 @@ use crate::state::{Process, State};
 use constraints::{Event, RelationR};
 use frontend::ir::{GlobalId, Program};
 use happens_before::HappensBefore;
+use std::sync::Arc;
 
 /// The dependency of one search.
 #[derive(Default)]
@@ -129,7 +130,7 @@ impl Dependency {
 
     /// `→ob` of an execution (`events` with the processes `procs`), its end reading
     /// the globals `end` marks ([`observers::order`]).
-    pub fn order(&self, events: &[ExEvent], procs: &[Process], end: &[bool]) -> HappensBefore {
+    pub fn order(&self, events: &[ExEvent], procs: &[Arc<Process>], end: &[bool]) -> HappensBefore {
         observers::order(events, procs, &self.guarded, end)
     }
 

@@ -56,6 +56,7 @@ use crate::dpor::wakeup_tree::Entry;
 use crate::executor::Event;
 use crate::state::{Process, State};
 use frontend::memory::Loc;
+use std::sync::Arc;
 
 /// `observers(e, e', E)` of a write/write race (ISSTA Def. 2.1, "in the usual particular
 /// case": the events that read the value `e'` wrote of a location both write).
@@ -248,7 +249,12 @@ pub fn guarded(globals: usize, guards: &[Vec<frontend::ir::GlobalId>]) -> Vec<bo
 /// documentation; `end`: per global, whether its end reads what it leaves,
 /// [`end_reads`]): built with [`HappensBefore`], each event's unobserved
 /// write/write conflicts passed as recorded independences.
-pub fn order(events: &[Event], procs: &[Process], guarded: &[bool], end: &[bool]) -> HappensBefore {
+pub fn order(
+    events: &[Event],
+    procs: &[Arc<Process>],
+    guarded: &[bool],
+    end: &[bool],
+) -> HappensBefore {
     let seq: Vec<&Event> = events.iter().collect();
     let mut hb = HappensBefore::default();
     // Each pair's conflict is decided once: `ordered[i]`, whether `j` directly
@@ -299,11 +305,11 @@ pub(crate) mod tests {
     }
 
     /// `n` processes of a program with one empty proc.
-    pub(crate) fn procs(n: u32) -> Vec<Process> {
+    pub(crate) fn procs(n: u32) -> Vec<Arc<Process>> {
         let program = frontend::load("proc p() { } init { spawn p(); }", &[]).expect("loads");
         let program: &Program = &program;
         (1..=n)
-            .map(|k| Process::spawned(program, Pid::root(k), 0, Vec::new()))
+            .map(|k| Arc::new(Process::spawned(program, Pid::root(k), 0, Vec::new())))
             .collect()
     }
 

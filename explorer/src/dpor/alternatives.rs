@@ -10,6 +10,7 @@ use crate::fingerprint::Fingerprint;
 use crate::state::State;
 use frontend::memory::{Memory, Rewound};
 use frontend::value::Value;
+use std::sync::Arc;
 
 /// Runs `processes` (by identity key) from a copy of `state`, counting each step in
 /// `counter`. `None` when a step is not enabled or fails; otherwise the state reached
@@ -128,5 +129,5 @@ pub(super) fn replayed_memory(
     let (after, _) = run_from(ex, state, &keys, replayed)?;
     let (key, block) = (procs[events[n].proc].pid_key, events[n].block);
     let q = after.procs.into_iter().find(|q| q.pid_key == key)?;
-    (q.next == Some(block)).then_some((after.mem, q.locals))
+    (q.next == Some(block)).then(|| (after.mem, Arc::unwrap_or_clone(q).locals))
 }

@@ -23,6 +23,7 @@ use crate::fingerprint::Fingerprint;
 use crate::state::Process;
 use frontend::ir::{BlockId, GlobalId, ProcId, Program};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// The identity key the processes not yet spawned share in a summary made here: a
 /// row of their own, which no process of any state has (a fingerprint of a pid is
@@ -115,7 +116,7 @@ impl MayFollow {
     /// ([`NOT_YET_SPAWNED`]). With `from_entry`, each process's row is what its
     /// proc may touch from its entry on, ended processes included: what may follow
     /// any state on the path to this one, whose processes are among these.
-    pub fn rows(&self, procs: &[Process], from_entry: bool) -> Vec<(Fingerprint, Touched)> {
+    pub fn rows(&self, procs: &[Arc<Process>], from_entry: bool) -> Vec<(Fingerprint, Touched)> {
         let mut rows = Vec::new();
         let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
         for q in procs {
@@ -223,7 +224,8 @@ mod tests {
         let running = Process::spawned(&p, Pid::root(1), worker, locals.clone());
         let mut ended = Process::spawned(&p, Pid::root(2), worker, locals);
         ended.next = None;
-        let rows = MayFollow::new(&p).rows(&[running.clone(), ended.clone()], false);
+        let procs = [Arc::new(running.clone()), Arc::new(ended.clone())];
+        let rows = MayFollow::new(&p).rows(&procs, false);
         let mut graph = Graph::default();
         let mut summaries = Summaries::<Unions>::default();
         let target = summaries.may_follow(&mut graph, &rows);
