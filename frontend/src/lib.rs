@@ -11,6 +11,7 @@ pub mod diagnostic;
 pub mod ics;
 pub mod interp;
 pub mod ir;
+pub mod map;
 pub mod memory;
 pub mod parser;
 pub mod pretty;

@@ -7,8 +7,9 @@
 
 use crate::analysis::may_touch::WHOLE;
 use crate::ir::{GlobalId, GlobalKind, Program};
+use crate::map::Map;
 use crate::value::Value;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
@@ -38,10 +39,8 @@ impl Loc {
 #[derive(Debug, Default)]
 pub struct Memory {
     slots: Vec<Value>,
-    /// Shared until written (`Arc::make_mut`): the explorers copy states for
-    /// snapshots and alternative runs far more often than they write a map, and a
-    /// map of futures or results grows with the program's size.
-    maps: Vec<Arc<BTreeMap<i64, i64>>>,
+    /// Shared by the copies, and hashed as written ([`Map`] says why).
+    maps: Vec<Map>,
     /// For each global, its first slot (scalars, arrays) or its map index.
     base: Arc<[usize]>,
 }
@@ -123,7 +122,7 @@ impl Memory {
         }
         for (m, map) in self.maps.iter().enumerate() {
             if self.ignores_map(program, ignored, m) {
-                BTreeMap::<i64, i64>::new().hash(state);
+                Map::new().hash(state);
             } else {
                 map.hash(state);
             }
@@ -306,7 +305,7 @@ impl Memory {
             match g.kind {
                 GlobalKind::Map => {
                     base.push(maps.len());
-                    maps.push(Arc::new(BTreeMap::new()));
+                    maps.push(Map::new());
                 }
                 GlobalKind::Scalar(_) | GlobalKind::Array { .. } => {
                     base.push(slots.len());
@@ -331,7 +330,7 @@ impl Memory {
         &self.slots[self.base[g as usize] + i]
     }
 
-    pub fn map(&self, g: GlobalId) -> &BTreeMap<i64, i64> {
+    pub fn map(&self, g: GlobalId) -> &Map {
         &self.maps[self.base[g as usize]]
     }
 
@@ -366,7 +365,7 @@ impl Memory {
 
     pub fn set_map(&mut self, g: GlobalId, key: i64, v: i64, log: &mut UndoLog) {
         let m = self.base[g as usize];
-        let old = Arc::make_mut(&mut self.maps[m]).insert(key, v);
+        let old = self.maps[m].insert(key, v);
         log.entries.push(Old::Map(m, key, old));
     }
 
@@ -396,10 +395,10 @@ impl Memory {
             match old {
                 Old::Slot(slot, v) => self.slots[*slot] = v.clone(),
                 Old::Map(m, key, Some(v)) => {
-                    Arc::make_mut(&mut self.maps[*m]).insert(*key, *v);
+                    self.maps[*m].insert(*key, *v);
                 }
                 Old::Map(m, key, None) => {
-                    Arc::make_mut(&mut self.maps[*m]).remove(key);
+                    self.maps[*m].remove(key);
                 }
             }
         }
@@ -411,10 +410,10 @@ impl Memory {
             match log.entries.pop() {
                 Some(Old::Slot(slot, v)) => self.slots[slot] = v,
                 Some(Old::Map(m, key, Some(v))) => {
-                    Arc::make_mut(&mut self.maps[m]).insert(key, v);
+                    self.maps[m].insert(key, v);
                 }
                 Some(Old::Map(m, key, None)) => {
-                    Arc::make_mut(&mut self.maps[m]).remove(&key);
+                    self.maps[m].remove(&key);
                 }
                 None => break,
             }
