@@ -145,30 +145,32 @@ impl<R: Reduction> Dpor<R> {
     pub(super) fn probe_disabled(&mut self, run: &mut Exploration<'_, '_>) {
         let newest = run.ex.events().len() - 1;
         for r in 0..run.ex.state.procs.len() {
-            if run.ex.state.procs[r].next.is_none() || self.enabled.contains(&r) {
+            // `enabled` is in increasing order (`Executor::enabled`).
+            if run.ex.state.procs[r].next.is_none() || self.enabled.binary_search(&r).is_ok() {
                 continue;
             }
-            run.ex.probe(r);
-            let events = run.ex.events();
-            let (last, probe) = (&events[newest], &events[newest + 1]);
             // Its races changed if the newest event wrote what the guard reads, or if
             // the process just arrived at this block (ran it, or was spawned at it).
             // They are also analysed again after an event the whole block conflicts
             // with: reversing the race that disabled it now needs that event first
-            // (it joins `notdep`, and runs before the block).
+            // (it joins `notdep`, and runs before the block). The whole block's
+            // transition footprint holds what its guard may read, so that one
+            // conflict decides both, before the probe is run.
+            let last = &run.ex.events()[newest];
             let arrived = last.precedes_process(r);
-            if arrived
-                || last.conflicts(probe)
-                || run
+            if !arrived
+                && !run
                     .ex
-                    .with_event_transition(newest + 1, |whole| last.footprint.conflicts(whole))
+                    .with_next_transition(r, |whole| last.footprint.conflicts(whole))
             {
-                run.stats.pruning.probes += 1;
-                self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
-                self.analyse_races(run, false);
-                self.pass_disabling_writes(run);
-                self.hb.pop();
+                continue;
             }
+            run.ex.probe(r);
+            run.stats.pruning.probes += 1;
+            self.hb.push(run.ex.events(), &run.ex.state.procs, &[]);
+            self.analyse_races(run, false);
+            self.pass_disabling_writes(run);
+            self.hb.pop();
             run.ex.back();
         }
     }
