@@ -464,7 +464,8 @@ impl<R: Reduction> Dpor<R> {
             .iter()
             .rposition(|ev| ev.precedes_process(proc))
             .map_or(0, |a| a + 1);
-        let enabled = |k: usize| self.nodes[k].enabled.contains(&proc);
+        // A node's `enabled` is in increasing order (`Executor::enabled`).
+        let enabled = |k: usize| self.nodes[k].enabled.binary_search(&proc).is_ok();
         let Some(d) = (arrived..n).rev().find(|&k| enabled(k) && !enabled(k + 1)) else {
             return;
         };
