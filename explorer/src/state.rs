@@ -10,7 +10,7 @@ use std::fmt::{self, Write as _};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Process {
     pub pid: Pid,
     pub proc: ProcId,
@@ -30,36 +30,6 @@ pub struct Process {
     live_key: Fingerprint,
     /// A fingerprint of `pid_key` and `live_key` together, kept likewise.
     identity_key: Fingerprint,
-}
-
-/// `clone_from` reuses the locals' buffer: the explorers copy states into snapshots
-/// and scratch states at almost every step.
-impl Clone for Process {
-    fn clone(&self) -> Self {
-        Process {
-            pid: self.pid.clone(),
-            proc: self.proc,
-            next: self.next,
-            locals: self.locals.clone(),
-            spawned: self.spawned,
-            failed: self.failed,
-            pid_key: self.pid_key,
-            live_key: self.live_key,
-            identity_key: self.identity_key,
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.pid.clone_from(&source.pid);
-        self.proc = source.proc;
-        self.next = source.next;
-        self.locals.clone_from(&source.locals);
-        self.spawned = source.spawned;
-        self.failed = source.failed;
-        self.pid_key = source.pid_key;
-        self.live_key = source.live_key;
-        self.identity_key = source.identity_key;
-    }
 }
 
 /// The memory as a state check sees it: dead globals left out.
@@ -205,7 +175,8 @@ pub struct State {
     pub procs: Vec<Arc<Process>>,
 }
 
-/// `clone_from` reuses the buffers of the memory and of every process.
+/// `clone_from` reuses the buffers of the memory's slots and of the list of
+/// processes, which are shared.
 impl Clone for State {
     fn clone(&self) -> Self {
         State {
