@@ -83,6 +83,11 @@ struct Saved {
     spawned: u32,
     /// The process's kept fingerprints ([`Process::keys`]).
     keys: [Fingerprint; 2],
+    /// The event ran its block and so changed its process; one only recorded
+    /// ([`Executor::unrun`], [`Executor::probe`]) left it as it was, and stepping it
+    /// back need not touch it (a state copied at a node shares it: restoring it
+    /// would copy it).
+    ran: bool,
 }
 
 pub struct Executor<'p> {
@@ -442,6 +447,7 @@ impl<'p> Executor<'p> {
         saved.locals.clone_from(&p.locals);
         saved.spawned = p.spawned;
         saved.keys = p.keys();
+        saved.ran = true;
         self.fx.clear();
         let result = self.machine.run_block(
             block,
@@ -601,6 +607,7 @@ impl<'p> Executor<'p> {
         saved.locals.clone_from(&p.locals);
         saved.spawned = p.spawned;
         saved.keys = p.keys();
+        saved.ran = false;
         let event = &mut self.events[self.depth];
         event.proc = proc;
         event.block = p
@@ -625,6 +632,9 @@ impl<'p> Executor<'p> {
         let saved = &mut self.saved[self.depth];
         self.state.procs.truncate(event.spawned.0);
         self.state.mem.undo_to(&mut self.undo, saved.undo_mark);
+        if !saved.ran {
+            return;
+        }
         let p = Arc::make_mut(&mut self.state.procs[event.proc]);
         p.next = saved.next;
         p.failed = false;

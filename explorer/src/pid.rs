@@ -6,22 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-#[derive(PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pid(Arc<[u32]>);
-
-/// `clone_from` leaves the count of a shared identity alone: states are copied over
-/// states of the same processes at almost every step.
-impl Clone for Pid {
-    fn clone(&self) -> Self {
-        Pid(self.0.clone())
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        if !Arc::ptr_eq(&self.0, &source.0) {
-            self.0 = source.0.clone();
-        }
-    }
-}
 
 impl Pid {
     /// The `k`-th process spawned by `init` (1-based).
