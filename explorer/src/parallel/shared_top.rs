@@ -189,9 +189,9 @@ use std::time::Instant;
 /// from 2.1 s to 17 s (739k jobs). Where executions are short, a deep top leaves
 /// subtrees of a few executions, and each job costs its setup and its path's replay:
 /// FR-a(8) under odpor (9 events an execution) ran 7,800 jobs in 0.84 s at depth 6,
-/// 1,434 in 0.75 s at depth 4 (one thread: 1.34 s); 3 was no faster. On the 18
-/// rows of the benchmark tables that take 0.5 s or more on two threads, 4 was
-/// within 4% of 6 or faster.
+/// 1,434 in 0.75 s at depth 4 (one thread: 1.34 s); 3 was no faster. On 19 rows
+/// where threads matter (the tables' rows that take a second or more on one thread,
+/// lastzero(12), filesystem(22), PS_shared(8)), 4 was within 4% of 6 or faster.
 pub const SPLIT: usize = 4;
 
 /// The top a search's threads share: its depth, and whether a job gives its nodes
