@@ -133,6 +133,10 @@ impl Printer<'_> {
                 })
             }
             ListT::App(..) => None,
+            ListT::Select(base, i) => match &**base {
+                ArrBase::Init(g) => self.index(self.global(*g), i),
+                ArrBase::App(..) => None,
+            },
         }
     }
 

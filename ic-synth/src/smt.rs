@@ -6,7 +6,7 @@
 //! uninterpreted function. One [`Smt`] per thread: z3 objects live in the thread's
 //! context.
 
-use frontend::ir::{GlobalKind, Program};
+use frontend::ir::{GlobalId, GlobalKind, Program};
 use frontend::symbolic::{
     ArrBase, ArrVal, Form, Fun, IAtom, Lin, ListT, MapBase, MapVal, Val, Var,
 };
@@ -38,9 +38,8 @@ impl<'p> Smt<'p> {
         }
     }
 
-    fn int_arr_sort(elem_bool: bool) -> Sort {
-        let range = if elem_bool { Sort::bool() } else { Sort::int() };
-        Sort::array(&Sort::int(), &range)
+    fn arr_sort(range: &Sort) -> Sort {
+        Sort::array(&Sort::int(), range)
     }
 
     fn apply(&mut self, f: &Fun, suffix: &str, args: &[Val], range: &Sort) -> Dynamic {
@@ -110,7 +109,7 @@ impl<'p> Smt<'p> {
         match a {
             IAtom::Var(v) => Int::new_const(self.var_name(v)),
             IAtom::Select(base, i) => {
-                let arr = self.arr_base(base, false);
+                let arr = self.arr_base(base);
                 let i = self.lin(i);
                 arr.select(&i).as_int().expect("int array")
             }
@@ -145,38 +144,40 @@ impl<'p> Smt<'p> {
                 let sort = self.list_sort.clone();
                 self.apply(f, "", args, &sort)
             }
-        }
-    }
-
-    fn bool_elems(&self, f: &Fun) -> bool {
-        if let Fun::Loop {
-            out: frontend::symbolic::LoopOut::Global(g),
-            ..
-        } = f
-        {
-            return matches!(
-                self.program.globals[*g as usize].kind,
-                GlobalKind::Array { elem: Ty::Bool, .. }
-            );
-        }
-        false
-    }
-
-    fn arr_base(&mut self, b: &ArrBase, _hint_bool: bool) -> Array {
-        match b {
-            ArrBase::Init(g) => {
-                let elem_bool = matches!(
-                    self.program.globals[*g as usize].kind,
-                    GlobalKind::Array { elem: Ty::Bool, .. }
-                );
-                Array::new_const(
-                    format!("arr!{}", self.program.globals[*g as usize].name),
-                    &Sort::int(),
-                    &if elem_bool { Sort::bool() } else { Sort::int() },
-                )
+            ListT::Select(base, i) => {
+                let arr = self.arr_base(base);
+                let i = self.lin(i);
+                arr.select(&i)
             }
+        }
+    }
+
+    /// The sort of the elements of global `g`, an array (of a loop's output for an
+    /// array when `g` is given, of ints otherwise).
+    fn elem_sort(&self, g: Option<GlobalId>) -> Sort {
+        match g.map(|g| &self.program.globals[g as usize].kind) {
+            Some(GlobalKind::Array { elem: Ty::Bool, .. }) => Sort::bool(),
+            Some(GlobalKind::Array { elem: Ty::List, .. }) => self.list_sort.clone(),
+            _ => Sort::int(),
+        }
+    }
+
+    fn arr_base(&mut self, b: &ArrBase) -> Array {
+        match b {
+            ArrBase::Init(g) => Array::new_const(
+                format!("arr!{}", self.program.globals[*g as usize].name),
+                &Sort::int(),
+                &self.elem_sort(Some(*g)),
+            ),
             ArrBase::App(f, args) => {
-                let sort = Self::int_arr_sort(self.bool_elems(f));
+                let g = match f {
+                    Fun::Loop {
+                        out: frontend::symbolic::LoopOut::Global(g),
+                        ..
+                    } => Some(*g),
+                    _ => None,
+                };
+                let sort = Self::arr_sort(&self.elem_sort(g));
                 self.apply(f, "", args, &sort)
                     .as_array()
                     .expect("array function")
@@ -185,7 +186,7 @@ impl<'p> Smt<'p> {
     }
 
     pub fn arr(&mut self, a: &ArrVal) -> Array {
-        let mut arr = self.arr_base(&a.base, false);
+        let mut arr = self.arr_base(&a.base);
         for (i, v) in &a.log {
             let i = self.lin(i);
             let v = self.val(v).remove(0);
@@ -205,11 +206,11 @@ impl<'p> Smt<'p> {
             }
             MapBase::App(f, args) => {
                 let v = self
-                    .apply(f, "#val", args, &Self::int_arr_sort(false))
+                    .apply(f, "#val", args, &Self::arr_sort(&Sort::int()))
                     .as_array()
                     .expect("map values");
                 let h = self
-                    .apply(f, "#has", args, &Self::int_arr_sort(true))
+                    .apply(f, "#has", args, &Self::arr_sort(&Sort::bool()))
                     .as_array()
                     .expect("map keys");
                 (v, h)
@@ -239,7 +240,7 @@ impl<'p> Smt<'p> {
             }
             Form::BVar(v) => Bool::new_const(self.var_name(v)),
             Form::BSelect(base, i) => {
-                let arr = self.arr_base(base, true);
+                let arr = self.arr_base(base);
                 let i = self.lin(i);
                 arr.select(&i).as_bool().expect("bool array")
             }

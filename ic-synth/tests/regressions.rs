@@ -248,20 +248,31 @@ fn validation_is_deterministic_given_a_seed() {
     assert_eq!((first.0, first.1), (3, 900));
 }
 
-/// A block that reads or writes an array of lists gets no constraint (the encoding
-/// has no sort for it): its pairs are dependent. Blocks that do not touch it keep
-/// theirs.
+/// Blocks that read or write an array of lists get constraints (its elements are
+/// values of the uninterpreted list sort, in an array from Int): which elements two
+/// blocks touch, and what their lists are, decide. Two appends of the same value
+/// commute wherever they land; an append and a read of a length, where the indices
+/// differ.
 #[test]
-fn an_array_of_lists_is_not_analysed() {
+fn an_array_of_lists_is_analysed() {
     let src = "global list[2] r; global int x = 0;
-        proc a() { r[0] = [1]; }  proc b() { x = len(r[1]); }  proc c() { x = 1; }
-        init { spawn a(); spawn b(); spawn c(); }";
+        proc a() { r[0] = [1]; }  proc b() { x = len(r[1]); }
+        proc d(int i) { r[i] = append(r[i], 7); }  proc e(int j) { x = len(r[j]); }
+        init { spawn a(); spawn b(); spawn d(0); spawn e(1); }";
     let program = load(src);
-    assert_eq!(pair(&program, src, "a", "b"), (vec![], false));
-    assert_eq!(pair(&program, src, "a", "c"), (vec![], false));
+    let one = |c: &str| (vec![c.to_string()], false);
+    assert_eq!(pair(&program, src, "a", "b"), one("true"));
     assert_eq!(
-        pair(&program, src, "c", "c"),
-        (vec!["true".to_string()], true)
+        pair(&program, src, "a", "d"),
+        one("i' <= 1 && i' >= 0 && i' != 0")
+    );
+    assert_eq!(
+        pair(&program, src, "d", "d"),
+        one("i <= 1 && i' <= 1 && i >= 0 && i' >= 0")
+    );
+    assert_eq!(
+        pair(&program, src, "d", "e"),
+        one("i <= 1 && j' <= 1 && i >= 0 && j' >= 0 && i != j'")
     );
 }
 

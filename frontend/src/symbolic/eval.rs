@@ -9,7 +9,7 @@ use super::term::{
 use super::{Abort, Analysed, Cases, Exec, MAX_PATHS};
 use crate::ast::{BinOp, UnOp};
 use crate::ir::{Expr, ExprKind, GlobalId, GlobalKind};
-use crate::value::{Ty, Value};
+use crate::value::Value;
 use std::collections::HashMap;
 
 impl Exec<'_> {
@@ -67,10 +67,9 @@ impl Exec<'_> {
                 other => unreachable!("scalar read of a non-scalar global {other:?}"),
             },
             ExprKind::ArrayGet(g, i) => {
-                let bool_elems = matches!(
-                    self.program.globals[*g as usize].kind,
-                    GlobalKind::Array { elem: Ty::Bool, .. }
-                );
+                let GlobalKind::Array { elem, .. } = self.program.globals[*g as usize].kind else {
+                    unreachable!("array read of a non-array")
+                };
                 let GlobalVal::Array(arr) = &env.globals[*g as usize] else {
                     unreachable!("array read of a non-array")
                 };
@@ -78,7 +77,7 @@ impl Exec<'_> {
                 for (c, iv) in self.eval(i, env, depth)? {
                     let idx = iv.int();
                     let bounds = self.in_bounds(*g, idx)?;
-                    for (c2, v) in array_read(arr, idx, bool_elems)? {
+                    for (c2, v) in array_read(arr, idx, elem)? {
                         let mut cs = c.clone();
                         cs.extend(bounds.iter().cloned());
                         cs.extend(c2);

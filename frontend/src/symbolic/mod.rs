@@ -67,10 +67,7 @@ mod tests;
 pub mod visit;
 
 use crate::interp::Next;
-use crate::ir::{
-    BlockId, Expr, ExprKind, GlobalId, GlobalKind, InstrKind, LocalId, Place, ProcId, Program,
-};
-use crate::value::Ty;
+use crate::ir::{BlockId, Expr, GlobalId, GlobalKind, LocalId, ProcId, Program};
 use eval::{env_of, Env};
 use loops::Loops;
 use params::ConstKind;
@@ -103,8 +100,6 @@ pub enum Abort {
     TooManyPaths,
     TooLarge,
     InlineTooDeep,
-    /// The block reads or writes an array of lists, which the encoding has no sort for.
-    ListArray,
 }
 
 impl std::fmt::Display for Abort {
@@ -113,7 +108,6 @@ impl std::fmt::Display for Abort {
             Abort::TooManyPaths => "too many paths",
             Abort::TooLarge => "arithmetic coefficients too large",
             Abort::InlineTooDeep => "fun calls nested too deep to inline",
-            Abort::ListArray => "an array of lists",
         })
     }
 }
@@ -252,7 +246,6 @@ impl<'p> Exec<'p> {
         slot: Slot,
         st: &State,
     ) -> Analysed<Vec<(Vec<Form>, Form)>> {
-        self.encodable(block)?;
         let Some(g) = &self.program.blocks[block as usize].guard else {
             return Ok(vec![(Vec::new(), Form::True)]);
         };
@@ -279,7 +272,6 @@ impl<'p> Exec<'p> {
 
     /// Runs one block of the process in `slot` (whose guard the caller has assumed).
     pub fn run_block(&self, block: BlockId, slot: Slot, st: State) -> Analysed<Vec<Outcome>> {
-        self.encodable(block)?;
         let b = &self.program.blocks[block as usize];
         let code = &self.program.procs[b.proc as usize].code;
         let mut st = st;
@@ -295,42 +287,6 @@ impl<'p> Exec<'p> {
                 },
             })
             .collect())
-    }
-
-    /// Refuses a block that touches an array of lists (its guard or code indexes one).
-    fn encodable(&self, block: BlockId) -> Analysed<()> {
-        let b = &self.program.blocks[block as usize];
-        let code = &self.program.procs[b.proc as usize].code;
-        let lists = |g: GlobalId| {
-            matches!(
-                self.program.globals[g as usize].kind,
-                GlobalKind::Array { elem: Ty::List, .. }
-            )
-        };
-        let mut read = false;
-        let mut visit = |e: &Expr| {
-            e.walk(&mut |x| {
-                if let ExprKind::ArrayGet(g, _) = x.kind {
-                    read |= lists(g);
-                }
-            })
-        };
-        if let Some(g) = &b.guard {
-            visit(g);
-        }
-        let mut written = false;
-        for pc in self.program.block_pcs(block) {
-            let kind = &code.instrs[pc as usize].kind;
-            kind.for_each_expr(&mut visit);
-            if let InstrKind::Assign(Place::ArrayElem(g, _), _) = kind {
-                written |= lists(*g);
-            }
-        }
-        if read || written {
-            Err(Abort::ListArray)
-        } else {
-            Ok(())
-        }
     }
 
     /// The block alone, from the state before it, guard included.

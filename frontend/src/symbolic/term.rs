@@ -14,6 +14,7 @@
 //! [`TooLarge`] rather than wrapped.
 
 use crate::ir::{FunId, GlobalId, LocalId, Pc, ProcId};
+use crate::value::Ty;
 
 pub type Coef = i128;
 
@@ -157,6 +158,8 @@ pub enum Form {
 pub enum ListT {
     Var(Var),
     App(Fun, Vec<Val>),
+    /// Element of an array of lists.
+    Select(Box<ArrBase>, Lin),
 }
 
 /// The contents of an array before the writes of its log.
@@ -599,11 +602,7 @@ pub fn val_eq(a: &Val, b: &Val) -> Result<Form, TooLarge> {
 
 /// The cases of reading element `k` of an array: for each write of the log that may
 /// be the last one at `k`, the condition and the value, then the base.
-pub fn array_read(
-    arr: &ArrVal,
-    k: &Lin,
-    bool_elems: bool,
-) -> Result<Vec<(Vec<Form>, Val)>, TooLarge> {
+pub fn array_read(arr: &ArrVal, k: &Lin, elem: Ty) -> Result<Vec<(Vec<Form>, Val)>, TooLarge> {
     let mut out = Vec::new();
     let mut missed = Vec::new();
     for (idx, v) in arr.log.iter().rev() {
@@ -623,10 +622,10 @@ pub fn array_read(
         }
     }
     let base = Box::new(arr.base.clone());
-    let v = if bool_elems {
-        Val::Bool(Form::BSelect(base, k.clone()))
-    } else {
-        Val::Int(Lin::atom(IAtom::Select(base, k.clone())))
+    let v = match elem {
+        Ty::Int => Val::Int(Lin::atom(IAtom::Select(base, k.clone()))),
+        Ty::Bool => Val::Bool(Form::BSelect(base, k.clone())),
+        Ty::List => Val::List(ListT::Select(base, k.clone())),
     };
     out.push((missed, v));
     Ok(out)
@@ -690,18 +689,18 @@ pub fn arr_eq(a: &ArrVal, b: &ArrVal) -> Result<Form, TooLarge> {
         let (a, b) = if a <= b { (a, b) } else { (b, a) };
         return Ok(Form::ArrEq(Box::new(a.clone()), Box::new(b.clone())));
     }
-    let bool_elems = a
-        .log
-        .iter()
-        .chain(&b.log)
-        .any(|(_, v)| matches!(v, Val::Bool(_)));
+    let elem = match a.log.iter().chain(&b.log).map(|(_, v)| v).next() {
+        Some(Val::Bool(_)) => Ty::Bool,
+        Some(Val::List(_)) => Ty::List,
+        _ => Ty::Int,
+    };
     let mut keys: Vec<&Lin> = a.log.iter().chain(&b.log).map(|(k, _)| k).collect();
     keys.sort();
     keys.dedup();
     let mut parts = Vec::new();
     for k in keys {
-        let ra = array_read(a, k, bool_elems)?;
-        let rb = array_read(b, k, bool_elems)?;
+        let ra = array_read(a, k, elem)?;
+        let rb = array_read(b, k, elem)?;
         parts.push(cases_form(ra, |va| {
             cases_form(rb.clone(), |vb| val_eq(va, vb))
         })?);

@@ -89,6 +89,10 @@ impl Visit for ListT {
                 f(Node::Fun(fun));
                 args.iter().for_each(|a| a.visit(f));
             }
+            ListT::Select(b, i) => {
+                b.visit(f);
+                i.visit(f);
+            }
         }
     }
 }
