@@ -452,7 +452,8 @@ fn ms_source_counts() {
     // race of two `done`s reaches the state already explored; cdpor the one
     // execution alone, 4N - 2 = 18 states: running both orders of each race of two
     // `done`s shows they commute where they meet (a guarded independence,
-    // `explorer::dependency::guarded`), as no constraint can (an array of lists).
+    // `explorer::dependency::guarded`), as no constraint can (the merge is a
+    // recursive fun).
     let five = "received = [2, 2, 0, 0, 2, 0, 2, 0, 0], half = [[1, 2, 3, 5, 7], [2, 7], \
                 [], [], [1, 3, 5], [], [1, 3], [], []], caller = [-1, 0, 1, 1, 0, 4, 4, \
                 6, 6]";

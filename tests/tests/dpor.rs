@@ -936,8 +936,8 @@ init {{ spawn work(); spawn ping(); }}"
 }
 
 /// Line 9 where no constraint speaks: the two `done`s of MergeSort's object (its
-/// source, `benches/programs/ms_source.ic`) write an array of lists, which ic-synth
-/// does not analyse, and merge by a recursive fun. They commute where they meet,
+/// source, `benches/programs/ms_source.ic`) write an array of lists and merge by a
+/// recursive fun, so ic-synth's constraint holds for two `done`s at two objects only. They commute where they meet,
 /// which running both orders from there shows (`guarded::commute_by_running`): the
 /// first only stores its list, the second merges, and the merge is the same either
 /// way. Every location either order reads is read by both, so the race is a guarded

@@ -11,8 +11,8 @@
 //! 1. both may run in `s[E'.û]`, neither's guard reads what the other's block may
 //!    write, and a constraint `C` of their blocks holds there; `L` are the global
 //!    locations `C` read there ([`Independence::holding_at`]). Where none holds (no
-//!    constraint over what `n` reads, none synthesised: a block that writes an
-//!    array of lists, a merge by a recursive fun) and the pair's constraints are
+//!    constraint over what `n` reads, none synthesised for the states they meet in:
+//!    a merge by a recursive fun) and the pair's constraints are
 //!    not exact, both orders are run from `s[E'.û]` and must end alike, each
 //!    writing the same locations; `L` is then every location either order read
 //!    ([`commute_by_running`]);
@@ -115,8 +115,8 @@
 //!   (`docs/known-gaps.md`). CDPOR's Fig. 1 reaches one execution in 4 states with
 //!   it, where the paper's CDPOR takes 6 (`tests/tests/dpor.rs`, `cdpor_example_5`),
 //!   and BB(6) 488 states where it took 568.
-//! - Condition 1 by running: no constraint speaks of MergeSort's two `done`s at an
-//!   object (`benches/programs/ms_source.ic`: an array of lists, a recursive merge);
+//! - Condition 1 by running: no constraint speaks of MergeSort's two `done`s at one
+//!   object (`benches/programs/ms_source.ic`: a recursive merge of two lists);
 //!   they read the same locations, and the first stores its list, the second merges
 //!   and sends, alike in either order. cdpor explores MS(10..220) in one execution
 //!   and the CDPOR paper's states (38 .. 878), where it blocked 181 executions at
