@@ -447,8 +447,21 @@ impl<R: Reduction> Dpor<R> {
             let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
                 .chain([last])
                 .collect();
+            // A sleeper beside the sequence must stay beside `e`, which runs after it
+            // in the trace asked for (`sleeper_covers`). odpor judges that as for a
+            // race's reversal, by running `n` and then `e` again there
+            // ([`crate::dpor::disabling`]); by footprints, `e` conflicted with a
+            // sleeper it could not reach, `e` being an `await` that `n` disables for
+            // good, and odpor explored the sequence again and ended it blocked
+            // (`tests/regressions/odpor_a_probe_s_writer_disabled_for_good_disables_no_sleeper.ic`).
+            // ocdpor, whose sleepers stay asleep past events by `R`, judges by
+            // footprints (`Parts::lifts`).
             let race_write = moved(&run.ex, e);
-            Some(self.insert_wakeup(run, e, entries, RaceAfter::Step(&race_write)))
+            let after = match self.parts.lifts() {
+                true => RaceAfter::Step(&race_write),
+                false => RaceAfter::Rerun(Reversal { e, v: &v, n }),
+            };
+            Some(self.insert_wakeup(run, e, entries, after))
         } else {
             v.push(n);
             let guided = self.parts.guided();
