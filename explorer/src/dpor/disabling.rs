@@ -67,6 +67,15 @@ impl<'v> AfterReversal<'v> {
         }
     }
 
+    /// The reversal with what `e` leaves after it computed now, on `hb`: for a caller
+    /// that holds the execution's happens-before apart from the search while it asks
+    /// (a probe's sequences, `Dpor::ask_before`).
+    pub fn judged(reversal: Reversal<'v>, ex: &Executor<'_>, hb: &HappensBefore) -> Self {
+        let judged = AfterReversal::new(reversal);
+        let _ = judged.after.set(judged.run(ex, hb));
+        judged
+    }
+
     /// Whether `e`, run after the reversal, leaves `process` (asleep at `E'` with the
     /// footprint `sleeping`, beside the sequence) waiting at an `await`: its guard
     /// false. A step without one stays enabled whatever `e` does.
@@ -108,7 +117,7 @@ impl<'v> AfterReversal<'v> {
 
 /// What a wakeup insertion knows of the race's first event `e`, which follows its
 /// sequence in the trace asked for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(super) enum RaceAfter<'a> {
     /// Nothing: every sleeper beside the sequence covers it as JACM's do.
     Nothing,
@@ -119,6 +128,8 @@ pub(super) enum RaceAfter<'a> {
     /// The reversal: a sleeper at an `await` that `e` disables after it covers nothing
     /// beside the sequence ([`AfterReversal::disables`]).
     Rerun(Reversal<'a>),
+    /// The same, judged already ([`AfterReversal::judged`]).
+    Judged(&'a AfterReversal<'a>),
 }
 
 impl<'a> RaceAfter<'a> {

@@ -107,8 +107,13 @@ impl<R: Reduction> Dpor<R> {
         let prefix = &mut self.nodes[e];
         let mut commutes = false;
         let mut beside = false;
+        let made;
         let rerun = match after {
-            RaceAfter::Rerun(reversal) => Some(AfterReversal::new(reversal)),
+            RaceAfter::Rerun(reversal) => {
+                made = AfterReversal::new(reversal);
+                Some(&made)
+            }
+            RaceAfter::Judged(judged) => Some(judged),
             _ => None,
         };
         let (ex, hb) = (&run.ex, &self.hb);
@@ -131,7 +136,7 @@ impl<R: Reduction> Dpor<R> {
                 Cover::Yes => true,
                 Cover::Beside if !covers_beside => false,
                 Cover::Beside
-                    if (rerun.as_ref())
+                    if rerun
                         .is_some_and(|r| r.disables(ex, hb, (step.process, &step.footprint))) =>
                 {
                     false
@@ -457,9 +462,13 @@ impl<R: Reduction> Dpor<R> {
             // ocdpor, whose sleepers stay asleep past events by `R`, judges by
             // footprints (`Parts::lifts`).
             let race_write = moved(&run.ex, e);
+            let judged;
             let after = match self.parts.lifts() {
                 true => RaceAfter::Step(&race_write),
-                false => RaceAfter::Rerun(Reversal { e, v: &v, n }),
+                false => {
+                    judged = AfterReversal::judged(Reversal { e, v: &v, n }, &run.ex, hb);
+                    RaceAfter::Judged(&judged)
+                }
             };
             Some(self.insert_wakeup(run, e, entries, after))
         } else {
