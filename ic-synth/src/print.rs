@@ -104,6 +104,15 @@ impl Printer<'_> {
         )))
     }
 
+    /// `g[i]` for an element of a global array as the state before holds it; an
+    /// array a loop left is unprintable.
+    fn element(&self, base: &ArrBase, i: &Lin) -> Option<ast::Expr> {
+        match base {
+            ArrBase::Init(g) => self.index(self.global(*g), i),
+            ArrBase::App(..) => None,
+        }
+    }
+
     fn val(&self, v: &Val) -> Option<ast::Expr> {
         match v {
             Val::Int(l) => self.lin(l),
@@ -133,20 +142,14 @@ impl Printer<'_> {
                 })
             }
             ListT::App(..) => None,
-            ListT::Select(base, i) => match &**base {
-                ArrBase::Init(g) => self.index(self.global(*g), i),
-                ArrBase::App(..) => None,
-            },
+            ListT::Select(base, i) => self.element(base, i),
         }
     }
 
     fn iatom(&self, a: &IAtom) -> Option<ast::Expr> {
         match a {
             IAtom::Var(v) => Some(var(self.var_name(v)?)),
-            IAtom::Select(base, i) => match &**base {
-                ArrBase::Init(g) => self.index(self.global(*g), i),
-                ArrBase::App(..) => None,
-            },
+            IAtom::Select(base, i) => self.element(base, i),
             IAtom::MapGet(base, k) => match &**base {
                 MapBase::Init(g) => self.index(self.global(*g), k),
                 MapBase::App(..) => None,
@@ -281,10 +284,7 @@ impl Printer<'_> {
             }
             Form::Eq(l) => self.comparison(l, BinOp::Eq),
             Form::BVar(v) => Some(var(self.var_name(v)?)),
-            Form::BSelect(base, i) => match &**base {
-                ArrBase::Init(g) => self.index(self.global(*g), i),
-                ArrBase::App(..) => None,
-            },
+            Form::BSelect(base, i) => self.element(base, i),
             Form::MapHas(base, k) => match &**base {
                 MapBase::Init(g) => Some(call("has", vec![self.global(*g), self.lin(k)?])),
                 MapBase::App(..) => None,

@@ -689,10 +689,13 @@ pub fn arr_eq(a: &ArrVal, b: &ArrVal) -> Result<Form, TooLarge> {
         let (a, b) = if a <= b { (a, b) } else { (b, a) };
         return Ok(Form::ArrEq(Box::new(a.clone()), Box::new(b.clone())));
     }
+    // The bases are the same and the arrays differ: some log holds a write, of the
+    // array's element type.
     let elem = match a.log.iter().chain(&b.log).map(|(_, v)| v).next() {
+        Some(Val::Int(_)) => Ty::Int,
         Some(Val::Bool(_)) => Ty::Bool,
         Some(Val::List(_)) => Ty::List,
-        _ => Ty::Int,
+        other => unreachable!("an array element written as {other:?}"),
     };
     let mut keys: Vec<&Lin> = a.log.iter().chain(&b.log).map(|(k, _)| k).collect();
     keys.sort();
