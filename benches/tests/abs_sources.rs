@@ -421,6 +421,30 @@ fn qs_source_counts() {
     );
 }
 
+/// QS(9) (the values 7, 2, 5, 1, 3, 9, 13, 14, 15): 8 inner objects, 2^8 final states.
+/// csdpor ends 32 executions blocked after one step: a backtrack entry added for one
+/// race of two `done`s at an object, beside its rival, whose own branch, explored
+/// first, stands for it (`explorer/src/dpor/needs.rs`). cdpor drops such entries and
+/// explores one execution per final state, none blocked.
+#[test]
+fn qs_source_nine_values_one_execution_per_final_state() {
+    let what = "qs_source.ic N=9";
+    let (program, text) = bench("qs_source.ic", 9);
+    let counts = |r: &Report| {
+        (
+            r.stats.traces,
+            r.stats.blocked,
+            r.stats.states,
+            r.finals.len(),
+        )
+    };
+    let (csdpor, cdpor) = (csdpor(&program, what), cdpor(&program, &text, what));
+    assert_eq!(cdpor.finals, csdpor.finals, "{what}");
+    assert_eq!(counts(&csdpor), (256, 32, 1_348, 256), "{what}: csdpor");
+    assert_eq!(counts(&cdpor), (256, 0, 1_316, 256), "{what}: cdpor");
+    assert_eq!(cdpor.stats.pruning.backtrack_dropped, 32, "{what}");
+}
+
 #[test]
 fn ms_source_counts() {
     use Tree::Leaf;

@@ -68,6 +68,10 @@ pub struct Pruning {
     pub irreversible_races: u64,
     /// Processes added to backtrack sets (line 10).
     pub backtrack_added: u64,
+    /// Of those, the ones dropped unexplored because an explored entry stood for
+    /// every race they were added for ([`crate::dpor::needs`]).
+    #[serde(default)]
+    pub backtrack_dropped: u64,
     /// Races whose events were checked for independence whatever the state (CDPOR line 9).
     pub ic_checks_line9: u64,
     /// Races not reversed because their events commute whatever the state, or where

@@ -337,6 +337,7 @@ fn pruning(p: &Pruning) -> String {
         ("races", p.races),
         ("irreversible races", p.irreversible_races),
         ("backtrack added", p.backtrack_added),
+        ("  dropped unexplored", p.backtrack_dropped),
         ("ICs checked, line 9", p.ic_checks_line9),
         ("races pruned by ICs", p.races_pruned_by_ics),
         ("  where they meet", p.races_guarded_by_ics),

@@ -29,6 +29,7 @@ pub mod disabling;
 pub mod forwarding;
 pub mod future_races;
 pub mod leaving_out;
+pub mod needs;
 pub mod observed;
 pub mod observed_reversals;
 pub mod parts;
@@ -76,6 +77,8 @@ fn choose(guided: bool, state: &State, sleep: &SleepSet, candidates: &[usize]) -
 struct Node {
     enabled: Vec<usize>,
     backtrack: Vec<usize>,
+    /// What the unexplored entries of `backtrack` stand for (Source-DPOR's line 10).
+    needs: needs::Needs,
     /// `wut(E)`, for an optimal reduction (its backtrack set stays empty).
     wut: WakeupTree,
     sleep: SleepSet,
@@ -306,6 +309,7 @@ impl<R: Reduction> Dpor<R> {
         let node = &mut self.nodes[self.depth];
         std::mem::swap(&mut node.enabled, &mut self.enabled);
         node.backtrack.clear();
+        node.needs.clear();
         node.wut = wut;
         node.current = None;
         node.started = false;
@@ -326,6 +330,30 @@ impl<R: Reduction> Dpor<R> {
                 self.snapshots[self.depth].clone_from(&run.ex.state);
             }
         }
+    }
+
+    /// Line 5 of Alg. 1 at node `d`: when every entry of its backtrack set not yet
+    /// explored is one that explored entries stand for ([`needs`]), those entries are
+    /// dropped and the node is left.
+    fn drop_unneeded(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
+        let Node {
+            backtrack,
+            needs,
+            sleep,
+            current,
+            ..
+        } = &mut self.nodes[d];
+        let procs = &run.ex.state.procs;
+        let settled = |q: usize| *current == Some(q) || sleep.asleep(procs[q].pid_key);
+        let pending: Vec<usize> = backtrack.iter().copied().filter(|&x| !settled(x)).collect();
+        if pending.is_empty() || pending.iter().any(|&x| needs.needed(x, settled)) {
+            return;
+        }
+        backtrack.retain(|x| !pending.contains(x));
+        for &x in &pending {
+            needs.forget(x);
+        }
+        run.stats.pruning.backtrack_dropped += pending.len() as u64;
     }
 
     /// A process to explore from `node` among `candidates` (see [`choose`]).
@@ -568,6 +596,9 @@ impl<R: Reduction> Algorithm for Dpor<R> {
                     })
                     .flatten()
             } else {
+                if self.parts.drops_unneeded() {
+                    self.drop_unneeded(run, d);
+                }
                 let node = &self.nodes[d];
                 let pending: Vec<usize> = node
                     .backtrack

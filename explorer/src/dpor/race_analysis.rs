@@ -174,8 +174,9 @@ impl<R: Reduction> Dpor<R> {
                     let mut v = races::notdep(run.ex.events(), &self.hb, e);
                     v.push(n);
                     let whole = (!real || n_moves).then(|| run.ex.event_transition(n));
-                    let guided = self.parts.guided();
-                    add_initial(run, &self.hb, (e, prefix), guided, &v, whole.as_ref());
+                    let parts = &self.parts;
+                    let choice = (parts.guided(), parts.drops_unneeded());
+                    add_initial(run, &self.hb, (e, prefix), choice, &v, whole.as_ref());
                 }
             }
             // ODPOR_cs Alg. 1, lines 40–42: a don't-do sequence joins dnd(E') only
@@ -237,12 +238,14 @@ impl<R: Reduction> Dpor<R> {
 /// none is enabled, `v` cannot run there and nothing is added. Where an initial is
 /// there only by cdpor's guarded independences, the same is done again without it
 /// (see [`races::moved_by_guarded`]). `E'` is the node `prefix` at depth `e`; one in
-/// the top that threads share decides there.
+/// the top that threads share decides there. `guided`: the choice among initials
+/// follows sleep sequences ([`choose`]); `recorded`: what each entry stands for is
+/// kept, for line 5 to drop the entries explored ones stand for ([`super::needs`]).
 pub(super) fn add_initial(
     run: &mut Exploration<'_, '_>,
     hb: &HappensBefore,
     (e, prefix): (usize, &mut Node),
-    guided: bool,
+    (guided, recorded): (bool, bool),
     v: &[usize],
     last: Option<&Footprint>,
 ) {
@@ -270,15 +273,31 @@ pub(super) fn add_initial(
             run.ask_above(e, initials);
             continue;
         }
-        if initials.iter().any(|q| prefix.backtrack.contains(q)) {
-            continue;
-        }
-        let candidates: Vec<usize> = initials
-            .into_iter()
+        let candidates: Vec<usize> = (initials.iter().copied())
             .filter(|q| prefix.enabled.contains(q))
             .collect();
-        if let Some(q) = choose(guided, &run.ex.state, &prefix.sleep, &candidates) {
-            prefix.backtrack.push(q);
+        let Node {
+            backtrack,
+            needs,
+            sleep,
+            current,
+            ..
+        } = &mut *prefix;
+        let procs = &run.ex.state.procs;
+        // Explored from `E'`, or being explored: it stays in the set.
+        let settled = |q: usize| *current == Some(q) || sleep.asleep(procs[q].pid_key);
+        let holds = match recorded {
+            true => needs.holds(backtrack, &initials, settled),
+            false => initials.iter().any(|q| backtrack.contains(q)),
+        };
+        if holds {
+            continue;
+        }
+        if let Some(q) = choose(guided, &run.ex.state, sleep, &candidates) {
+            backtrack.push(q);
+            if recorded {
+                needs.add(q, initials);
+            }
             run.stats.pruning.backtrack_added += 1;
         }
     }

@@ -195,6 +195,7 @@ impl<R: Reduction> Dpor<R> {
             // before the node was given to the top).
             let node = &mut self.nodes[d];
             node.backtrack = held.taken();
+            node.needs.clear();
             for key in &node.blocked_steps {
                 let i = run.ex.state.procs.iter().position(|q| q.pid_key == *key);
                 node.backtrack

@@ -473,8 +473,8 @@ impl<R: Reduction> Dpor<R> {
             Some(self.insert_wakeup(run, e, entries, after))
         } else {
             v.push(n);
-            let guided = self.parts.guided();
-            add_initial(run, hb, (e, &mut self.nodes[e]), guided, &v, Some(whole));
+            let choice = (self.parts.guided(), self.parts.drops_unneeded());
+            add_initial(run, hb, (e, &mut self.nodes[e]), choice, &v, Some(whole));
             None
         }
     }

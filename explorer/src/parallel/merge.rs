@@ -94,6 +94,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
         races,
         irreversible_races,
         backtrack_added,
+        backtrack_dropped,
         ic_checks_line9,
         races_pruned_by_ics,
         races_guarded_by_ics,
@@ -121,6 +122,7 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
     to.races += races;
     to.irreversible_races += irreversible_races;
     to.backtrack_added += backtrack_added;
+    to.backtrack_dropped += backtrack_dropped;
     to.ic_checks_line9 += ic_checks_line9;
     to.races_pruned_by_ics += races_pruned_by_ics;
     to.races_guarded_by_ics += races_guarded_by_ics;
