@@ -180,6 +180,11 @@ impl<R: Reduction> Dpor<R> {
             return;
         }
         self.nodes[d].sleep.insert(vec![step]);
+        // Entries that explored ones stand for are not pending: the run of Alg. 1
+        // that chose those at line 10 goes on here with a fresh process too.
+        if self.parts.drops_unneeded() {
+            self.drop_unneeded(run, d);
+        }
         let node = &self.nodes[d];
         let pending = node
             .backtrack

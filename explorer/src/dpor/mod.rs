@@ -335,7 +335,7 @@ impl<R: Reduction> Dpor<R> {
     /// Line 5 of Alg. 1 at node `d`: when every entry of its backtrack set not yet
     /// explored is one that explored entries stand for ([`needs`]), those entries are
     /// dropped and the node is left.
-    fn drop_unneeded(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
+    pub(super) fn drop_unneeded(&mut self, run: &mut Exploration<'_, '_>, d: usize) {
         let Node {
             backtrack,
             needs,

@@ -20,14 +20,16 @@
 //! Each requirement `S` (the initials `I_[E'](v)` of a race's `v`) that the set
 //! meets only through entries that line 10 added and that are not yet *settled*
 //! (explored, being explored, or asleep at `E'`) is recorded on those entries; the
-//! entry line 10 adds for a requirement the set does not meet records it too. At line
-//! 5, when every unsettled entry has, for each requirement recorded on it, a settled
-//! member other than itself, those entries are dropped and the node is left. Entries
-//! no requirement put there (line 3's choice, those a shared top hands back) are
-//! kept. Only where every pending entry is so: an entry explored before others
-//! sleeps in their branches ([`super::parts::Parts::drops_unneeded`] says which
-//! searches drop, and why not csdpor).
-
+//! entry line 10 adds for a requirement the set does not meet records it too. When
+//! every unsettled entry has, for each requirement recorded on it, a settled member
+//! other than itself, those entries are dropped: at line 5, and where a step blocked
+//! at a covered state and the node goes on with a fresh process only if nothing is
+//! pending (`Dpor::block_after_equivalent`). Entries no requirement put there (line
+//! 3's choice, that fresh process) are kept. Only where every pending entry is so:
+//! an entry explored before others sleeps in their branches
+//! ([`super::parts::Parts::drops_unneeded`] says which searches drop, and why not
+//! csdpor).
+//!
 //! # Why this is sound
 //!
 //! Line 10 adds *some* initial of `v`, and line 5 explores *some* pending entry:
@@ -35,14 +37,16 @@
 //! resolution of both choices. A run that drops `x` is a run of Alg. 1 that chose,
 //! for each requirement `S` recorded on `x`, a member `w` of `S` settled by the time
 //! `x` is dropped (an initial of `v` enabled at `E'`, as every entry is: line 10
-//! may take it), and that explored at line 5 what this run explored, in the
-//! same order. That run may: its extra pending entries are such `w`s, explored or
-//! asleep by the time this run would have had only `x` left. Where the requirement
-//! that added `w` here came, `w` was there already and nothing was added; a
-//! requirement met by `x` alone when it came is recorded on `x`, so it has its own
-//! `w`; requirements met otherwise are met alike. `x` never ran, so nothing else
-//! differs: the races found, the sleep sets and the sequences lines 11–14 add are
-//! that run's. Settled entries never leave the set.
+//! may take it), and that explored at line 5 what this run explored, in the same
+//! order. That run may: its extra pending entries are such `w`s, explored or asleep
+//! by the time this run would have had only `x` left. Where the requirement that
+//! added `w` here came, `w` was there already and nothing was added; a requirement
+//! met by `x` alone when it came is recorded on `x`, so it has its own `w`;
+//! requirements met otherwise are met alike. The one place where this run looks at
+//! what is pending besides line 5, the fresh process after a blocked step, drops
+//! first, so it decides as that run does. `x` never ran, so the races found, the
+//! sleep sets and the sequences lines 11–14 add are that run's. Settled entries
+//! never leave the set.
 
 /// The requirements recorded on the unexplored entries of one backtrack set.
 #[derive(Debug, Default)]

@@ -103,8 +103,9 @@ impl Parts {
     /// Whether line 5 leaves a node whose unexplored backtrack entries explored ones
     /// stand for ([`super::needs`]): cdpor's. csdpor's lazy state checks profit from
     /// the sequences that such branches, explored only to end blocked, put to sleep
-    /// above them (its PS(7) took 6,420 states instead of 3,693 without them); cdpor's
-    /// constraints leave few such races, and its counts only fell.
+    /// above them (its PS(7) took 6,420 states instead of 3,693 without them). cdpor
+    /// keeps csdpor's checks where its constraints do not speak, but on the three
+    /// tables and the sources as written its counts only fell (BENCHMARKS.md).
     pub fn drops_unneeded(&self) -> bool {
         self.frontier == Frontier::BacktrackSets
             && matches!(self.independence, Independence::Constrained(_))
