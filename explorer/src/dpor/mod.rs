@@ -343,8 +343,7 @@ impl<R: Reduction> Dpor<R> {
             current,
             ..
         } = &mut self.nodes[d];
-        let procs = &run.ex.state.procs;
-        let settled = |q: usize| *current == Some(q) || sleep.asleep(procs[q].pid_key);
+        let settled = needs::settled(*current, sleep, &run.ex.state);
         let pending: Vec<usize> = backtrack.iter().copied().filter(|&x| !settled(x)).collect();
         if pending.is_empty() || pending.iter().any(|&x| needs.needed(x, settled)) {
             return;

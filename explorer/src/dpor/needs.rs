@@ -48,6 +48,19 @@
 //! sleep sets and the sequences lines 11–14 add are that run's. Settled entries
 //! never leave the set.
 
+use crate::dpor::sleep::SleepSet;
+use crate::state::State;
+
+/// Whether an entry of a node's backtrack set is settled: explored from the node now
+/// (`current`), or asleep there (explored before, or covered).
+pub fn settled<'a>(
+    current: Option<usize>,
+    sleep: &'a SleepSet,
+    state: &'a State,
+) -> impl Fn(usize) -> bool + Copy + 'a {
+    move |q| current == Some(q) || sleep.asleep(state.procs[q].pid_key)
+}
+
 /// The requirements recorded on the unexplored entries of one backtrack set.
 #[derive(Debug, Default)]
 pub struct Needs {

@@ -283,9 +283,7 @@ pub(super) fn add_initial(
             current,
             ..
         } = &mut *prefix;
-        let procs = &run.ex.state.procs;
-        // Explored from `E'`, or being explored: it stays in the set.
-        let settled = |q: usize| *current == Some(q) || sleep.asleep(procs[q].pid_key);
+        let settled = super::needs::settled(*current, sleep, &run.ex.state);
         let holds = match recorded {
             true => needs.holds(backtrack, &initials, settled),
             false => initials.iter().any(|q| backtrack.contains(q)),
