@@ -27,8 +27,8 @@
 //! A branch it adds starts as a job once no other branch of its node is being
 //! explored, as on one thread, so that it starts with what those added to the
 //! node's sleep set; a thread with nothing else to do takes such a branch early,
-//! and it takes what the branches started before it add to the node's sleep set as
-//! they send it (`Top::deliver`). A job that runs long gives the shallowest of its
+//! the deepest node's (`Top::launch_deferred`), and it takes what the branches
+//! started before it add to the node's sleep set as they send it (`Top::deliver`). A job that runs long gives the shallowest of its
 //! own nodes with branches left, and those above it, to the top when another thread
 //! waits and nothing is queued
 //! (`crate::dpor::split`).
