@@ -28,9 +28,9 @@
 //! explored, as on one thread, so that it starts with what those added to the
 //! node's sleep set; a thread with nothing else to do takes such a branch early,
 //! the deepest node's (`Top::launch_deferred`), and it takes what the branches
-//! started before it add to the node's sleep set as they send it (`Top::deliver`). A job that runs long gives the shallowest of its
-//! own nodes with branches left, and those above it, to the top when another thread
-//! waits and nothing is queued
+//! started before it add to the node's sleep set as they send it (`Top::deliver`).
+//! A job that runs long gives the shallowest of its own nodes with branches left,
+//! and those above it, to the top when another thread waits and nothing is queued
 //! (`crate::dpor::split`).
 //!
 //! # Why it explores what one thread explores
@@ -1009,9 +1009,9 @@ impl Top {
     /// entries its running siblings will add (they reach it only as they are sent),
     /// and explores what one thread would have blocked meanwhile; the deepest node's
     /// branch has the least below it, and its running siblings the least left to
-    /// find. Taking the shallowest, cdpor and csdpor explored 62% more states than
-    /// one thread on PS_shared(8) and ran 1.2 times as fast; taking the deepest, 6%
-    /// fewer and 2.1 times as fast (BENCHMARKS.md).
+    /// find. Taking the shallowest, cdpor and csdpor explored 61% more states than
+    /// one thread on PS_shared(8) and ran 1.2 times as fast; taking the deepest, 5
+    /// to 7% fewer and 2.1 times as fast (BENCHMARKS.md).
     fn launch_deferred(&mut self) {
         while self.deferred > 0 {
             let node = (0..self.nodes.len())
