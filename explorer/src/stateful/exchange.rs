@@ -6,11 +6,12 @@
 //! DE-S-POR's actions); the numbers on both sides are kept here.
 
 use crate::fingerprint::{fingerprint, Fingerprint};
-use crate::parallel::shared_summaries::{Published, SharedSummaries};
+use crate::parallel::shared_summaries::{Published, Row, SharedSummaries};
 use crate::stateful::graph::{Graph, StateId};
 use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Summaries, SUMMARY};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The number of a state's summary, once its component is finished
 /// ([`Summaries::number`], whatever their kind).
@@ -33,12 +34,12 @@ pub trait Exchanged: Numbered {
         state: StateId,
         shared: &SharedSummaries,
     ) -> Option<Published>;
-    /// A summary another thread published, as the target ([`SUMMARY`]) of the
-    /// transitions to its states.
+    /// A summary another thread published (its rows), as the target ([`SUMMARY`])
+    /// of the transitions to its states.
     fn read_back(
         &mut self,
         graph: &mut Graph,
-        published: &Published,
+        rows: &[Arc<Row>],
         shared: &SharedSummaries,
     ) -> StateId;
     /// A summary of `rows` from the program text ([`crate::stateful::may_follow`]),
@@ -93,8 +94,8 @@ impl Exchange {
         if let Some(&to) = self.read.get(&number) {
             return to;
         }
-        let published = shared.get(number);
-        let to = summaries.read_back(graph, &published, shared);
+        let rows = shared.get(number);
+        let to = summaries.read_back(graph, &rows, shared);
         self.read.insert(number, to);
         to
     }

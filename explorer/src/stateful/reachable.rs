@@ -24,6 +24,7 @@ use crate::stateful::unions::Key;
 use frontend::ir::GlobalId;
 use frontend::memory::Loc;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// The kind of DE-S-POR's summaries: one row, a bit per action.
 #[derive(Debug, Default)]
@@ -139,7 +140,7 @@ impl Exchanged for Summaries<Actions> {
     fn read_back(
         &mut self,
         graph: &mut Graph,
-        published: &Published,
+        rows: &[Arc<Row>],
         shared: &SharedSummaries,
     ) -> StateId {
         let loc = |n: &u32| match shared.key(*n) {
@@ -149,8 +150,9 @@ impl Exchanged for Summaries<Actions> {
                 elem: WHOLE,
             },
         };
-        let actions: Vec<Action> = (published.rows.iter())
-            .map(|(key, reads, writes)| {
+        let actions: Vec<Action> = (rows.iter())
+            .map(|row| {
+                let (key, reads, writes) = &**row;
                 let mut footprint = Footprint {
                     reads: reads.iter().map(loc).collect(),
                     writes: writes.iter().map(loc).collect(),

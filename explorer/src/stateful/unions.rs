@@ -11,7 +11,7 @@
 
 use crate::dependency::footprint::{Footprint, WHOLE};
 use crate::fingerprint::Fingerprint;
-use crate::parallel::shared_summaries::{Published, SharedSummaries};
+use crate::parallel::shared_summaries::{Published, Row, SharedSummaries};
 use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
 use crate::stateful::may_follow::Touched;
@@ -20,6 +20,7 @@ use frontend::ir::GlobalId;
 use frontend::memory::Loc;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// What a bit stands for. A union of footprints sets, for each location `g[e]` it
 /// touched, `Elem(g[e])` and `Global(g)`; for a whole global `g` ([`WHOLE`]),
@@ -213,11 +214,12 @@ impl Exchanged for Summaries<Unions> {
     fn read_back(
         &mut self,
         graph: &mut Graph,
-        published: &Published,
+        rows: &[Arc<Row>],
         shared: &SharedSummaries,
     ) -> StateId {
-        let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(published.rows.len());
-        for (key, reads, writes) in &published.rows {
+        let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (key, reads, writes) = &**row;
             let p = graph.process_number(*key) as usize;
             let mut of = |numbers: &[u32]| -> Bits {
                 numbers
@@ -370,6 +372,7 @@ mod tests {
         // The reader's thread numbered a location first, for all threads.
         shared.number(Key::Global(9));
         let published = unions.published(&graph, 0, &shared).expect("finished");
+        let published = shared.get(shared.publish(published));
         // The reader met the processes in reverse order, and other locations first.
         let mut other = Graph::default();
         for p in (0..5).rev() {
