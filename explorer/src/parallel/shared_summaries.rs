@@ -1,4 +1,4 @@
-//! DL-S-POR's summaries as the threads of one search share them
+//! DL-S-POR's and DE-S-POR's summaries as the threads of one search share them
 //! ([`crate::stateful::search`] on threads): a thread that finishes a component
 //! publishes its summary once (a number here), and the store marks the component's
 //! states finished with that number ([`super::shared_visited::Stored::Finished`]); a
@@ -33,7 +33,7 @@ pub type Row = (Fingerprint, Vec<u32>, Vec<u32>);
 /// its number here ([`SharedSummaries::number`]). DL-S-POR's: a row per process with
 /// an action in it. DE-S-POR's: a row per action ([`crate::stateful::reachable`]).
 /// The order of the rows says nothing: a summary is read back as a set of them.
-#[derive(Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default)]
 pub struct Published {
     pub rows: Vec<Row>,
 }
@@ -137,13 +137,15 @@ impl SharedSummaries {
 
     /// The bytes the summaries and the locations' numbers take: each row once and
     /// each summary's row numbers, each in the list and the table (a pointer, and a
-    /// pointer and a number, and the table's slack), and each location in the table
-    /// and the list.
+    /// pointer, a number and a control byte, and the table's slack), and each
+    /// location in the table and the list.
     pub fn bytes(&self) -> u64 {
         let (allocated, rows, summaries) = {
             let all = self.all.read().unwrap_or_else(|e| e.into_inner());
-            let rows = all.rows.capacity() * 8 + all.row_numbers.capacity() * 12;
-            let summaries = all.list.capacity() * 16 + all.numbers.capacity() * 20;
+            let row = std::mem::size_of::<(Arc<Row>, u32)>() + 1;
+            let rows = all.rows.capacity() * 8 + all.row_numbers.capacity() * row;
+            let summary = std::mem::size_of::<(Arc<[u32]>, u32)>() + 1;
+            let summaries = all.list.capacity() * 16 + all.numbers.capacity() * summary;
             (all.allocated, rows, summaries)
         };
         let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());

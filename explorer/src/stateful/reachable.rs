@@ -122,7 +122,7 @@ impl Exchanged for Summaries<Actions> {
                 .map(|&l| shared.number(Key::Elem(l)))
                 .collect()
         };
-        let mut rows: Vec<Row> = (summary.bits(0))
+        let rows: Vec<Row> = (summary.bits(0))
             .map(|b| {
                 let action = self.kind.actions[b as usize];
                 let footprint = graph.footprint(action);
@@ -133,7 +133,6 @@ impl Exchanged for Summaries<Actions> {
                 )
             })
             .collect();
-        rows.sort_unstable();
         Some(Published { rows })
     }
 

@@ -138,10 +138,8 @@ pub struct Explored {
     /// number and identity, in the order stored: the store is told when the thread
     /// has finished with it. A component's states are the last of them when it
     /// finishes (every state stored after its root is in it or in a component
-    /// finished before), so they are taken off the end: the thread keeps the
-    /// identities of the states it has not finished with (20 bytes each), not of
-    /// every state it stored (16 bytes each: 125 MB of ms_queue(4)'s two-thread
-    /// search).
+    /// finished before), so they are taken off the end, and a thread holds the
+    /// identities of the states still open on its search, far fewer than it stores.
     unfinished: Vec<StateId>,
     /// The identity of each state of [`Explored::unfinished`].
     identities: Vec<Fingerprint>,
@@ -314,7 +312,7 @@ fn from_here(
                         run.finish_shared(state, number);
                         finished += 1;
                     }
-                    debug_assert_eq!(finished, component.len());
+                    assert_eq!(finished, component.len(), "a component is the last stored");
                 }
             }
             if let Some(parent) = path.last_mut() {
