@@ -141,6 +141,19 @@ pub struct Pruning {
     /// Reversals not inserted because a process done at a prefix comes first in them
     /// (`odpor-ob`: `redundant(E', done)` of ODPOR^ob, over `→ob`).
     pub redundant_races: u64,
+    /// Steps of a thread of dl-spor or de-spor on `--jobs` to a state another thread
+    /// was still expanding: the step's state is expanded whole, and what follows the
+    /// state is read from the other thread's summary once there is one
+    /// ([`crate::stateful::search`], "On threads"). Where the threads' states and
+    /// transitions exceed one thread's, these are where the extra comes from.
+    #[serde(default)]
+    pub met_open: u64,
+    /// Of those, the steps whose state the other thread had not finished with when
+    /// this one needed its summary: what follows it was summarised from the program
+    /// text ([`crate::stateful::may_follow`]), which holds more than the state's own
+    /// summary would.
+    #[serde(default)]
+    pub summarised_from_text: u64,
 }
 
 /// Why an exploration ended.

@@ -364,6 +364,8 @@ fn pruning(p: &Pruning) -> String {
         ("wakeup steps dropped", p.wakeup_dropped),
         ("wakeup beside commuting", p.wakeup_beside_commuting),
         ("redundant reversals", p.redundant_races),
+        ("met open on another thread", p.met_open),
+        ("  summarised from the text", p.summarised_from_text),
     ];
     let mut out = String::from(
         "pruning:

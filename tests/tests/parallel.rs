@@ -647,7 +647,9 @@ fn the_stateful_reference_on_threads_counts_what_one_thread_does() {
 /// final states on every number of threads, one thread's states stored on one
 /// (dl-spor 4,735, de-spor 4,733), and no more than the stateful reference's 5,433
 /// on more (every state stored is reachable); its buggy variant's violations and
-/// final states are one thread's.
+/// final states are one thread's. One thread meets no state open on another; on
+/// more, no more summaries come from the program text than states were met open
+/// (each such step waits for one summary).
 #[test]
 fn source_set_searches_on_threads_find_what_one_thread_finds() {
     let dlspor = || -> Box<dyn Algorithm> { Box::new(explorer::algorithms::dlspor::Dlspor) };
@@ -676,6 +678,14 @@ fn source_set_searches_on_threads_find_what_one_thread_finds() {
             match jobs {
                 1 => assert_eq!(stored, on_one, "{what}"),
                 _ => assert!((on_one..=5_433).contains(&stored), "{what}: {stored}"),
+            }
+            let met = (
+                r.stats.pruning.met_open,
+                r.stats.pruning.summarised_from_text,
+            );
+            match jobs {
+                1 => assert_eq!(met, (0, 0), "{what}"),
+                _ => assert!(met.1 <= met.0, "{what}: {met:?}"),
             }
             assert!(r.violations.is_empty(), "{what}");
             assert_eq!(r.parallel.is_some(), jobs > 1, "{what}");

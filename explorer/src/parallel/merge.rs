@@ -118,6 +118,8 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
         wakeup_dropped,
         wakeup_beside_commuting,
         redundant_races,
+        met_open,
+        summarised_from_text,
     } = p;
     to.races += races;
     to.irreversible_races += irreversible_races;
@@ -146,4 +148,6 @@ fn add_pruning(to: &mut Pruning, p: &Pruning) {
     to.wakeup_dropped += wakeup_dropped;
     to.wakeup_beside_commuting += wakeup_beside_commuting;
     to.redundant_races += redundant_races;
+    to.met_open += met_open;
+    to.summarised_from_text += summarised_from_text;
 }

@@ -300,7 +300,8 @@ fn from_here(
             let done = path.pop().expect("the path is not empty");
             floor = floor.min(path.len().saturating_sub(1));
             if let Some(component) = explored.cycles.pop(done.state) {
-                resolve_pending(run, explored, tracking, &component);
+                let from_text = resolve_pending(run, explored, tracking, &component);
+                run.stats.pruning.summarised_from_text += from_text;
                 tracking.finished(explored, &component);
                 if let Some(shared) = run.shared() {
                     let (graph, summaries) = (&explored.graph, tracking.summaries());
@@ -356,6 +357,7 @@ fn from_here(
                 )
             }
             Reached::Open => {
+                run.stats.pruning.met_open += 1;
                 let top = path.last_mut().expect("the node just stepped from");
                 top.sets.expand_whole();
                 floor = floor.min(path.len() - 1);
@@ -421,16 +423,18 @@ fn foreign(
 }
 
 /// Gives the transitions from `component`'s states to states of other threads
-/// their targets, before the component is summarised ([`foreign`]).
+/// their targets, before the component is summarised ([`foreign`]): how many of
+/// them got the summary from the program text.
 fn resolve_pending(
     run: &Exploration<'_, '_>,
     explored: &mut Explored,
     tracking: &mut impl Tracking,
     component: &[StateId],
-) {
+) -> u64 {
     let Some(shared) = run.shared().filter(|_| !explored.pending.is_empty()) else {
-        return;
+        return 0;
     };
+    let mut from_text = 0;
     for &s in component {
         for (i, to) in explored.graph.targets_from(s, PENDING) {
             let (state, made) = explored.pending[(to - PENDING) as usize];
@@ -439,11 +443,15 @@ fn resolve_pending(
                     let (graph, summaries) = (&mut explored.graph, tracking.summaries());
                     (explored.exchange).read_back(summaries, graph, number, &shared.summaries)
                 }
-                _ => made,
+                _ => {
+                    from_text += 1;
+                    made
+                }
             };
             explored.graph.set_target(s, i, to);
         }
     }
+    from_text
 }
 
 /// Gives another thread the branches not yet taken of the shallowest state on the
