@@ -134,15 +134,14 @@ pub struct Explored {
     /// On threads: what may follow a state another thread explores (made on first
     /// use).
     may_follow: Option<MayFollow>,
-    /// On threads: each state this thread stored and is not finished with, by
-    /// number and identity, in the order stored: the store is told when the thread
-    /// has finished with it. A component's states are the last of them when it
-    /// finishes (every state stored after its root is in it or in a component
-    /// finished before), so they are taken off the end, and a thread holds the
-    /// identities of the states still open on its search, far fewer than it stores.
-    unfinished: Vec<StateId>,
-    /// The identity of each state of [`Explored::unfinished`].
-    identities: Vec<Fingerprint>,
+    /// On threads: the identity of each state this thread stored and is not finished
+    /// with, in the order stored: the store is told when the thread has finished
+    /// with it. Pushed where [`Cycles`] pushes the state, so a component's states
+    /// are the last of them when it finishes (every state stored after its root is
+    /// in it or in a component finished before), and they are taken off the end: a
+    /// thread holds the identities of the states still open on its search, far
+    /// fewer than it stores.
+    unfinished: Vec<Fingerprint>,
     /// On threads: the states of other threads that transitions lead to, not
     /// finished when reached ([`PENDING`] targets), each with a summary from the
     /// program text; emptied when the thread's path is.
@@ -152,21 +151,19 @@ pub struct Explored {
 }
 
 impl Explored {
-    /// The current state, `state`, is new and this thread's, numbered `id`: on
-    /// threads, its identity is kept for the store.
-    fn stored(&mut self, run: &Exploration<'_, '_>, id: StateId, state: Fingerprint) {
+    /// The current state, `state`, is new and this thread's: on threads, its
+    /// identity is kept for the store.
+    fn stored(&mut self, run: &Exploration<'_, '_>, state: Fingerprint) {
         if run.shared().is_some() {
-            self.unfinished.push(id);
-            self.identities.push(state);
+            self.unfinished.push(state);
         }
     }
 
-    /// The states stored since `root` (included), which the thread has finished
-    /// with: taken off [`Explored::unfinished`].
-    fn finished_since(&mut self, root: StateId) -> impl Iterator<Item = Fingerprint> + '_ {
-        let from = self.unfinished.partition_point(|&s| s < root);
-        self.unfinished.truncate(from);
-        self.identities.drain(from..)
+    /// The identities of `component`'s states, just finished: taken off
+    /// [`Explored::unfinished`].
+    fn finished(&mut self, component: &[StateId]) -> impl Iterator<Item = Fingerprint> + '_ {
+        let from = self.unfinished.len() - component.len();
+        self.unfinished.drain(from..)
     }
 
     /// What a transition's target `to` stands for when the graph is traversed: a
@@ -187,8 +184,8 @@ impl Explored {
     /// The bytes it holds besides the graph and the cycles.
     fn bytes(&self) -> u64 {
         let pending = std::mem::size_of::<(Fingerprint, StateId)>();
-        let unfinished = self.unfinished.capacity() * 4 + self.identities.capacity() * 16;
-        (unfinished + self.pending.capacity() * pending) as u64 + self.exchange.bytes()
+        (self.unfinished.capacity() * 16 + self.pending.capacity() * pending) as u64
+            + self.exchange.bytes()
     }
 }
 
@@ -290,7 +287,7 @@ fn from_here(
     // or where it gives its branches away (this is then at it), and whether an
     // invisible step alone expands it only where a cycle closes through it.
     let mut floor = 0;
-    explored.stored(run, first, state);
+    explored.stored(run, state);
     open(run, explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
@@ -308,12 +305,9 @@ fn from_here(
                     let shared = &shared.summaries;
                     let number = (explored.exchange).publish(summaries, graph, done.state, shared);
                     let number = number.expect("a finished state has a summary");
-                    let mut finished = 0;
-                    for state in explored.finished_since(done.state) {
+                    for state in explored.finished(&component) {
                         run.finish_shared(state, number);
-                        finished += 1;
                     }
-                    assert_eq!(finished, component.len(), "a component is the last stored");
                 }
             }
             if let Some(parent) = path.last_mut() {
@@ -373,7 +367,7 @@ fn from_here(
         top.spawned = spawned;
         explored.graph.record(from, action, Some(to));
         if new {
-            explored.stored(run, to, state);
+            explored.stored(run, state);
             open(run, explored, tracking, &mut path, to);
             if run.hungry() {
                 give_away(run, explored, tracking, &mut path, &mut floor, prefix);
