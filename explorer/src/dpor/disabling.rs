@@ -23,7 +23,7 @@
 //! not exact, by footprints: a write of what the sleeper reads may disable it.
 
 use super::alternatives::virtual_memory;
-use super::race_analysis::moved;
+use super::race_analysis::entry_accesses;
 use super::wakeup::{next_step, waits};
 use super::wakeup_tree::Entry;
 use crate::dependency::footprint::Footprint;
@@ -95,7 +95,9 @@ impl<'v> AfterReversal<'v> {
         match self.after.get_or_init(|| self.run(ex, hb)) {
             After::Waits => false,
             After::Leaves(mem) => ex.waits_on(mem, block, locals),
-            After::Unknown => moved(ex, e).footprint.conflicts(sleeping),
+            After::Unknown => {
+                (entry_accesses(ex, e, ex.carries_accesses(e)).footprint).conflicts(sleeping)
+            }
         }
     }
 

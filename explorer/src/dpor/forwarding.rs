@@ -47,6 +47,7 @@ impl<R: Reduction> Dpor<R> {
     /// [`WakeupTree::insert_beside_started`]: super::wakeup_tree::WakeupTree::insert_beside_started
     pub(super) fn receive_forwarded(&mut self, run: &mut Exploration<'_, '_>) {
         let program = run.ex.program();
+        let carry = self.dependency.carry();
         for (depth, mut v) in run.forwarded() {
             let dependency = &mut self.dependency;
             let mut independent =
@@ -60,7 +61,7 @@ impl<R: Reduction> Dpor<R> {
                 // The branches explored from node `d`, then the one being explored
                 // (its event is the `d`-th).
                 let mut children = node.explored.clone();
-                children.extend((d < self.depth).then(|| entry(&run.ex, d, false)));
+                children.extend((d < self.depth).then(|| entry(&run.ex, d, false, carry)));
                 match node.wut.insert_beside_started(
                     &children,
                     v,

@@ -396,7 +396,7 @@ impl<R: Reduction> Dpor<R> {
         let footprint: Footprint = run.ex.events()[d].footprint.clone();
         let explored = self
             .forwards
-            .then(|| race_analysis::entry(&run.ex, d, false));
+            .then(|| race_analysis::entry(&run.ex, d, false, self.dependency.carry()));
         self.hb.pop();
         run.back();
         // A race stays to judge again in every execution through its later event.

@@ -300,7 +300,8 @@ impl<R: Reduction> Dpor<R> {
                 .collect();
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            let race_write = (last == LastEvent::Probe).then(|| moved(&run.ex, reversal.e));
+            let race_write = (last == LastEvent::Probe)
+                .then(|| moved(&run.ex, reversal.e, self.dependency.carry()));
             // No state follows an unrun event.
             let after_unrun = unrun(reversal.later);
             let joined = self.insert_wakeup(

@@ -14,7 +14,7 @@ use crate::dependency::footprint::{Carried, Footprint};
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
 use crate::dpor::sleep::SleepSet;
-use crate::dpor::wakeup_tree::Entry;
+use crate::dpor::wakeup_tree::{Carry, Entry};
 use crate::executor::Executor;
 use crate::exploration::Exploration;
 use crate::fingerprint::Fingerprint;
@@ -157,12 +157,13 @@ impl<R: Reduction> Dpor<R> {
                         true => run.ex.carries_by_path(n),
                         false => run.ex.events()[n].probe && run.ex.block_carries_by_path(n),
                     };
+                    let carry = self.dependency.carry();
                     let last = match reruns {
-                        true => reversed(&run.ex, &self.hb, (e, n), &before_n),
-                        false => entry(&run.ex, n, !real),
+                        true => reversed(&run.ex, &self.hb, (e, n), &before_n, carry),
+                        false => entry(&run.ex, n, !real, carry),
                     };
-                    let before = before_n.iter().map(|&i| entry(&run.ex, i, false));
-                    let after = after_n.iter().map(|&i| entry(&run.ex, i, false));
+                    let before = before_n.iter().map(|&i| entry(&run.ex, i, false, carry));
+                    let after = after_n.iter().map(|&i| entry(&run.ex, i, false, carry));
                     let entries = before.chain([last]).chain(after).collect();
                     wakeup = Some((entries, after_n.is_empty().then_some(before_n)));
                 } else {
@@ -185,7 +186,8 @@ impl<R: Reduction> Dpor<R> {
             // where `R` may keep a process asleep.
             let lifts = self.parts.lifts();
             let insertion = wakeup.map(|(entries, before_n)| {
-                let race_write = (!real || lifts).then(|| moved(&run.ex, e));
+                let race_write =
+                    (!real || lifts).then(|| moved(&run.ex, e, self.dependency.carry()));
                 let after = match (&race_write, &before_n) {
                     (Some(step), _) => RaceAfter::Step(step),
                     (None, Some(v)) => RaceAfter::Rerun(Reversal { e, v, n }),
@@ -323,8 +325,8 @@ pub(crate) fn add_dont_do(sleep: &mut SleepSet, dont: Option<Equivalent>) {
 /// transition footprints contain what they touch then. (This is the property of
 /// Source-DPOR's events, JACM'17 Sec. 3, that a reversal runs the same events of
 /// `notdep(e, E)`; with transition footprints it holds of every step.)
-pub(super) fn moved(ex: &Executor<'_>, i: usize) -> Entry {
-    entry(ex, i, ex.carries_accesses(i))
+pub(super) fn moved(ex: &Executor<'_>, i: usize, carry: Carry) -> Entry {
+    entry(ex, i, ex.carries_accesses(i), carry)
 }
 
 /// Event `n` of a race `e ⋖ n` as the last step of its reversal `v.n`, `v` being
@@ -359,6 +361,7 @@ pub(super) fn reversed(
     hb: &HappensBefore,
     (e, n): (usize, usize),
     v: &[usize],
+    carry: Carry,
 ) -> Entry {
     let exact = rewound(ex, hb, e, v).and_then(|mem| ex.accesses_at(&mem, n));
     match exact {
@@ -367,9 +370,9 @@ pub(super) fn reversed(
         Some(footprint) => Entry {
             footprint,
             written: Vec::new(),
-            ..entry(ex, n, false)
+            ..entry(ex, n, false, carry)
         },
-        None => entry(ex, n, true),
+        None => entry(ex, n, true, carry),
     }
 }
 
@@ -397,17 +400,23 @@ fn meets_later_events(ex: &Executor<'_>, e: usize, n: usize) -> bool {
 
 /// Event `i` of the current execution as a wakeup-tree entry; `whole`: with its
 /// block's transition footprint (a probe, or an `await` that cannot run where the
-/// sequence puts it), not what it touched.
-pub(super) fn entry(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
-    Entry {
-        event: entry_event(ex, i),
-        ..entry_accesses(ex, i, whole)
+/// sequence puts it), not what it touched; with what `carry` asks for beside.
+pub(super) fn entry(ex: &Executor<'_>, i: usize, whole: bool, carry: Carry) -> Entry {
+    let mut entry = accesses(ex, i, whole, carry.written);
+    if carry.blocks {
+        entry.event = entry_event(ex, i);
     }
+    entry
 }
 
 /// The step of event `i` as [`entry`] makes it, without its block and locals: what
 /// the accesses of a sequence are judged on (observers, footprints).
 pub(super) fn entry_accesses(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
+    accesses(ex, i, whole, true)
+}
+
+/// [`entry_accesses`], with what event `i` wrote only if `written`.
+fn accesses(ex: &Executor<'_>, i: usize, whole: bool, written: bool) -> Entry {
     let event = &ex.events()[i];
     let procs = &ex.state.procs;
     // Where a whole block stands for the event, it did not run there.
@@ -422,7 +431,7 @@ pub(super) fn entry_accesses(ex: &Executor<'_>, i: usize, whole: bool) -> Entry 
             .map(|k| procs[k].pid_key)
             .collect(),
         event: None,
-        written: if whole {
+        written: if whole || !written {
             Vec::new()
         } else {
             event.written.clone()

@@ -350,7 +350,7 @@ impl<R: Reduction> Dpor<R> {
                         .collect();
                     started.push(Started {
                         p: path[d],
-                        entry: entry(&run.ex, d, false),
+                        entry: entry(&run.ex, d, false, self.dependency.carry()),
                         step,
                         before: sleep.clone(),
                         route: Route::Job(mailbox.clone(), d + 1),

@@ -222,11 +222,12 @@ impl<R: Reduction> Dpor<R> {
     /// its don't-do sequence (odpor-cs) is left out. In each execution through `n`:
     /// which events follow `n` independently of `e` depends on the continuation.
     pub(super) fn recheck_refused_beside(&mut self, run: &mut Exploration<'_, '_>) {
+        let carry = self.dependency.carry();
         for (e, n) in self.refused_beside.clone() {
             let v = races::notdep(run.ex.events(), &self.hb, e);
             let last = match run.ex.carries_by_path(n) {
-                true => reversed(&run.ex, &self.hb, (e, n), &v),
-                false => entry(&run.ex, n, false),
+                true => reversed(&run.ex, &self.hb, (e, n), &v, carry),
+                false => entry(&run.ex, n, false, carry),
             };
             self.insert_reversal(run, (e, n), &v, last);
         }
@@ -244,7 +245,7 @@ impl<R: Reduction> Dpor<R> {
         self.moved_races.retain(|&(_, n)| n < len);
         for (e, n) in self.moved_races.clone() {
             let v = races::notdep_whole(run.ex.events(), &self.hb, e);
-            let last = reversed(&run.ex, &self.hb, (e, n), &v);
+            let last = reversed(&run.ex, &self.hb, (e, n), &v, self.dependency.carry());
             let v = needed_before(&run.ex, &self.hb, n, v, &last.footprint);
             self.insert_reversal(run, (e, n), &v, last);
         }
@@ -267,9 +268,12 @@ impl<R: Reduction> Dpor<R> {
         v: &[usize],
         last: Entry,
     ) {
-        let mut entries: Vec<Entry> = v.iter().map(|&i| entry(&run.ex, i, false)).collect();
+        let carry = self.dependency.carry();
+        let mut entries: Vec<Entry> = (v.iter())
+            .map(|&i| entry(&run.ex, i, false, carry))
+            .collect();
         entries.push(last);
-        let race_write = self.parts.lifts().then(|| moved(&run.ex, e));
+        let race_write = self.parts.lifts().then(|| moved(&run.ex, e, carry));
         let after = match &race_write {
             Some(step) => RaceAfter::Step(step),
             None => RaceAfter::Rerun(Reversal { e, v, n }),
@@ -445,11 +449,12 @@ impl<R: Reduction> Dpor<R> {
             // the leaf had covered the reversal at its own node that needed it (odpor
             // explored 55 of 56 traces: `tests/tests/parallel.rs`,
             // `odpor_with_accesses_explores_every_trace`).
+            let carry = self.dependency.carry();
             let last = match run.ex.carries_by_path(n) {
-                true => reversed(&run.ex, hb, (e, n), &v),
-                false => entry(&run.ex, n, true),
+                true => reversed(&run.ex, hb, (e, n), &v, carry),
+                false => entry(&run.ex, n, true, carry),
             };
-            let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false)))
+            let entries: Vec<Entry> = (v.iter().map(|&i| entry(&run.ex, i, false, carry)))
                 .chain([last])
                 .collect();
             // A sleeper beside the sequence must stay beside `e`, which runs after it
@@ -461,7 +466,7 @@ impl<R: Reduction> Dpor<R> {
             // (`tests/regressions/odpor_a_probe_s_writer_disabled_for_good_disables_no_sleeper.ic`).
             // ocdpor, whose sleepers stay asleep past events by `R`, judges by
             // footprints (`Parts::lifts`).
-            let race_write = moved(&run.ex, e);
+            let race_write = moved(&run.ex, e, self.dependency.carry());
             let judged;
             let after = match self.parts.lifts() {
                 true => RaceAfter::Step(&race_write),

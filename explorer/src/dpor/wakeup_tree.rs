@@ -34,6 +34,16 @@ pub struct Entry {
     pub written: Vec<Loc>,
 }
 
+/// What the entries of a search's sequences carry beside their process, footprint
+/// and spawns ([`crate::dependency::Dependency::carry`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Carry {
+    /// Each step's block and locals ([`Entry::event`]).
+    pub blocks: bool,
+    /// What each step wrote ([`Entry::written`]).
+    pub written: bool,
+}
+
 /// Whether events `i < k` of a sequence, whose footprints conflict, commute
 /// nevertheless: by a property of the two events (cdpor's `R`), or in that sequence
 /// (`odpor-ob`: two writes of a location it overwrites before reading it); never, for
