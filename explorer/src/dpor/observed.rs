@@ -252,10 +252,11 @@ impl<R: Reduction> Dpor<R> {
             for i in steps.len()..needed.max(reversal.e) {
                 steps.push(entry_accesses(&run.ex, i, false));
             }
-            // The steps as inserted, their blocks and locals added once they are: an
-            // `await` that cannot run there, or an unrun step, with its whole block; a
-            // last step that may read other values there (`Reversal::rereads`), whose
-            // writes are not known, overwriting nothing for the weak initials.
+            // The steps as inserted, with their blocks and locals where the search
+            // reads them (`Carry`): an `await` that cannot run there, or an unrun
+            // step, with its whole block; a last step that may read other values
+            // there (`Reversal::rereads`), whose writes are not known, overwriting
+            // nothing for the weak initials.
             let last_k = reversal.v.len() - 1;
             let own: Vec<(usize, Entry)> = (reversal.v.iter().enumerate())
                 .filter_map(|(k, &i)| {
@@ -292,9 +293,14 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }
+            let blocks = self.dependency.carry().blocks;
             let entries: Vec<Entry> = (v.into_iter().zip(&reversal.v))
                 .map(|(step, &i)| Entry {
-                    event: entry_event(&run.ex, i),
+                    event: if blocks {
+                        entry_event(&run.ex, i)
+                    } else {
+                        None
+                    },
                     ..step.clone()
                 })
                 .collect();

@@ -409,8 +409,9 @@ pub(super) fn entry(ex: &Executor<'_>, i: usize, whole: bool, carry: Carry) -> E
     entry
 }
 
-/// The step of event `i` as [`entry`] makes it, without its block and locals: what
-/// the accesses of a sequence are judged on (observers, footprints).
+/// The step of event `i` as [`entry`] makes it, without its block and locals and
+/// always with what it wrote: what the accesses of a sequence are judged on
+/// (observers, footprints).
 pub(super) fn entry_accesses(ex: &Executor<'_>, i: usize, whole: bool) -> Entry {
     accesses(ex, i, whole, true)
 }

@@ -26,11 +26,13 @@ pub struct Entry {
     pub process: Fingerprint,
     pub footprint: Footprint,
     pub spawns: Vec<Fingerprint>,
-    /// Its block and its process's locals at its start, when known: what a finer
-    /// independence than footprints ([`Independent`]) is decided on.
+    /// Its block and its process's locals at its start, when known and the search
+    /// reads them ([`Carry`]): what a finer independence than footprints
+    /// ([`Independent`]) is decided on.
     pub event: Option<(BlockId, Vec<Value>)>,
-    /// The locations its event did write, when it ran (empty otherwise): whether a
-    /// write is overwritten unobserved in a sequence ([`crate::dependency::observers`]).
+    /// The locations its event did write, when it ran and the search reads them
+    /// ([`Carry`]; empty otherwise): whether a write is overwritten unobserved in a
+    /// sequence ([`crate::dependency::observers`]).
     pub written: Vec<Loc>,
 }
 
