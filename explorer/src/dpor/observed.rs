@@ -293,21 +293,16 @@ impl<R: Reduction> Dpor<R> {
                 run.stats.pruning.redundant_races += 1;
                 continue;
             }
-            let blocks = self.dependency.carry().blocks;
+            let carry = self.dependency.carry();
             let entries: Vec<Entry> = (v.into_iter().zip(&reversal.v))
                 .map(|(step, &i)| Entry {
-                    event: if blocks {
-                        entry_event(&run.ex, i)
-                    } else {
-                        None
-                    },
+                    event: entry_event(&run.ex, i, carry),
                     ..step.clone()
                 })
                 .collect();
             // ISSTA Alg. 2, lines 79–81: a don't-do sequence joins dnd(E') only with a
             // wakeup sequence that is not redundant.
-            let race_write = (last == LastEvent::Probe)
-                .then(|| moved(&run.ex, reversal.e, self.dependency.carry()));
+            let race_write = (last == LastEvent::Probe).then(|| moved(&run.ex, reversal.e, carry));
             // No state follows an unrun event.
             let after_unrun = unrun(reversal.later);
             let joined = self.insert_wakeup(

@@ -402,11 +402,10 @@ fn meets_later_events(ex: &Executor<'_>, e: usize, n: usize) -> bool {
 /// block's transition footprint (a probe, or an `await` that cannot run where the
 /// sequence puts it), not what it touched; with what `carry` asks for beside.
 pub(super) fn entry(ex: &Executor<'_>, i: usize, whole: bool, carry: Carry) -> Entry {
-    let mut entry = accesses(ex, i, whole, carry.written);
-    if carry.blocks {
-        entry.event = entry_event(ex, i);
+    Entry {
+        event: entry_event(ex, i, carry),
+        ..accesses(ex, i, whole, carry.written)
     }
-    entry
 }
 
 /// The step of event `i` as [`entry`] makes it, without its block and locals and
@@ -440,9 +439,13 @@ fn accesses(ex: &Executor<'_>, i: usize, whole: bool, written: bool) -> Entry {
     }
 }
 
-/// The block and locals of event `i`'s step, for [`entry`]; none for a failed event
-/// (or a probe), which commutes by no constraint.
-pub(super) fn entry_event(ex: &Executor<'_>, i: usize) -> Option<(BlockId, Vec<Value>)> {
+/// The block and locals of event `i`'s step, for [`entry`], where `carry` asks for
+/// them; none for a failed event (or a probe), which commutes by no constraint.
+pub(super) fn entry_event(
+    ex: &Executor<'_>,
+    i: usize,
+    carry: Carry,
+) -> Option<(BlockId, Vec<Value>)> {
     let event = &ex.events()[i];
-    (!event.failed).then(|| (event.block, ex.entry_locals(i).to_vec()))
+    (carry.blocks && !event.failed).then(|| (event.block, ex.entry_locals(i).to_vec()))
 }
