@@ -11,7 +11,7 @@ use crate::lasso::{self, Lasso};
 use crate::livelock::FairCycle;
 use crate::parallel::pool::{Job, Pool};
 use crate::parallel::shared_top::{Branch, Choice, Handed, Link, Mailbox, SharedTop};
-use crate::parallel::shared_visited::{SharedVisited, Stored, FINISHED};
+use crate::parallel::shared_visited::{SharedVisited, Stored, TooMany};
 use crate::report::{Outcome, Report, Stats, Stop, Violation, ViolationKind};
 use crate::schedule;
 use crate::state::State;
@@ -214,7 +214,8 @@ pub struct Exploration<'p, 'a> {
 }
 
 /// How many new states a thread of a parallel stateful search stores between two
-/// weighings of the search's memory ([`Config::max_memory`]): 256 locks each.
+/// weighings of the search's memory ([`Config::max_memory`]), which looks at every
+/// table of the store.
 /// Between two, a thread counts what the others hold as it was at the last: the
 /// search may end some hundreds of kilobytes per thread above the limit.
 const SHARED_ACCOUNT: u64 = 4096;
@@ -233,11 +234,8 @@ enum Store {
     /// for a search that numbers them ([`Exploration::store_owned`]).
     Shared {
         all: Arc<SharedVisited>,
-        /// This thread's number, and how many threads share `all`: `all` keeps
-        /// beside each state a thread has not finished with the thread's number of
-        /// it, as `number * threads + thread` ([`Exploration::store_owned`]).
+        /// This thread's number among those that share `all`.
         me: u32,
-        threads: u32,
         /// The states this thread stored first.
         stored: StateId,
         /// The search's bytes when last weighed ([`SHARED_ACCOUNT`]), but what this
@@ -509,7 +507,6 @@ impl<'p, 'a> Exploration<'p, 'a> {
         self.visited = Some(Store::Shared {
             all: store,
             me: me as u32,
-            threads: pool.workers() as u32,
             stored: 0,
             weighed: 0,
         });
@@ -777,11 +774,7 @@ impl<'p> Exploration<'p, '_> {
     /// ([`Exploration::finish_shared`]).
     pub fn store_owned(&mut self, state: Fingerprint) -> Reached {
         let Some(Store::Shared {
-            all,
-            me,
-            threads,
-            stored,
-            ..
+            all, me, stored, ..
         }) = self.visited.as_mut()
         else {
             return match self.store(state) {
@@ -789,19 +782,17 @@ impl<'p> Exploration<'p, '_> {
                 (id, false) => Reached::Again(id),
             };
         };
-        let (me, threads) = (*me, *threads);
-        let word = stored.checked_mul(threads).and_then(|w| w.checked_add(me));
-        let Some(word) = word.filter(|&w| w < FINISHED) else {
-            // More states than the word beside them can number: as when they take
-            // more memory than allowed.
-            self.stop.get_or_insert(Stop::MemoryLimit);
-            return Reached::Open;
-        };
-        match all.claim(state, word) {
-            Some(Stored::Finished(summary)) => Reached::Finished(summary),
-            Some(Stored::Open(w)) if w % threads == me => Reached::Again(w / threads),
-            Some(Stored::Open(_)) => Reached::Open,
-            None => {
+        match all.claim(state, *me as usize, *stored) {
+            Err(TooMany) => {
+                // More states than the word beside them can number: as when they
+                // take more memory than allowed.
+                self.stop.get_or_insert(Stop::MemoryLimit);
+                Reached::Open
+            }
+            Ok(Some(Stored::Finished(summary))) => Reached::Finished(summary),
+            Ok(Some(Stored::Mine(id))) => Reached::Again(id),
+            Ok(Some(Stored::Open)) => Reached::Open,
+            Ok(None) => {
                 let id = *stored;
                 *stored += 1;
                 self.stats.stored = Some(u64::from(*stored));
@@ -813,11 +804,23 @@ impl<'p> Exploration<'p, '_> {
         }
     }
 
-    /// This thread has finished with `state`, which it stored first, and published
-    /// its summary as `summary` ([`Reached::Finished`]).
-    pub fn finish_shared(&mut self, state: Fingerprint, summary: u32) {
-        if let Some(Store::Shared { all, .. }) = self.visited.as_mut() {
-            all.finish(state, summary);
+    /// This thread has finished with its state number `id` ([`Reached::New`]), and
+    /// published its summary as `summary` ([`Reached::Finished`]).
+    pub fn finish_shared(&mut self, id: StateId, summary: u32) {
+        if let Some(Store::Shared { all, me, .. }) = self.visited.as_mut() {
+            all.finish(*me as usize, id, summary);
+        }
+    }
+
+    /// The number of the summary published for `state`, if the thread that stored
+    /// it first has finished with it (on threads: [`Reached::Finished`]).
+    pub fn published(&self, state: Fingerprint) -> Option<u32> {
+        let Some(Store::Shared { all, me, .. }) = &self.visited else {
+            return None;
+        };
+        match all.stored(state, *me as usize) {
+            Some(Stored::Finished(summary)) => Some(summary),
+            _ => None,
         }
     }
 
@@ -841,10 +844,10 @@ impl<'p> Exploration<'p, '_> {
                 new
             }
             // The states this thread stored first (the search adds them up); the
-            // search's memory on every thread, which takes every shard's lock, is
+            // search's memory on every thread, which looks at every table, is
             // weighed against the limit once every [`SHARED_ACCOUNT`] of them.
-            Store::Shared { all, .. } => {
-                let new = all.insert(state);
+            Store::Shared { all, me, .. } => {
+                let new = all.insert(state, *me as usize);
                 if new {
                     let mine = self.stats.stored.unwrap_or(0) + 1;
                     self.stats.stored = Some(mine);
@@ -880,7 +883,7 @@ impl<'p> Exploration<'p, '_> {
         }
     }
 
-    /// Weighs the search on every thread again, which takes every shard's lock, and
+    /// Weighs the search on every thread again, which looks at every table, and
     /// accounts.
     fn weigh(&mut self) {
         if let Some(Store::Shared {

@@ -6,7 +6,8 @@
 //! for the first and skip what follows it. With `n` states stored, the probability
 //! that any two of them share a fingerprint is at most `n² / 2^129` (the birthday
 //! bound over 128 bits): about 1.5 · 10^-23 for 10^8 states, 1.5 · 10^-19 for 10^10.
-//! SPIN's default hash compaction keeps 64 bits or fewer.
+//! SPIN's default hash compaction keeps 64 bits or fewer. The store that threads
+//! share keeps 96 of the bits ([`crate::parallel::shared_table`]).
 //!
 //! States are numbered in the order they are stored ([`StateId`]), so that a search
 //! that keeps more about each (the explored graph of the source-set searches, the

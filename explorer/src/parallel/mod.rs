@@ -25,6 +25,7 @@ pub mod merge;
 pub mod partition;
 pub mod pool;
 pub mod shared_summaries;
+pub mod shared_table;
 pub mod shared_top;
 pub mod shared_visited;
 pub mod stateful;

@@ -105,7 +105,6 @@ use crate::dependency::footprint::Footprint;
 use crate::exploration::{Exploration, Reached};
 use crate::fingerprint::Fingerprint;
 use crate::parallel::pool::Job;
-use crate::parallel::shared_visited::Stored;
 use crate::pid::Pid;
 use crate::stateful::cycles::Cycles;
 use crate::stateful::exchange::{Exchange, Exchanged};
@@ -134,14 +133,6 @@ pub struct Explored {
     /// On threads: what may follow a state another thread explores (made on first
     /// use).
     may_follow: Option<MayFollow>,
-    /// On threads: the identity of each state this thread stored and is not finished
-    /// with, in the order stored: the store is told when the thread has finished
-    /// with it. Pushed where [`Cycles`] pushes the state, so a component's states
-    /// are the last of them when it finishes (every state stored after its root is
-    /// in it or in a component finished before), and they are taken off the end: a
-    /// thread holds the identities of the states still open on its search, far
-    /// fewer than it stores.
-    unfinished: Vec<Fingerprint>,
     /// On threads: the states of other threads that transitions lead to, not
     /// finished when reached ([`PENDING`] targets), each with a summary from the
     /// program text; emptied when the thread's path is.
@@ -151,21 +142,6 @@ pub struct Explored {
 }
 
 impl Explored {
-    /// The current state, `state`, is new and this thread's: on threads, its
-    /// identity is kept for the store.
-    fn stored(&mut self, run: &Exploration<'_, '_>, state: Fingerprint) {
-        if run.shared().is_some() {
-            self.unfinished.push(state);
-        }
-    }
-
-    /// The identities of `component`'s states, just finished: taken off
-    /// [`Explored::unfinished`].
-    fn finished(&mut self, component: &[StateId]) -> impl Iterator<Item = Fingerprint> + '_ {
-        let from = self.unfinished.len() - component.len();
-        self.unfinished.drain(from..)
-    }
-
     /// What a transition's target `to` stands for when the graph is traversed: a
     /// [`PENDING`] target, not given yet, is the summary from the program text of
     /// the state it leads to (it holds at least what the other thread's will).
@@ -184,8 +160,7 @@ impl Explored {
     /// The bytes it holds besides the graph and the cycles.
     fn bytes(&self) -> u64 {
         let pending = std::mem::size_of::<(Fingerprint, StateId)>();
-        (self.unfinished.capacity() * 16 + self.pending.capacity() * pending) as u64
-            + self.exchange.bytes()
+        (self.pending.capacity() * pending) as u64 + self.exchange.bytes()
     }
 }
 
@@ -287,7 +262,6 @@ fn from_here(
     // or where it gives its branches away (this is then at it), and whether an
     // invisible step alone expands it only where a cycle closes through it.
     let mut floor = 0;
-    explored.stored(run, state);
     open(run, explored, tracking, &mut path, first);
     while let Some(top) = path.last_mut() {
         if run.stopped() {
@@ -305,8 +279,8 @@ fn from_here(
                     let shared = &shared.summaries;
                     let number = (explored.exchange).publish(summaries, graph, done.state, shared);
                     let number = number.expect("a finished state has a summary");
-                    for state in explored.finished(&component) {
-                        run.finish_shared(state, number);
+                    for &id in &component {
+                        run.finish_shared(id, number);
                     }
                 }
             }
@@ -367,7 +341,6 @@ fn from_here(
         top.spawned = spawned;
         explored.graph.record(from, action, Some(to));
         if new {
-            explored.stored(run, state);
             open(run, explored, tracking, &mut path, to);
             if run.hungry() {
                 give_away(run, explored, tracking, &mut path, &mut floor, prefix);
@@ -432,12 +405,12 @@ fn resolve_pending(
     for &s in component {
         for (i, to) in explored.graph.targets_from(s, PENDING) {
             let (state, made) = explored.pending[(to - PENDING) as usize];
-            let to = match shared.stored(state) {
-                Some(Stored::Finished(number)) => {
+            let to = match run.published(state) {
+                Some(number) => {
                     let (graph, summaries) = (&mut explored.graph, tracking.summaries());
                     (explored.exchange).read_back(summaries, graph, number, &shared.summaries)
                 }
-                _ => {
+                None => {
                     from_text += 1;
                     made
                 }
