@@ -59,39 +59,6 @@ impl Visited {
         }
     }
 
-    /// The number of `state`, if stored.
-    pub fn get(&self, state: Fingerprint) -> Option<StateId> {
-        let k = key(state);
-        self.table
-            .find(hash(&k), |(e, _)| *e == k)
-            .map(|&(_, id)| id)
-    }
-
-    /// Stores `state` with `value` in place of a number, unless it is stored: then
-    /// the value (or number) it holds. For a store whose states need a word beside
-    /// them rather than their order ([`crate::parallel::shared_visited`]).
-    pub fn claim(&mut self, state: Fingerprint, value: u32) -> Option<u32> {
-        let k = key(state);
-        let entry = self
-            .table
-            .entry(hash(&k), |(e, _)| *e == k, |(e, _)| hash(e));
-        match entry {
-            hashbrown::hash_table::Entry::Occupied(e) => Some(e.get().1),
-            hashbrown::hash_table::Entry::Vacant(e) => {
-                e.insert((k, value));
-                None
-            }
-        }
-    }
-
-    /// Sets the value [`Visited::claim`] stored beside `state`, if it is stored.
-    pub fn set(&mut self, state: Fingerprint, value: u32) {
-        let k = key(state);
-        if let Some(e) = self.table.find_mut(hash(&k), |(e, _)| *e == k) {
-            e.1 = value;
-        }
-    }
-
     /// How many states are stored.
     pub fn len(&self) -> u64 {
         self.table.len() as u64
