@@ -75,6 +75,15 @@ struct Slot {
     rest: AtomicU64,
 }
 
+impl Slot {
+    /// Stores the state `(hi, rest)` here if the slot is empty; else what `hi` holds.
+    fn take(&self, hi: u64, rest: u64) -> Result<(), u64> {
+        (self.hi).compare_exchange(0, hi, Ordering::AcqRel, Ordering::Acquire)?;
+        self.rest.store(rest, Ordering::Release);
+        Ok(())
+    }
+}
+
 struct Slots {
     slots: Box<[Slot]>,
     /// The table the states are being copied into, while this one grows.
@@ -215,11 +224,8 @@ impl Shard {
                 if at == 0 {
                     // Absent: a look-up ends here.
                     let rest = mid << 32 | u64::from(word? + 1);
-                    match (slot.hi).compare_exchange(0, hi, Ordering::AcqRel, Ordering::Acquire) {
-                        Ok(_) => {
-                            slot.rest.store(rest, Ordering::Release);
-                            return None;
-                        }
+                    match slot.take(hi, rest) {
+                        Ok(()) => return None,
                         Err(now) => at = now,
                     }
                 }
@@ -317,12 +323,7 @@ fn copy(into: &Slots, hi: u64, rest: u64) {
     let mask = into.slots.len() - 1;
     let mut i = hi as usize & mask;
     for _ in 0..into.slots.len() {
-        let slot = &into.slots[i];
-        if (slot.hi)
-            .compare_exchange(0, hi, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-        {
-            slot.rest.store(rest, Ordering::Release);
+        if into.slots[i].take(hi, rest).is_ok() {
             return;
         }
         i = (i + 1) & mask;
