@@ -5,10 +5,10 @@
 //! how it is written for the others and read back ([`Exchanged`]: DL-S-POR's unions,
 //! DE-S-POR's actions); the numbers on both sides are kept here.
 
+use crate::dependency::footprint::Footprint;
 use crate::fingerprint::{fingerprint, Fingerprint};
 use crate::parallel::shared_summaries::{Published, Row, SharedSummaries};
 use crate::stateful::graph::{Graph, StateId};
-use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Summaries, SUMMARY};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -44,7 +44,7 @@ pub trait Exchanged: Numbered {
     ) -> StateId;
     /// A summary of `rows` from the program text ([`crate::stateful::may_follow`]),
     /// as the target of the transitions it follows.
-    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId;
+    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Footprint)]) -> StateId;
 }
 
 /// The summaries a thread has exchanged, by number on both sides.
@@ -105,7 +105,7 @@ impl Exchange {
         &mut self,
         summaries: &mut dyn Exchanged,
         graph: &mut Graph,
-        rows: &[(Fingerprint, Touched)],
+        rows: &[(Fingerprint, Footprint)],
     ) -> StateId {
         let made = self.made.entry(fingerprint(rows));
         *made.or_insert_with(|| summaries.may_follow(graph, rows))

@@ -1,59 +1,63 @@
-//! What may follow a state, read off the program text rather than off the explored
-//! graph: for each live process, every global the blocks it may still run may read
-//! or write, and the same for every process that may be spawned from there on. A
-//! thread of a parallel DL-S-POR ([`crate::stateful::search`]) summarises so the
-//! states it cannot read a summary of: those another thread stores
-//! ([`crate::parallel::shared_visited`]), and the branches it gives away.
+//! What may follow a state, read off the program rather than off the explored
+//! graph: for each live process, what the blocks it may still run may read or
+//! write, and, whole globals, what every process that may be spawned from there on
+//! may. A thread of a parallel DL-S-POR or DE-S-POR ([`crate::stateful::search`])
+//! summarises so the states it cannot read a summary of: those another thread
+//! stores ([`crate::parallel::shared_visited`]), and the branches it gives away.
 //!
 //! Why it may stand for a summary: a summary names, for each process, what the
 //! actions reachable from the state in the explored graph touch
 //! ([`crate::stateful::unions`]); every such action is a run of a block the process
 //! reaches from its next block (its proc's control flow, `await` and `yield`
 //! edges), or of a block of a process spawned later, and touches only globals its
-//! block's code names (funs read and write no global). So each row here holds the
-//! summary's row for the same process, and the row of the processes not yet spawned
-//! holds every row of theirs. DL-S-POR asks a summary which processes conflict with
-//! a step (Alg. 3, line 28): a larger answer adds processes to `current[t]`, which
-//! only adds branches (a process that does not exist in the asking state gives
-//! `backtrack = safeSet(s)`, as one named by the exact summary would).
+//! block's code names (funs read and write no global). A live process's row is
+//! [`may_touch::process`]'s analysis from its next block and its locals, which
+//! holds what every run of those blocks touches, in any interleaving (its doc says
+//! why); where the analysis gives up, the globals every block it may reach names,
+//! whole. So each row here holds the summary's row for the same process, and the
+//! row of the processes not yet spawned holds every row of theirs. DL-S-POR asks a
+//! summary which processes conflict with a step (Alg. 3, line 28): a larger answer
+//! adds processes to `current[t]`, which only adds branches (a process that does
+//! not exist in the asking state gives `backtrack = safeSet(s)`, as one named by the
+//! exact summary would).
 //!
-//! Locations are whole globals here (an index depends on locals not yet computed).
+//! Why the elements matter: the whole globals of the text make every two processes
+//! of an array-indexed lock conflict, and a summary made so holds more than the
+//! state's own, so every state that reaches it, on the thread's path and on the
+//! other thread's through what it publishes, adds the branches that conflict. With
+//! whole globals, two threads of dl-spor took 14% more transitions than one on the
+//! filter lock at N = 4 (BENCHMARKS.md).
 
+use crate::dependency::footprint::{Footprint, WHOLE};
+use crate::executor::Executor;
 use crate::fingerprint::Fingerprint;
-use crate::state::Process;
+use frontend::analysis::may_touch;
 use frontend::ir::{BlockId, GlobalId, ProcId, Program};
+use frontend::memory::Loc;
+use frontend::value::Value;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 /// The identity key the processes not yet spawned share in a summary made here: a
 /// row of their own, which no process of any state has (a fingerprint of a pid is
 /// never all ones but with probability 2^-128).
 pub const NOT_YET_SPAWNED: Fingerprint = Fingerprint::MAX;
 
-/// The globals some blocks may read and write.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Touched {
-    pub reads: Vec<GlobalId>,
-    pub writes: Vec<GlobalId>,
-}
-
-impl Touched {
-    fn from_sets(reads: BTreeSet<GlobalId>, writes: BTreeSet<GlobalId>) -> Touched {
-        Touched {
-            reads: reads.into_iter().collect(),
-            writes: writes.into_iter().collect(),
-        }
-    }
-}
+/// Most analysed rows [`MayFollow`] keeps (cleared past it, so memory stays bounded).
+const CACHED: usize = 1 << 16;
 
 /// For each block of a program: what its process may touch from there on, and what
-/// the processes it may spawn from there on may touch.
+/// the processes it may spawn from there on may touch, whole globals each; and the
+/// rows analysed from processes' locals so far.
 #[derive(Debug, Default)]
 pub struct MayFollow {
-    after: Vec<Touched>,
-    spawned: Vec<Touched>,
+    after: Vec<Footprint>,
+    spawned: Vec<Footprint>,
     /// Each proc's entry block.
     entries: Vec<BlockId>,
+    /// What a process at a block may touch from there on, by its locals there.
+    analysed: FxHashMap<BlockId, FxHashMap<Vec<Value>, Footprint>>,
+    cached: usize,
 }
 
 impl MayFollow {
@@ -64,7 +68,7 @@ impl MayFollow {
         for b in 0..blocks {
             let (mut reads, mut writes, mut procs) = Default::default();
             reach(program, b as BlockId, &mut reads, &mut writes, &mut procs);
-            after.push(Touched::from_sets(reads, writes));
+            after.push(whole(reads, writes));
             spawns.push(procs);
         }
         // Each proc with everything it may spawn, transitively.
@@ -96,10 +100,10 @@ impl MayFollow {
             let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
             for q in procs {
                 let entry = &after[program.procs[q as usize].entry as usize];
-                reads.extend(entry.reads.iter().copied());
-                writes.extend(entry.writes.iter().copied());
+                reads.extend(entry.reads.iter().map(|l| l.global));
+                writes.extend(entry.writes.iter().map(|l| l.global));
             }
-            Touched::from_sets(reads, writes)
+            whole(reads, writes)
         };
         let spawned = (spawns.iter())
             .map(|s| union(&mut s.iter().flat_map(|&q| closure[q as usize].iter().copied())))
@@ -108,32 +112,90 @@ impl MayFollow {
             after,
             spawned,
             entries: program.procs.iter().map(|p| p.entry).collect(),
+            analysed: FxHashMap::default(),
+            cached: 0,
         }
     }
 
-    /// What may follow a state whose processes are `procs`: a row for each live
-    /// process (by identity key), and one for those not yet spawned
-    /// ([`NOT_YET_SPAWNED`]). With `from_entry`, each process's row is what its
-    /// proc may touch from its entry on, ended processes included: what may follow
-    /// any state on the path to this one, whose processes are among these.
-    pub fn rows(&self, procs: &[Arc<Process>], from_entry: bool) -> Vec<(Fingerprint, Touched)> {
+    /// What may follow the current state of `ex`: a row for each live process (by
+    /// identity key), and one for those not yet spawned ([`NOT_YET_SPAWNED`]). A live
+    /// process's row is what it may touch from its next block on, as precisely as
+    /// its locals tell ([`may_touch::process`]: elements where the locals decide
+    /// an index), or else whole globals. With `from_entry`, each process's row is
+    /// what its proc may touch from its entry on, ended processes included, whole
+    /// globals: what may follow any state on the path to this one, whose processes
+    /// are among these.
+    pub fn rows(&mut self, ex: &Executor<'_>, from_entry: bool) -> Vec<(Fingerprint, Footprint)> {
         let mut rows = Vec::new();
-        let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
-        for q in procs {
-            let block = match from_entry {
-                true => self.entries[q.proc as usize],
-                false => match q.next {
-                    Some(b) => b,
-                    None => continue,
-                },
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        for q in &ex.state.procs {
+            let block = match (from_entry, q.next) {
+                (true, _) => self.entries[q.proc as usize],
+                (false, Some(next)) => next,
+                (false, None) => continue,
             };
-            let (own, spawned) = (&self.after[block as usize], &self.spawned[block as usize]);
-            rows.push((q.pid_key, own.clone()));
-            reads.extend(spawned.reads.iter().copied());
-            writes.extend(spawned.writes.iter().copied());
+            let row = match from_entry {
+                true => self.after[block as usize].clone(),
+                false => self.analysed(ex, block, &q.locals),
+            };
+            let spawned = &self.spawned[block as usize];
+            reads.extend_from_slice(&spawned.reads);
+            writes.extend_from_slice(&spawned.writes);
+            rows.push((q.pid_key, row));
         }
-        rows.push((NOT_YET_SPAWNED, Touched::from_sets(reads, writes)));
+        for v in [&mut reads, &mut writes] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        rows.push((NOT_YET_SPAWNED, Footprint { reads, writes }));
         rows
+    }
+
+    /// What a process at `next` with `locals` may touch from there on: analysed
+    /// from its locals, or, past the analysis's bounds, the text's whole globals.
+    /// Kept by the locals `next` may read (the analysis forgets the others).
+    fn analysed(&mut self, ex: &Executor<'_>, next: BlockId, locals: &[Value]) -> Footprint {
+        let live = &ex.program().blocks[next as usize].live;
+        let mut key = locals.to_vec();
+        for (l, v) in key.iter_mut().enumerate() {
+            if live.binary_search(&(l as u32)).is_err() {
+                *v = Value::zero(v.ty());
+            }
+        }
+        if let Some(known) = self.analysed.get(&next).and_then(|m| m.get(&key)) {
+            return known.clone();
+        }
+        let known: Vec<Option<Value>> = key.iter().cloned().map(Some).collect();
+        let row = match may_touch::process(&ex.machine, &ex.state.mem, next, &known) {
+            Some(touched) => Footprint::from(touched),
+            None => self.after[next as usize].clone(),
+        };
+        if self.cached >= CACHED {
+            self.analysed.clear();
+            self.cached = 0;
+        }
+        self.cached += 1;
+        self.analysed
+            .entry(next)
+            .or_default()
+            .insert(key, row.clone());
+        row
+    }
+}
+
+/// A footprint of whole globals.
+fn whole(reads: BTreeSet<GlobalId>, writes: BTreeSet<GlobalId>) -> Footprint {
+    let locs = |set: BTreeSet<GlobalId>| -> Vec<Loc> {
+        set.into_iter()
+            .map(|global| Loc {
+                global,
+                elem: WHOLE,
+            })
+            .collect()
+    };
+    Footprint {
+        reads: locs(reads),
+        writes: locs(writes),
     }
 }
 
@@ -177,7 +239,10 @@ mod tests {
              init { spawn worker(); }",
         );
         let may = MayFollow::new(&p);
-        let global = |name: &str| p.globals.iter().position(|g| g.name == name).unwrap() as u32;
+        let global = |name: &str| Loc {
+            global: p.globals.iter().position(|g| g.name == name).unwrap() as u32,
+            elem: WHOLE,
+        };
         let (a, b, c, d) = (global("a"), global("b"), global("c"), global("d"));
         let worker = p.procs.iter().position(|q| q.name == "worker").unwrap();
         let entry = p.procs[worker].entry as usize;
@@ -197,35 +262,34 @@ mod tests {
     /// A summary made from a state's rows answers DL-S-POR's question (which
     /// processes take a step that conflicts with this one, Alg. 3 line 28) for every
     /// access a later block of a process, or a process it will spawn, may make: the
-    /// worker at its entry conflicts with a step reading `b` (its second block
+    /// workers at their entry conflict with a step reading `b` (their second block
     /// writes nothing there, but reads it: no), writing `b` (yes), or reading `c`
-    /// (its last block writes it: yes); a step writing `d` conflicts with the
-    /// processes not yet spawned (the child writes it). A process that has ended
-    /// takes part in none.
+    /// (their last block writes it: yes); a step writing `d` conflicts with the
+    /// processes not yet spawned (the child writes it, and their row is the text's,
+    /// whole globals). A process that has ended takes part in none. The element of
+    /// `e` a worker writes is known from its locals: a step reading `e[1]` conflicts
+    /// with worker 1 alone.
     #[test]
-    fn a_summary_from_the_program_text_meets_what_later_blocks_and_children_do() {
-        use crate::dependency::footprint::{Footprint, WHOLE};
-        use crate::pid::Pid;
+    fn a_summary_of_what_may_follow_meets_what_later_blocks_and_children_do() {
         use crate::stateful::exchange::Exchanged;
         use crate::stateful::graph::Graph;
         use crate::stateful::summaries::Summaries;
         use crate::stateful::unions::Unions;
-        use frontend::memory::Loc;
         let p = program(
             "global int a = 0; global int b = 0; global int c = 0; global int[2] d;
+             global int[3] e;
              proc child() { d[1] = 1; }
-             proc worker() { a = 1; yield; int x = b; yield; spawn child(); c = x; }
-             init { spawn worker(); spawn worker(); }",
+             proc worker(int me) {
+                 a = 1; yield; int x = b; yield; spawn child(); c = x; e[me] = x;
+             }
+             init { spawn worker(0); spawn worker(1); spawn worker(2); }",
         );
         let global = |name: &str| p.globals.iter().position(|g| g.name == name).unwrap() as u32;
-        let worker = p.procs.iter().position(|q| q.name == "worker").unwrap() as ProcId;
-        let locals =
-            vec![frontend::value::Value::Int(0); p.procs[worker as usize].code.locals.len()];
-        let running = Process::spawned(&p, Pid::root(1), worker, locals.clone());
-        let mut ended = Process::spawned(&p, Pid::root(2), worker, locals);
-        ended.next = None;
-        let procs = [Arc::new(running.clone()), Arc::new(ended.clone())];
-        let rows = MayFollow::new(&p).rows(&procs, false);
+        let mut ex = Executor::new(&p, Default::default()).expect("runs");
+        std::sync::Arc::make_mut(&mut ex.state.procs[2]).next = None;
+        let key = |i: usize| ex.state.procs[i].pid_key;
+        let (zero, one) = (key(0), key(1));
+        let rows = MayFollow::new(&p).rows(&ex, false);
         let mut graph = Graph::default();
         let mut summaries = Summaries::<Unions>::default();
         let target = summaries.may_follow(&mut graph, &rows);
@@ -250,14 +314,18 @@ mod tests {
                 .conflicting(&graph, target, a.footprint)
                 .expect("a summary")
                 .collect();
-            found.into_iter().map(|q| graph.process(q)).collect()
+            let mut found: Vec<_> = found.into_iter().map(|q| graph.process(q)).collect();
+            found.sort_unstable();
+            found
         };
-        let none: Vec<Fingerprint> = Vec::new();
-        assert_eq!(ask(step(&[("b", WHOLE)], &[])), none);
-        assert_eq!(ask(step(&[], &[("b", WHOLE)])), vec![running.pid_key]);
-        assert_eq!(ask(step(&[("c", WHOLE)], &[])), vec![running.pid_key]);
+        let mut both = vec![zero, one];
+        both.sort_unstable();
+        assert_eq!(ask(step(&[("b", WHOLE)], &[])), vec![]);
+        assert_eq!(ask(step(&[], &[("b", WHOLE)])), both);
+        assert_eq!(ask(step(&[("c", WHOLE)], &[])), both);
         assert_eq!(ask(step(&[("d", 0)], &[])), vec![NOT_YET_SPAWNED]);
-        assert_eq!(ask(step(&[], &[("a", WHOLE)])), vec![running.pid_key]);
-        assert!(!ask(step(&[], &[("a", WHOLE)])).contains(&ended.pid_key));
+        assert_eq!(ask(step(&[], &[("a", WHOLE)])), both);
+        assert_eq!(ask(step(&[("e", 1)], &[])), vec![one]);
+        assert_eq!(ask(step(&[("e", 2)], &[])), vec![]);
     }
 }

@@ -18,10 +18,8 @@ use crate::fingerprint::Fingerprint;
 use crate::parallel::shared_summaries::{Published, Row, SharedSummaries};
 use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, Graph, StateId};
-use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Scratch, Summaries};
 use crate::stateful::unions::Key;
-use frontend::ir::GlobalId;
 use frontend::memory::Loc;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
@@ -166,25 +164,13 @@ impl Exchanged for Summaries<Actions> {
     }
 
     /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
-    /// identity key, numbered in `graph` now if new), one action touching the
-    /// globals it may read and write, whole. Its target.
-    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
-        let whole = |globals: &[GlobalId]| -> Vec<Loc> {
-            (globals.iter())
-                .map(|&global| Loc {
-                    global,
-                    elem: WHOLE,
-                })
-                .collect()
-        };
+    /// identity key, numbered in `graph` now if new), one action touching what it
+    /// may read and write. Its target.
+    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Footprint)]) -> StateId {
         let actions: Vec<Action> = (rows.iter())
-            .map(|(key, touched)| {
-                let footprint = Footprint {
-                    reads: whole(&touched.reads),
-                    writes: whole(&touched.writes),
-                };
+            .map(|(key, footprint)| {
                 let process = graph.process_number(*key);
-                graph.action(process, &footprint)
+                graph.action(process, footprint)
             })
             .collect();
         self.summary_of(graph, actions)

@@ -51,8 +51,9 @@
 //!    step left is expanded whole, and the step's target waits ([`PENDING`]) until
 //!    that state's component finishes: then it is the other thread's summary if
 //!    that thread has finished with the state, or else a summary made from the
-//!    program text ([`crate::stateful::may_follow`]), which holds at least what any
-//!    summary of the state could (an eager tracking, which learns what follows a
+//!    program text and the locals of the state's processes
+//!    ([`crate::stateful::may_follow`]), which holds at least what any summary of
+//!    the state could (an eager tracking, which learns what follows a
 //!    state when the step reaches it, reads that one at once, and a traversal of
 //!    the graph reads it for the target until it is given:
 //!    [`Explored::traversed`]);
@@ -152,7 +153,7 @@ impl Explored {
         }
     }
 
-    fn may_follow(&mut self, run: &Exploration<'_, '_>) -> &MayFollow {
+    fn may_follow(&mut self, run: &Exploration<'_, '_>) -> &mut MayFollow {
         self.may_follow
             .get_or_insert_with(|| MayFollow::new(run.program()))
     }
@@ -376,7 +377,7 @@ fn foreign(
     tracking: &mut impl Tracking,
     state: Fingerprint,
 ) -> (StateId, StateId) {
-    let rows = explored.may_follow(run).rows(&run.ex.state.procs, false);
+    let rows = explored.may_follow(run).rows(&run.ex, false);
     let graph = &mut explored.graph;
     let made = (explored.exchange).may_follow(tracking.summaries(), graph, &rows);
     match StateId::try_from(explored.pending.len()) {
@@ -461,7 +462,7 @@ fn give_away(
     let node = &mut path[at];
     let given = node.sets.give_untaken();
     let branches = given.iter().filter_map(|&t| index(t)).collect();
-    let rows = explored.may_follow(run).rows(procs, true);
+    let rows = explored.may_follow(run).rows(&run.ex, true);
     let graph = &mut explored.graph;
     let everything = (explored.exchange).may_follow(tracking.summaries(), graph, &rows);
     let nothing = Footprint::default();

@@ -14,7 +14,6 @@ use crate::fingerprint::Fingerprint;
 use crate::parallel::shared_summaries::{Published, Row, SharedSummaries};
 use crate::stateful::exchange::Exchanged;
 use crate::stateful::graph::{Action, Graph, ProcessNumber, StateId};
-use crate::stateful::may_follow::Touched;
 use crate::stateful::summaries::{Kind, Scratch, Summaries, Summary};
 use frontend::ir::GlobalId;
 use frontend::memory::Loc;
@@ -240,18 +239,14 @@ impl Exchanged for Summaries<Unions> {
     /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
     /// identity key, numbered in `graph` now if new), the globals it may read and
     /// write, whole. Its target ([`crate::stateful::summaries::SUMMARY`]).
-    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Touched)]) -> StateId {
-        let whole = |g: GlobalId| Loc {
-            global: g,
-            elem: WHOLE,
-        };
+    fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Footprint)]) -> StateId {
         let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(rows.len());
         for (key, touched) in rows {
             let p = graph.process_number(*key) as usize;
-            let mut member = |globals: &[GlobalId]| -> Bits {
-                (globals.iter())
-                    .flat_map(|&g| {
-                        let [m1, m2, _, _] = self.kind.keys(whole(g));
+            let mut member = |locs: &[Loc]| -> Bits {
+                (locs.iter())
+                    .flat_map(|&l| {
+                        let [m1, m2, _, _] = self.kind.keys(l);
                         [m1, m2]
                     })
                     .collect()

@@ -36,6 +36,7 @@ use crate::interp::{with_element, Machine};
 use crate::ir::{BlockId, Code, Expr, ExprKind, InstrKind, Place, ProcId, Program};
 use crate::memory::{Loc, Memory};
 use crate::value::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{HashMap, HashSet};
 
 /// The element of a [`Loc`] that stands for every element of an array or map: an
@@ -45,6 +46,21 @@ pub const WHOLE: i64 = i64::MIN;
 
 /// Instructions the analysis of one block may interpret, over all its paths.
 pub const BUDGET: u32 = 20_000;
+
+/// Instructions the analysis of a process from one of its blocks on ([`process`])
+/// may interpret, over all its blocks and paths.
+pub const PROCESS_BUDGET: u32 = 200_000;
+
+/// Local states a block may be entered in by the analysis of a process from one of
+/// its blocks on ([`process`]) before it is entered from their join instead: a
+/// counter that runs on without bound becomes unknown. Loops with local bounds
+/// (a lock's levels and the processes it scans, in a filter lock) stay exact well
+/// within it.
+pub const PROCESS_WIDEN_AFTER: u32 = 64;
+
+/// Blocks, each with the local state it is entered in, that the analysis of a
+/// process from one of its blocks on ([`process`]) may explore.
+pub const PROCESS_BLOCKS: usize = 1024;
 
 /// Undecided visits of a branch point after which its states are joined (a local
 /// that differs between them becomes unknown). A loop whose exit depends on the
@@ -91,6 +107,71 @@ pub fn successors(
     Some(analyse(machine, mem, block, locals)?.exits)
 }
 
+/// What a process may touch from `block` on, entered with `locals` (`None` where
+/// the global state decides a local): the union of the transition footprints of
+/// `block` and of every block it may go on to ([`successors`]), each with the
+/// locals it may have there; or `None` past [`PROCESS_BLOCKS`] blocks and local
+/// states, or past a block's [`BUDGET`]. What the processes it spawns touch is left
+/// out.
+///
+/// Each block's analysis over-approximates the paths the block takes from any local
+/// state its known locals agree with, and where they lead; so, by induction on the
+/// blocks of a run, every block the process runs from here, in any interleaving, is
+/// analysed from a local state that agrees with the one it runs from, and what it
+/// touches is within the union. Locals a block does not read before writing
+/// (outside its `live` set) are forgotten where it is entered, and a block met in
+/// more than [`PROCESS_WIDEN_AFTER`] local states is entered from their join (known only
+/// where they all agree): both only forget, which widens, and the join ends a
+/// counter that runs on without bound.
+pub fn process(
+    machine: &Machine<'_>,
+    mem: &Memory,
+    block: u32,
+    locals: &[Option<Value>],
+) -> Option<Touched> {
+    let program = machine.program;
+    let first = &program.procs[program.blocks[block as usize].proc as usize].code;
+    let mut run = Abstract::new(machine, mem, first);
+    run.budget = PROCESS_BUDGET;
+    let mut seen: FxHashSet<(BlockId, Vec<Option<Value>>)> = FxHashSet::default();
+    let mut met: FxHashMap<BlockId, (u32, Vec<Option<Value>>)> = FxHashMap::default();
+    let mut todo = vec![(block, locals.to_vec())];
+    while let Some((b, mut locals)) = todo.pop() {
+        let entered = &program.blocks[b as usize];
+        for (l, v) in locals.iter_mut().enumerate() {
+            if entered.live.binary_search(&(l as u32)).is_err() {
+                *v = None;
+            }
+        }
+        if seen.contains(&(b, locals.clone())) {
+            continue;
+        }
+        let (visits, join) = met.entry(b).or_insert_with(|| (0, locals.clone()));
+        for (j, v) in join.iter_mut().zip(&locals) {
+            if *j != *v {
+                *j = None;
+            }
+        }
+        *visits += 1;
+        if *visits > PROCESS_WIDEN_AFTER {
+            locals = join.clone();
+            if seen.contains(&(b, locals.clone())) {
+                continue;
+            }
+        }
+        if seen.len() >= PROCESS_BLOCKS {
+            return None;
+        }
+        let code = &program.procs[entered.proc as usize].code;
+        run.code = code;
+        run.exits.spawns.clear();
+        run.enter(b, State::partial(&locals, code))?;
+        todo.append(&mut run.exits.next);
+        seen.insert((b, locals));
+    }
+    Some(run.touched())
+}
+
 /// Runs the analysis of `block` from `locals` (see the module's doc).
 fn analyse<'a, 'p>(
     machine: &'a Machine<'p>,
@@ -102,18 +183,7 @@ fn analyse<'a, 'p>(
     let b = &program.blocks[block as usize];
     let code = &program.procs[b.proc as usize].code;
     let mut run = Abstract::new(machine, mem, code);
-    let start = State::entry(b.pc, locals);
-    if let Some(guard) = &b.guard {
-        // A guard that is known false leaves the block touching what it read.
-        if !matches!(
-            run.eval(guard, &start),
-            Ok(Some(Value::Bool(false))) | Err(Fault)
-        ) {
-            run.explore(start)?;
-        }
-    } else {
-        run.explore(start)?;
-    }
+    run.enter(block, State::entry(locals))?;
     Some(run)
 }
 
@@ -125,7 +195,7 @@ pub fn guard(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) 
     let code = &program.procs[b.proc as usize].code;
     let mut run = Abstract::new(machine, mem, code);
     if let Some(guard) = &b.guard {
-        let state = State::entry(b.pc, locals);
+        let state = State::entry(locals);
         let _ = run.eval(guard, &state);
     }
     run.touched().reads
@@ -144,12 +214,27 @@ struct State {
 }
 
 impl State {
-    /// At `pc`, with every local known.
-    fn entry(pc: u32, locals: &[Value]) -> State {
+    /// With every local known (its `pc` set where it is entered).
+    fn entry(locals: &[Value]) -> State {
         State {
-            pc,
+            pc: 0,
             locals: locals.to_vec(),
             known: vec![true; locals.len()],
+        }
+    }
+
+    /// With the locals of `code`'s frame known where `locals` says (its `pc` set
+    /// where it is entered).
+    fn partial(locals: &[Option<Value>], code: &Code) -> State {
+        let value = |(l, v): (usize, &Option<Value>)| match v {
+            Some(v) => (v.clone(), true),
+            None => (Value::zero(code.locals[l].ty), false),
+        };
+        let (locals, known) = locals.iter().enumerate().map(value).unzip();
+        State {
+            pc: 0,
+            locals,
+            known,
         }
     }
 
@@ -217,6 +302,20 @@ impl<'a, 'p> Abstract<'a, 'p> {
             reads: self.reads,
             writes: self.writes,
         }
+    }
+
+    /// Follows every path of `block` from `start`'s locals, its guard first: a guard
+    /// known false leaves the block touching what it read. `None` past the budget.
+    fn enter(&mut self, block: u32, mut start: State) -> Option<()> {
+        let b = &self.program().blocks[block as usize];
+        start.pc = b.pc;
+        if let Some(guard) = &b.guard {
+            let never = self.eval(guard, &start);
+            if matches!(never, Ok(Some(Value::Bool(false))) | Err(Fault)) {
+                return Some(());
+            }
+        }
+        self.explore(start)
     }
 
     /// Follows every path from `start` to its end; `None` past the budget.
@@ -436,19 +535,45 @@ mod tests {
         let proc = program.blocks[block as usize].proc;
         let locals = machine.spawn_frame(proc, args.to_vec());
         let t = super::block(&machine, &mem, block, &locals).expect("within budget");
+        show(&program, &t)
+    }
+
+    /// `reads | writes`, each location as `g` or `g[i]` (`g[*]` for the whole
+    /// container).
+    fn show(program: &crate::ir::Program, t: &super::Touched) -> String {
         let show = |locs: &[crate::memory::Loc]| {
             locs.iter()
                 .map(|l| {
                     if l.elem == WHOLE {
                         format!("{}[*]", program.globals[l.global as usize].name)
                     } else {
-                        l.display(&program)
+                        l.display(program)
                     }
                 })
                 .collect::<Vec<_>>()
                 .join(" ")
         };
         format!("{} | {}", show(&t.reads), show(&t.writes))
+    }
+
+    /// What a process may touch from block `name` on ([`super::process`]), entered
+    /// with its spawn frame for `args`, the locals named in `set` changed (`None`:
+    /// unknown), shown as [`touched`] shows a block's.
+    fn future(src: &str, name: &str, args: &[Value], set: &[(&str, Option<Value>)]) -> String {
+        let program = crate::load(src, &[]).expect("loads");
+        let machine = Machine::new(&program, Limits::default());
+        let mem = Memory::initial(&program);
+        let block = program.block_by_name(name).expect("block");
+        let proc = program.blocks[block as usize].proc;
+        let frame = machine.spawn_frame(proc, args.to_vec());
+        let mut locals: Vec<Option<Value>> = frame.into_iter().map(Some).collect();
+        let names = &program.procs[proc as usize].code.locals;
+        for (n, v) in set {
+            let l = names.iter().position(|l| l.name == *n).expect("a local");
+            locals[l] = v.clone();
+        }
+        let t = super::process(&machine, &mem, block, &locals).expect("within bounds");
+        show(&program, &t)
     }
 
     const GLOBALS: &str = "global int x = 0; global int y = 0; global int[4] a; global map m;";
@@ -516,5 +641,43 @@ mod tests {
         let src = with("proc p(int i) { await (m[i] == 1); assert(i > 5); y = 1; }");
         assert_eq!(touched(&src, "p", &[Value::Int(2)]), "m[2] | ");
         assert_eq!(touched(&src, "p", &[Value::Int(7)]), "m[7] | y");
+    }
+
+    /// A filter lock's worker, with its levels and the processes it scans as loops
+    /// with local bounds.
+    const FILTER: &str = "global int[3] level; global int[3] victim; global int done = 0;
+        proc worker(int me) {
+            for L in 1..3 {
+                level[me] = L; yield;
+                victim[L] = me; yield;
+                for k in 0..3 { if (k != me) { int lk = level[k]; yield; if (lk >= L) { break; } } }
+            }
+            done = done + 1;
+        }
+        init { }";
+
+    #[test]
+    fn a_process_touches_the_elements_its_locals_index_from_its_block_on() {
+        let me = [Value::Int(1)];
+        assert_eq!(
+            future(FILTER, "worker", &me, &[]),
+            "level[0] level[2] done | level[1] victim[1] victim[2] done"
+        );
+        // At its last level, past its own write of `level`.
+        assert_eq!(
+            future(FILTER, "worker#1", &me, &[("L", Some(Value::Int(2)))]),
+            "level[0] level[2] done | victim[2] done"
+        );
+        // A level the global state decided: the whole of `victim`.
+        assert_eq!(
+            future(FILTER, "worker#1", &me, &[("L", None)]),
+            "level[0] level[2] done | level[1] victim[*] done"
+        );
+    }
+
+    #[test]
+    fn a_counter_without_bound_is_joined_to_unknown() {
+        let src = with("proc p() { int i = 0; while (x == 0) { m[i] = 1; i = i + 1; yield; } }");
+        assert_eq!(future(&src, "p", &[], &[]), "x | m[*]");
     }
 }
