@@ -1,6 +1,7 @@
 //! Shared helpers of the integration tests: load a program, run an algorithm.
 
 pub mod differential;
+pub mod futures;
 pub mod generator;
 
 use explorer::{Algorithm, Config, Report};

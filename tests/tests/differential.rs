@@ -21,6 +21,9 @@
 //!   (`--jobs 2`) are compared with naive (default 200).
 //! - `IC_DIFF_TREE_CASES`: programs whose execution trees are checked against the
 //!   counters (default 200; naive and every mode that needs no constraints).
+//! - `IC_DIFF_FUTURES_CASES`: programs, with cycles and without, on whose random
+//!   schedules each process's analysed future is checked against its later steps
+//!   (default 500 each: [`tests::futures`]).
 //!
 //! A failure prints the seed, the shrunk program, every disagreeing algorithm and mode,
 //! and the final states or violations it misses or adds. Failing cases are persisted in
@@ -41,6 +44,7 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 use std::time::Duration;
 use tests::differential::*;
+use tests::futures::futures_hold_every_step;
 use tests::generator::*;
 
 mod campaigns;
@@ -231,6 +235,37 @@ proptest! {
     fn livelocks_are_fair_cycles_that_replay(program in strategy::cyclic_program()) {
         let source = program.source();
         if let Err(e) = livelocks_are_fair_cycles(&source) {
+            return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
+        }
+    }
+}
+
+fn futures_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: env_number("IC_DIFF_FUTURES_CASES", 500),
+        ..proptest_config()
+    }
+}
+
+proptest! {
+    #![proptest_config(futures_config())]
+
+    /// What a process may touch from its next block on, analysed from its locals
+    /// (the summaries dl-spor's and de-spor's threads make of a state another thread
+    /// is expanding), holds every later step of it on random schedules
+    /// ([`tests::futures`]): on programs with cycles and without.
+    #[test]
+    fn process_futures_hold_every_later_step(program in strategy::cyclic_program()) {
+        let source = program.source();
+        if let Err(e) = futures_hold_every_step(&source) {
+            return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
+        }
+    }
+
+    #[test]
+    fn process_futures_hold_every_later_step_without_cycles(program in strategy::program()) {
+        let source = program.source();
+        if let Err(e) = futures_hold_every_step(&source) {
             return Err(TestCaseError::fail(format!("IC_DIFF_SEED={}: {e}", seed())));
         }
     }
