@@ -28,7 +28,7 @@
 //! whole globals, two threads of dl-spor took 14% more transitions than one on the
 //! filter lock at N = 4 (BENCHMARKS.md).
 
-use crate::dependency::footprint::{Footprint, WHOLE};
+use crate::dependency::footprint::{Footprint, CACHED, WHOLE};
 use crate::executor::Executor;
 use crate::fingerprint::Fingerprint;
 use frontend::analysis::may_touch;
@@ -43,9 +43,6 @@ use std::collections::BTreeSet;
 /// never all ones but with probability 2^-128).
 pub const NOT_YET_SPAWNED: Fingerprint = Fingerprint::MAX;
 
-/// Most analysed rows [`MayFollow`] keeps (cleared past it, so memory stays bounded).
-const CACHED: usize = 1 << 16;
-
 /// For each block of a program: what its process may touch from there on, and what
 /// the processes it may spawn from there on may touch, whole globals each; and the
 /// rows analysed from processes' locals so far.
@@ -55,7 +52,11 @@ pub struct MayFollow {
     spawned: Vec<Footprint>,
     /// Each proc's entry block.
     entries: Vec<BlockId>,
-    /// What a process at a block may touch from there on, by its locals there.
+    /// Per block: its footprint may depend on the global state
+    /// ([`frontend::analysis::locality`]).
+    dependent: Vec<bool>,
+    /// What a process at a block may touch from there on, by its locals there (at
+    /// most [`CACHED`] rows, cleared past it, so memory stays bounded).
     analysed: FxHashMap<BlockId, FxHashMap<Vec<Value>, Footprint>>,
     cached: usize,
 }
@@ -112,6 +113,7 @@ impl MayFollow {
             after,
             spawned,
             entries: program.procs.iter().map(|p| p.entry).collect(),
+            dependent: frontend::analysis::locality::state_dependent_footprints(program),
             analysed: FxHashMap::default(),
             cached: 0,
         }
@@ -166,7 +168,8 @@ impl MayFollow {
             return known.clone();
         }
         let known: Vec<Option<Value>> = key.iter().cloned().map(Some).collect();
-        let row = match may_touch::process(&ex.machine, &ex.state.mem, next, &known) {
+        let (machine, mem) = (&ex.machine, &ex.state.mem);
+        let row = match may_touch::process(machine, mem, &self.dependent, next, &known) {
             Some(touched) => Footprint::from(touched),
             None => self.after[next as usize].clone(),
         };

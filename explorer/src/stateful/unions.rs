@@ -237,8 +237,8 @@ impl Exchanged for Summaries<Unions> {
     }
 
     /// A summary of `rows` ([`crate::stateful::may_follow`]): for each process (by
-    /// identity key, numbered in `graph` now if new), the globals it may read and
-    /// write, whole. Its target ([`crate::stateful::summaries::SUMMARY`]).
+    /// identity key, numbered in `graph` now if new), the locations it may read and
+    /// write. Its target ([`crate::stateful::summaries::SUMMARY`]).
     fn may_follow(&mut self, graph: &mut Graph, rows: &[(Fingerprint, Footprint)]) -> StateId {
         let mut bits: Vec<(usize, Bits, Bits)> = Vec::with_capacity(rows.len());
         for (key, touched) in rows {

@@ -47,10 +47,6 @@ pub const WHOLE: i64 = i64::MIN;
 /// Instructions the analysis of one block may interpret, over all its paths.
 pub const BUDGET: u32 = 20_000;
 
-/// Instructions the analysis of a process from one of its blocks on ([`process`])
-/// may interpret, over all its blocks and paths.
-pub const PROCESS_BUDGET: u32 = 200_000;
-
 /// Local states a block may be entered in by the analysis of a process from one of
 /// its blocks on ([`process`]) before it is entered from their join instead: a
 /// counter that runs on without bound becomes unknown. Loops with local bounds
@@ -108,32 +104,50 @@ pub fn successors(
 }
 
 /// What a process may touch from `block` on, entered with `locals` (`None` where
-/// the global state decides a local): the union of the transition footprints of
-/// `block` and of every block it may go on to ([`successors`]), each with the
-/// locals it may have there; or `None` past [`PROCESS_BLOCKS`] blocks and local
-/// states, or past a block's [`BUDGET`]. What the processes it spawns touch is left
-/// out.
+/// the global state decides a local), as the stateful searches record what its
+/// steps touch: the union, over `block` and every block it may go on to
+/// ([`successors`]) with the locals it may have there, of the block's transition
+/// footprint ([`block`], or its syntactic footprint where that exceeds its budget).
+/// `dependent` is [`crate::analysis::locality::state_dependent_footprints`]. `None`
+/// past [`PROCESS_BLOCKS`] blocks and local states, or where a block's analysis
+/// exceeds [`BUDGET`]. What the processes it spawns touch is left out.
 ///
-/// Each block's analysis over-approximates the paths the block takes from any local
-/// state its known locals agree with, and where they lead; so, by induction on the
-/// blocks of a run, every block the process runs from here, in any interleaving, is
-/// analysed from a local state that agrees with the one it runs from, and what it
-/// touches is within the union. Locals a block does not read before writing
-/// (outside its `live` set) are forgotten where it is entered, and a block met in
-/// more than [`PROCESS_WIDEN_AFTER`] local states is entered from their join (known only
-/// where they all agree): both only forget, which widens, and the join ends a
-/// counter that runs on without bound.
+/// Why it holds every step's footprint, in any interleaving. Each block's analysis
+/// over-approximates the paths the block takes from any local state its known
+/// locals agree with, and where they lead; so, by induction on the blocks of a
+/// run, every block the process runs from here is entered here in a local state
+/// that agrees with the one it runs from. A block adds:
+/// - where that state knows every local the block may read before writing it (its
+///   `live` set), its analysis, which is [`block`]'s from those locals, what a step
+///   records: the other locals are not read before they are written, so they change
+///   neither the paths nor where the analysis joins them;
+/// - else, where the block's paths and indices depend on its locals alone
+///   (`dependent` false) and no path arrived twice at a branch point it left
+///   undecided, its analysis too: from known locals [`block`] then follows one path
+///   and decides every branch, so it joins nothing, and that path is one this
+///   analysis follows (a loop it takes would bring this analysis back to an
+///   undecided branch point, or repeat decided ones as it does), so it is no longer
+///   than this analysis and within the budget;
+/// - else its syntactic footprint, which holds any footprint a step of it records
+///   (a join made after more undecided visits than this analysis makes, or a
+///   budget exceeded where this analysis does not, may touch what no path here
+///   does).
+///
+/// Locals outside the `live` set are forgotten where a block is entered, and a block
+/// met in more than [`PROCESS_WIDEN_AFTER`] local states is entered from their join
+/// (known only where they all agree): both only forget, which widens, and the join
+/// ends a counter that runs on without bound.
 pub fn process(
     machine: &Machine<'_>,
     mem: &Memory,
-    block: u32,
+    dependent: &[bool],
+    block: BlockId,
     locals: &[Option<Value>],
 ) -> Option<Touched> {
     let program = machine.program;
-    let first = &program.procs[program.blocks[block as usize].proc as usize].code;
-    let mut run = Abstract::new(machine, mem, first);
-    run.budget = PROCESS_BUDGET;
-    let mut seen: FxHashSet<(BlockId, Vec<Option<Value>>)> = FxHashSet::default();
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    let mut seen: FxHashMap<BlockId, FxHashSet<Vec<Option<Value>>>> = FxHashMap::default();
+    let mut analysed = 0;
     let mut met: FxHashMap<BlockId, (u32, Vec<Option<Value>>)> = FxHashMap::default();
     let mut todo = vec![(block, locals.to_vec())];
     while let Some((b, mut locals)) = todo.pop() {
@@ -143,7 +157,10 @@ pub fn process(
                 *v = None;
             }
         }
-        if seen.contains(&(b, locals.clone())) {
+        let met_here = |seen: &FxHashMap<_, FxHashSet<_>>, locals: &Vec<Option<Value>>| {
+            seen.get(&b).is_some_and(|set| set.contains(locals))
+        };
+        if met_here(&seen, &locals) {
             continue;
         }
         let (visits, join) = met.entry(b).or_insert_with(|| (0, locals.clone()));
@@ -155,21 +172,39 @@ pub fn process(
         *visits += 1;
         if *visits > PROCESS_WIDEN_AFTER {
             locals = join.clone();
-            if seen.contains(&(b, locals.clone())) {
+            if met_here(&seen, &locals) {
                 continue;
             }
         }
-        if seen.len() >= PROCESS_BLOCKS {
+        if analysed >= PROCESS_BLOCKS {
             return None;
         }
+        analysed += 1;
         let code = &program.procs[entered.proc as usize].code;
-        run.code = code;
-        run.exits.spawns.clear();
+        let mut run = Abstract::new(machine, mem, code);
+        run.branches = Some(Branches::default());
         run.enter(b, State::partial(&locals, code))?;
+        let known = (entered.live.iter()).all(|&l| locals[l as usize].is_some());
+        if known || (!dependent[b as usize] && !run.met_undecided_again()) {
+            reads.append(&mut run.reads);
+            writes.append(&mut run.writes);
+        } else {
+            let sets = &program.sets[b as usize];
+            reads.extend(sets.reads.iter().map(|&g| Loc {
+                global: g,
+                elem: WHOLE,
+            }));
+            writes.extend(sets.writes.iter().map(|&g| Loc {
+                global: g,
+                elem: WHOLE,
+            }));
+        }
         todo.append(&mut run.exits.next);
-        seen.insert((b, locals));
+        seen.entry(b).or_default().insert(locals);
     }
-    Some(run.touched())
+    normalise(&mut reads);
+    normalise(&mut writes);
+    Some(Touched { reads, writes })
 }
 
 /// Runs the analysis of `block` from `locals` (see the module's doc).
@@ -199,6 +234,20 @@ pub fn guard(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) 
         let _ = run.eval(guard, &state);
     }
     run.touched().reads
+}
+
+/// Sorts `set` and leaves each location once, a whole container covering its
+/// elements (it sorts first among them).
+fn normalise(set: &mut Vec<Loc>) {
+    set.sort_unstable();
+    set.dedup();
+    let mut whole = None;
+    set.retain(|l| {
+        if l.elem == WHOLE {
+            whole = Some(l.global);
+        }
+        l.elem == WHOLE || whole != Some(l.global)
+    });
 }
 
 /// A certain fault: the path ends there in every global state.
@@ -270,6 +319,15 @@ struct Abstract<'a, 'p> {
     writes: Vec<Loc>,
     exits: Successors,
     budget: u32,
+    /// For [`process`]: how often paths arrived at each branch point, explored or
+    /// met again, and the branch points whose condition was undecided.
+    branches: Option<Branches>,
+}
+
+#[derive(Default)]
+struct Branches {
+    arrivals: FxHashMap<u32, u32>,
+    undecided: FxHashSet<u32>,
 }
 
 impl<'a, 'p> Abstract<'a, 'p> {
@@ -282,22 +340,22 @@ impl<'a, 'p> Abstract<'a, 'p> {
             writes: Vec::new(),
             exits: Successors::default(),
             budget: BUDGET,
+            branches: None,
         }
     }
 
+    /// Whether a path arrived twice at a branch point whose condition it did not
+    /// decide (a loop, or paths meeting again, on what the global state decides).
+    fn met_undecided_again(&self) -> bool {
+        let Some(b) = &self.branches else {
+            return false;
+        };
+        (b.undecided.iter()).any(|pc| b.arrivals.get(pc).is_some_and(|&n| n > 1))
+    }
+
     fn touched(mut self) -> Touched {
-        for set in [&mut self.reads, &mut self.writes] {
-            set.sort_unstable();
-            set.dedup();
-            // A whole container covers its elements (it sorts first among them).
-            let mut whole = None;
-            set.retain(|l| {
-                if l.elem == WHOLE {
-                    whole = Some(l.global);
-                }
-                l.elem == WHOLE || whole != Some(l.global)
-            });
-        }
+        normalise(&mut self.reads);
+        normalise(&mut self.writes);
         Touched {
             reads: self.reads,
             writes: self.writes,
@@ -344,11 +402,17 @@ impl<'a, 'p> Abstract<'a, 'p> {
                         // (point, locals) once.
                         let mut here = s.clone();
                         here.pc = at;
+                        if let Some(b) = &mut self.branches {
+                            *b.arrivals.entry(at).or_insert(0) += 1;
+                        }
                         if !seen.insert(here.clone()) {
                             break;
                         }
                         let mut condition = self.eval(c, &s);
                         if matches!(condition, Ok(None)) {
+                            if let Some(b) = &mut self.branches {
+                                b.undecided.insert(at);
+                            }
                             let visits = undecided.entry(at).or_insert(0);
                             *visits += 1;
                             let widened = widened.entry(at).or_insert_with(|| here.clone());
@@ -572,7 +636,8 @@ mod tests {
             let l = names.iter().position(|l| l.name == *n).expect("a local");
             locals[l] = v.clone();
         }
-        let t = super::process(&machine, &mem, block, &locals).expect("within bounds");
+        let dependent = crate::analysis::locality::state_dependent_footprints(&program);
+        let t = super::process(&machine, &mem, &dependent, block, &locals).expect("within bounds");
         show(&program, &t)
     }
 
@@ -668,16 +733,47 @@ mod tests {
             future(FILTER, "worker#1", &me, &[("L", Some(Value::Int(2)))]),
             "level[0] level[2] done | victim[2] done"
         );
-        // A level the global state decided: the whole of `victim`.
+        // A level the global state decided: the loop over the levels is left
+        // undecided, so each block in it adds its syntactic footprint.
         assert_eq!(
             future(FILTER, "worker#1", &me, &[("L", None)]),
-            "level[0] level[2] done | level[1] victim[*] done"
+            "level[*] done[*] | level[*] victim[*] done[*]"
         );
+    }
+
+    /// What a step records is [`super::block`]'s footprint from its locals, or its
+    /// block's syntactic one past the budget: a process's analysis holds it where
+    /// the analysis of fewer known locals would take fewer paths. Past the budget
+    /// from known locals, the process's analysis gives up too; a block whose paths
+    /// depend on the global state, entered with a local the global state decided,
+    /// adds its syntactic footprint (from `c = 0`, [`super::block`] joins the
+    /// loop's states after a few undecided visits, and then writes `y`, which no
+    /// run does).
+    #[test]
+    fn a_process_holds_what_its_steps_record() {
+        let long = with(
+            "proc p(int k) { int s = 0; for i in 0..6000 { s = s + 1; }
+                         if (k == 7) { y = 1; } a[k] = s; }",
+        );
+        let program = crate::load(&long, &[]).expect("loads");
+        let machine = Machine::new(&program, Limits::default());
+        let mem = Memory::initial(&program);
+        let dependent = crate::analysis::locality::state_dependent_footprints(&program);
+        let p = program.block_by_name("p").expect("block");
+        let locals = machine.spawn_frame(0, vec![Value::Int(0)]);
+        assert_eq!(super::block(&machine, &mem, p, &locals), None);
+        let known: Vec<Option<Value>> = locals.into_iter().map(Some).collect();
+        assert_eq!(super::process(&machine, &mem, &dependent, p, &known), None);
+        let joined = with(
+            "proc p() { int c = x; yield; int n = 0;
+                           while (y == 0) { c = c + 1; n = 1 - n; } if (n == 5) { y = 1; } }",
+        );
+        assert_eq!(future(&joined, "p", &[], &[]), "x y[*] | y[*]");
     }
 
     #[test]
     fn a_counter_without_bound_is_joined_to_unknown() {
         let src = with("proc p() { int i = 0; while (x == 0) { m[i] = 1; i = i + 1; yield; } }");
-        assert_eq!(future(&src, "p", &[], &[]), "x | m[*]");
+        assert_eq!(future(&src, "p", &[], &[]), "x[*] | m[*]");
     }
 }
