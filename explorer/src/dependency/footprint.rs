@@ -4,7 +4,7 @@
 
 use crate::fingerprint::Fingerprint;
 use frontend::interp::Machine;
-use frontend::ir::{BlockId, GlobalId, Program};
+use frontend::ir::{BlockId, Program};
 use frontend::memory::{Loc, Memory};
 use frontend::value::Value;
 use rustc_hash::FxHashMap;
@@ -256,20 +256,9 @@ impl Policy {
 /// The syntactic footprint of every block (`--deps static`, the papers' baselines):
 /// every global its code may read or write, guard included, as a whole.
 pub fn static_footprints(program: &Program) -> Vec<Footprint> {
-    let whole = |set: &std::collections::BTreeSet<GlobalId>| -> Vec<Loc> {
-        set.iter()
-            .map(|&global| Loc {
-                global,
-                elem: WHOLE,
-            })
-            .collect()
+    let whole = |s: &frontend::ir::BlockSets| {
+        let (reads, writes) = (s.reads.iter().copied(), s.writes.iter().copied());
+        Footprint::from(frontend::analysis::may_touch::whole(reads, writes))
     };
-    program
-        .sets
-        .iter()
-        .map(|s| Footprint {
-            reads: whole(&s.reads),
-            writes: whole(&s.writes),
-        })
-        .collect()
+    program.sets.iter().map(whole).collect()
 }

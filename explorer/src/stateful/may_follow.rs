@@ -28,12 +28,11 @@
 //! whole globals, two threads of dl-spor took 14% more transitions than one on the
 //! filter lock at N = 4 (BENCHMARKS.md).
 
-use crate::dependency::footprint::{Footprint, CACHED, WHOLE};
+use crate::dependency::footprint::{Footprint, CACHED};
 use crate::executor::Executor;
 use crate::fingerprint::Fingerprint;
 use frontend::analysis::may_touch;
 use frontend::ir::{BlockId, GlobalId, ProcId, Program};
-use frontend::memory::Loc;
 use frontend::value::Value;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
@@ -57,7 +56,7 @@ pub struct MayFollow {
     dependent: Vec<bool>,
     /// What a process at a block may touch from there on, by its locals there (at
     /// most [`CACHED`] rows, cleared past it, so memory stays bounded).
-    analysed: FxHashMap<BlockId, FxHashMap<Vec<Value>, Footprint>>,
+    analysed: FxHashMap<BlockId, FxHashMap<Vec<Option<Value>>, Footprint>>,
     cached: usize,
 }
 
@@ -157,19 +156,12 @@ impl MayFollow {
     /// from its locals, or, past the analysis's bounds, the text's whole globals.
     /// Kept by the locals `next` may read (the analysis forgets the others).
     fn analysed(&mut self, ex: &Executor<'_>, next: BlockId, locals: &[Value]) -> Footprint {
-        let live = &ex.program().blocks[next as usize].live;
-        let mut key = locals.to_vec();
-        for (l, v) in key.iter_mut().enumerate() {
-            if live.binary_search(&(l as u32)).is_err() {
-                *v = Value::zero(v.ty());
-            }
-        }
+        let key = may_touch::live_locals(ex.program(), next, locals.iter().cloned().map(Some));
         if let Some(known) = self.analysed.get(&next).and_then(|m| m.get(&key)) {
             return known.clone();
         }
-        let known: Vec<Option<Value>> = key.iter().cloned().map(Some).collect();
         let (machine, mem) = (&ex.machine, &ex.state.mem);
-        let row = match may_touch::process(machine, mem, &self.dependent, next, &known) {
+        let row = match may_touch::process(machine, mem, &self.dependent, next, &key) {
             Some(touched) => Footprint::from(touched),
             None => self.after[next as usize].clone(),
         };
@@ -188,18 +180,7 @@ impl MayFollow {
 
 /// A footprint of whole globals.
 fn whole(reads: BTreeSet<GlobalId>, writes: BTreeSet<GlobalId>) -> Footprint {
-    let locs = |set: BTreeSet<GlobalId>| -> Vec<Loc> {
-        set.into_iter()
-            .map(|global| Loc {
-                global,
-                elem: WHOLE,
-            })
-            .collect()
-    };
-    Footprint {
-        reads: locs(reads),
-        writes: locs(writes),
-    }
+    Footprint::from(may_touch::whole(reads, writes))
 }
 
 /// The blocks a process at `b` may run from there on (through `await` and `yield`),
@@ -228,6 +209,8 @@ fn reach(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dependency::footprint::WHOLE;
+    use frontend::memory::Loc;
 
     fn program(source: &str) -> Program {
         frontend::load(source, &[]).unwrap_or_else(|_| panic!("a valid program"))

@@ -10,8 +10,8 @@
 //! thread (published as one row per action: its process's identity key and its
 //! footprint's locations, numbered for all threads) or from the program text
 //! ([`crate::stateful::may_follow`]: an action per process, touching all that the
-//! process may touch, which stands for every step it may take). Another thread's actions that
-//! some thread took are read as this thread's own.
+//! process may touch, which stands for every step it may take). Another thread's
+//! actions that some thread took are read as this thread's own.
 
 use crate::dependency::footprint::{Footprint, WHOLE};
 use crate::fingerprint::Fingerprint;

@@ -33,7 +33,7 @@
 
 use crate::ast::BinOp;
 use crate::interp::{with_element, Machine};
-use crate::ir::{BlockId, Code, Expr, ExprKind, InstrKind, Place, ProcId, Program};
+use crate::ir::{BlockId, Code, Expr, ExprKind, GlobalId, InstrKind, Place, ProcId, Program};
 use crate::memory::{Loc, Memory};
 use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -74,6 +74,39 @@ pub struct Touched {
     pub writes: Vec<Loc>,
 }
 
+/// What touches every global of `reads` and of `writes`, each as a whole: a
+/// block's syntactic footprint, or the union of several.
+pub fn whole(
+    reads: impl IntoIterator<Item = GlobalId>,
+    writes: impl IntoIterator<Item = GlobalId>,
+) -> Touched {
+    let locs = |set: &mut dyn Iterator<Item = GlobalId>| -> Vec<Loc> {
+        set.map(|global| Loc {
+            global,
+            elem: WHOLE,
+        })
+        .collect()
+    };
+    Touched {
+        reads: locs(&mut reads.into_iter()),
+        writes: locs(&mut writes.into_iter()),
+    }
+}
+
+/// `locals` of a process entering `block`, those the block may read before writing
+/// them (its `live` set) as they are, the others unknown: all a block's analysis
+/// depends on.
+pub fn live_locals(
+    program: &Program,
+    block: BlockId,
+    locals: impl IntoIterator<Item = Option<Value>>,
+) -> Vec<Option<Value>> {
+    let live = &program.blocks[block as usize].live;
+    (locals.into_iter().enumerate())
+        .map(|(l, v)| v.filter(|_| live.binary_search(&(l as u32)).is_ok()))
+        .collect()
+}
+
 /// The transition footprint of `block` run with `locals`, or `None` when its paths
 /// exceed [`BUDGET`]. `mem` is never read (only expressions that read no global are
 /// evaluated); any memory of the program will do. The locals outside the block's
@@ -83,12 +116,10 @@ pub struct Touched {
 /// these footprints by the live locals alone, [`process`] relies on it too).
 pub fn block(machine: &Machine<'_>, mem: &Memory, block: u32, locals: &[Value]) -> Option<Touched> {
     let program = machine.program;
-    let b = &program.blocks[block as usize];
-    let code = &program.procs[b.proc as usize].code;
-    let live = (locals.iter().enumerate())
-        .map(|(l, v)| b.live.binary_search(&(l as u32)).is_ok().then(|| v.clone()));
+    let code = &program.procs[program.blocks[block as usize].proc as usize].code;
+    let live = live_locals(program, block, locals.iter().cloned().map(Some));
     let mut run = Abstract::new(machine, mem, code);
-    run.enter(block, State::partial(&live.collect::<Vec<_>>(), code))?;
+    run.enter(block, State::partial(&live, code))?;
     Some(run.touched())
 }
 
@@ -161,13 +192,9 @@ pub fn process(
     let mut analysed = 0;
     let mut met: FxHashMap<BlockId, (u32, Vec<Option<Value>>)> = FxHashMap::default();
     let mut todo = vec![(block, locals.to_vec())];
-    while let Some((b, mut locals)) = todo.pop() {
+    while let Some((b, locals)) = todo.pop() {
         let entered = &program.blocks[b as usize];
-        for (l, v) in locals.iter_mut().enumerate() {
-            if entered.live.binary_search(&(l as u32)).is_err() {
-                *v = None;
-            }
-        }
+        let mut locals = live_locals(program, b, locals);
         let met_here = |seen: &FxHashMap<_, FxHashSet<_>>, locals: &Vec<Option<Value>>| {
             seen.get(&b).is_some_and(|set| set.contains(locals))
         };
@@ -200,14 +227,9 @@ pub fn process(
             writes.append(&mut run.writes);
         } else {
             let sets = &program.sets[b as usize];
-            reads.extend(sets.reads.iter().map(|&g| Loc {
-                global: g,
-                elem: WHOLE,
-            }));
-            writes.extend(sets.writes.iter().map(|&g| Loc {
-                global: g,
-                elem: WHOLE,
-            }));
+            let mut syntactic = whole(sets.reads.iter().copied(), sets.writes.iter().copied());
+            reads.append(&mut syntactic.reads);
+            writes.append(&mut syntactic.writes);
         }
         todo.append(&mut run.exits.next);
         seen.entry(b).or_default().insert(locals);
