@@ -59,14 +59,6 @@ pub trait Algorithm {
     fn explores_units(&self, _deps: Deps) -> bool {
         false
     }
-    /// Whether it prunes what it explores by comparing states (a store of states,
-    /// csdpor's and cdpor's checks, don't-do sets): units of a frontier, which
-    /// share no state, then explore what one search prunes, so `--jobs` does not
-    /// split it into units ([`crate::parallel::spreads`]); only the shards of
-    /// `--partition`, which share nothing anyway, do.
-    fn prunes_by_state(&self) -> bool {
-        self.stores_states()
-    }
     /// Whether it explores every interleaving (naive, the reference): a frontier above
     /// its units then puts no process to sleep, and counts the Mazurkiewicz traces of
     /// the executions that end above it ([`crate::parallel::frontier`]).

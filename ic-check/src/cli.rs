@@ -98,18 +98,18 @@ pub struct Cli {
     /// odpor's and ocdpor --literal's complete executions are one thread's; blocked
     /// executions and states (and csdpor's, cdpor's, odpor-cs's and ocdpor's
     /// executions) may differ from one thread's and from run to run.
-    /// odpor-ob splits the tree into units, the same for every N
-    /// above 1, so their counts are too (they may exceed one thread's: the units do
-    /// not share what a search carries from one subtree to the next). naive splits
-    /// the tree the same way, every interleaving once: one thread's counts.
+    /// naive splits the tree into units, each interleaving explored once: one
+    /// thread's counts.
     /// stateful's threads share one store of states: one thread's counts. spor's
     /// share it too, and expand whole every state whose invisible step reaches a
     /// state stored before: the same final states and findings, stored states that
     /// may exceed one thread's. dl-spor's and de-spor's
     /// share one store and the summaries of what follows the states each finished:
     /// the same final states and findings, stored states that may exceed one
-    /// thread's and differ from run to run. odpor-cs-ob, --livelocks, --tree and
-    /// --max-traces run on one thread.
+    /// thread's and differ from run to run. odpor-ob and odpor-cs-ob (whose races are
+    /// found where executions end, so they share no top; units of a frontier would
+    /// explore what each prunes for the others), --livelocks, --tree and
+    /// --max-traces run on one thread; --partition still shards them.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 

@@ -479,7 +479,7 @@ fn run(cli: &Cli, path: &Path) -> u8 {
         if bar.is_some() { Some(&mut show) } else { None };
     if jobs > 1 && !explorer::parallel::spreads(&*algorithm, &config) && !cli.quiet {
         say!(
-            "note: {} runs on one thread (--jobs spreads naive, sdpor, csdpor, cdpor, odpor, odpor-ob, odpor-cs, ocdpor, stateful, spor, de-spor and dl-spor)",
+            "note: {} runs on one thread (--jobs spreads naive, sdpor, csdpor, cdpor, odpor, odpor-cs, ocdpor, stateful, spor, de-spor and dl-spor)",
             algorithm.name()
         );
     }

@@ -908,7 +908,7 @@ pub fn parallel_top(source: &str) -> explorer::parallel::shared_top::TopSplit {
 /// `--violations-only` where it has it) in 3 shards (`--partition K/3`, merged), and
 /// on two threads where `--jobs` spreads it (`ic-check --jobs 2`,
 /// [`explorer::parallel::spreads`]: sdpor, csdpor, cdpor, odpor, odpor-cs and
-/// ocdpor sharing their top, odpor-ob over a frontier), against naive: the sets of
+/// ocdpor sharing their top), against naive: the sets of
 /// final states, violations and deadlocks, as [`differential`] compares them,
 /// sdpor's, odpor's and odpor-ob's sets of reads-from classes (j), and sdpor's and
 /// odpor's complete executions with naive's count of

@@ -18,6 +18,22 @@ fn run(program: &frontend::ir::Program, name: &str, config: Config, split: Split
     explore_split(program, &make, config, split, None)
 }
 
+/// The search `name` over the units of a frontier (`split.units` or more) on
+/// `split.jobs` threads: one shard of one (`--partition 1/1`), the split `--jobs`
+/// makes only for naive, and the shards of `--partition` for every search.
+fn units(program: &frontend::ir::Program, name: &str, config: Config, split: Split) -> Report {
+    let shard = explorer::parallel::partition::Shard { k: 1, n: 1 };
+    explorer::parallel::partition::explore_shard(
+        program,
+        &|| make(name),
+        config,
+        split,
+        shard,
+        None,
+    )
+    .expect("a search that splits")
+}
+
 /// What builds a search for each thread.
 type Make<'a> = dyn Fn() -> Box<dyn Algorithm> + Sync + 'a;
 
@@ -36,9 +52,9 @@ fn complete() -> Config {
 /// odpor took that sleeper as covering the wakeup sequence of the third q's read
 /// (JACM Alg. 2, line 6), which the first q's unit never guides this unit to, and
 /// explored 264 traces; a step asleep elsewhere covers nothing now
-/// (`explorer::dpor::sleep::Ending::Elsewhere`). odpor-ob splits over the frontier;
-/// sdpor and odpor share the top of their tree (depth up to 6, given eagerly or
-/// when a thread waits).
+/// (`explorer::dpor::sleep::Ending::Elsewhere`). odpor-ob over the frontier's units
+/// (as `--partition` splits it); sdpor and odpor share the top of their tree (depth
+/// up to 6, given eagerly or when a thread waits), and over units too.
 #[test]
 fn a_step_asleep_in_another_unit_covers_no_wakeup_sequence() {
     let program = load(
@@ -67,13 +83,17 @@ init { spawn p(); spawn q(); spawn q(); spawn q(); }",
                 eager: units % 2 == 1,
             },
         };
-        for name in ["sdpor", "odpor", "odpor-ob"] {
+        for name in ["sdpor", "odpor"] {
             let r = run(&program, name, complete(), split);
             assert_eq!(r.stats.traces, 300, "{name}, {units} units");
             assert_eq!(r.finals, naive.finals, "{name}, {units} units");
         }
-        let parallel = run(&program, "odpor-ob", complete(), split).parallel;
-        assert_eq!(parallel.map(|p| p.depth), Some(frontier));
+        for name in ["sdpor", "odpor", "odpor-ob"] {
+            let r = self::units(&program, name, complete(), split);
+            assert_eq!(r.stats.traces, 300, "{name} in {units} units");
+            assert_eq!(r.finals, naive.finals, "{name} in {units} units");
+            assert_eq!(r.parallel.map(|p| p.depth), Some(frontier));
+        }
     }
 }
 
@@ -140,18 +160,23 @@ init { spawn p(); spawn p(); spawn q(); }",
     }
 }
 
-/// lastzero(8) (704 Mazurkiewicz traces, published): odpor-ob on 2 and 3 threads
-/// explores exactly those over the same frontier ([`explorer::parallel::UNITS`] units
-/// or more; 896 executions blocked, 14,453 states, where one thread blocks none in
-/// 6,848), so its counts do not depend on the threads.
+/// lastzero(8) (704 Mazurkiewicz traces, published): odpor-ob over the units of a
+/// frontier ([`explorer::parallel::UNITS`] or more), on 2 and 3 threads, explores
+/// exactly those, with 896 executions blocked and 14,453 states where one thread
+/// blocks none in 6,848: so its counts do not depend on the threads, and `--jobs`
+/// runs it on one thread.
 #[test]
 fn lastzero_has_its_published_traces_on_any_number_of_threads() {
     let program = load(&benchmark("classic/lastzero.ic"), &[("N", 8)]);
     let counts: Vec<(u64, u64, u64)> = [2, 3]
         .into_iter()
         .map(|jobs| {
-            let r =
-                explorer::parallel::explore(&program, &|| make("odpor-ob"), complete(), jobs, None);
+            let split = Split {
+                jobs,
+                units: explorer::parallel::UNITS,
+                top: TopSplit::default(),
+            };
+            let r = units(&program, "odpor-ob", complete(), split);
             assert_eq!(r.stop, Stop::Complete);
             assert!(r
                 .parallel
@@ -161,6 +186,12 @@ fn lastzero_has_its_published_traces_on_any_number_of_threads() {
         .collect();
     assert_eq!(counts[0], (704, 896, 14_453));
     assert_eq!(counts[0], counts[1]);
+    let jobs = explorer::parallel::explore(&program, &|| make("odpor-ob"), complete(), 2, None);
+    assert!(jobs.parallel.is_none());
+    assert_eq!(
+        (jobs.stats.traces, jobs.stats.blocked, jobs.stats.states),
+        (704, 0, 6_848)
+    );
 }
 
 fn make(name: &str) -> Box<dyn Algorithm> {

@@ -433,17 +433,6 @@ impl<R: Reduction> Algorithm for Dpor<R> {
         true
     }
 
-    /// Whether the search compares states (csdpor, cdpor, odpor-cs, odpor-cs-ob,
-    /// ocdpor): units of a frontier then share no state check, and explore what one
-    /// search prunes (cdpor on PS_shared(7), 1 execution and 4,141 states on one
-    /// thread, explored 1,470 executions, 952,980 blocked, and 2.4 million states in
-    /// units on two threads, 158 times slower). Those that share the top on threads
-    /// (csdpor, cdpor, odpor-cs, ocdpor) do so; odpor-cs-ob runs on one thread, and
-    /// only `--partition` shards it.
-    fn prunes_by_state(&self) -> bool {
-        self.parts.states != States::Unchecked
-    }
-
     /// Races as they run, on backtrack sets (sdpor, csdpor, cdpor) or on wakeup trees
     /// (odpor; odpor-cs and ocdpor, whose nodes of the top keep their blocked steps
     /// and steps kept by commutation: `shared_top`, "States compared"; ocdpor's `R`

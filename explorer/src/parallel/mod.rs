@@ -1,10 +1,10 @@
 //! `--jobs N`: one search on N threads. The threads of the searches on backtrack
-//! sets (sdpor, csdpor, cdpor) and of Optimal-DPOR (odpor, odpor-cs) share the top of the tree
-//! and its backtrack sets or wakeup trees ([`shared_top`]). For the other searches
-//! that split,
-//! the top of the execution tree is explored with full branching and sleep sets
-//! down to a depth where it has [`UNITS`] paths or more (the frontier,
-//! [`frontier`], with the argument that it is sound); each
+//! sets (sdpor, csdpor, cdpor) and of Optimal-DPOR (odpor, odpor-cs, ocdpor) share
+//! the top of the tree and its backtrack sets or wakeup trees ([`shared_top`]); those
+//! of the stateful searches share one store of states ([`stateful`]). naive's, and
+//! the shards of `--partition` ([`partition`]), split the tree at a frontier: its
+//! top is explored with full branching and sleep sets down to a depth where it has
+//! [`UNITS`] paths or more ([`frontier`], with the argument that it is sound); each
 //! path is a unit, a subtree the algorithm explores as it would below that node,
 //! started with the node's sleep set. Workers take the units in order as they finish
 //! the last (a shared counter: many more units than workers balance subtrees of
@@ -14,11 +14,12 @@
 //! puts no process to sleep, and its traces are merged as a set: one thread's counts
 //! exactly.
 //!
-//! The counts are those explored: full branching above the frontier explores paths
-//! that a reduced search would not (one per Mazurkiewicz trace of the frontier's
-//! paths, where Source-DPOR may take one), and the units do not share the sets a
-//! sequential search carries from one subtree to the next (csdpor's state checks,
-//! the races it reverses above the frontier).
+//! The counts of units are those explored: full branching above the frontier
+//! explores paths that a reduced search would not (one per Mazurkiewicz trace of the
+//! frontier's paths, where Source-DPOR may take one), and the units do not share the
+//! sets a sequential search carries from one subtree to the next (csdpor's state
+//! checks, odpor-ob's done sets, the races it reverses above the frontier): which is
+//! why `--jobs` splits no reduced search into units ([`spreads`]).
 
 pub mod frontier;
 pub mod merge;
@@ -113,17 +114,21 @@ pub fn explore_split(
 }
 
 /// Whether `--jobs` spreads the search of `algorithm` over threads under `config`:
-/// its threads share one store of states, or the top of its tree, or they explore
-/// the units of a frontier. A search that prunes by comparing states and whose
-/// threads share neither (odpor-cs-ob) runs on one thread: units of its own would
-/// explore what each prunes for the others (cdpor on PS_shared(7): 1,470 executions
-/// where one thread explores 1; de-spor, before its threads shared a store, on
-/// filter(4): 8.3 million states stored in 45 units, 8.5 times one thread's time),
-/// which only shards, which share nothing anyway, pay ([`partition`]).
+/// its threads share one store of states, or the top of its tree, or (naive alone)
+/// they explore the units of a frontier. A reduced search that shares neither
+/// (odpor-ob, odpor-cs-ob) runs on one thread: its units start with the processes
+/// of the frontier's other branches asleep and share nothing a search carries from
+/// one subtree to the next (odpor-ob's done sets, the states odpor-cs-ob compares),
+/// so together they explore what one search prunes. odpor-ob on 32 units or more
+/// took longer on two threads than on one on 10 of 11 rows (DBP(8): 412k states
+/// against 132k, 1.66 s against 1.13 s; abs(4): 195 executions against 4; FR(9)
+/// 97,920 against 9,234), and on 2 units too; cdpor on PS_shared(7) explored 1,470
+/// executions where one thread explores 1, 158 times slower. Only the shards of
+/// `--partition`, which share nothing anyway, split them into units ([`partition`]).
 pub fn spreads(algorithm: &dyn Algorithm, config: &Config) -> bool {
     algorithm.shares_stored_states(config)
         || algorithm.shares_top().is_some()
-        || (algorithm.explores_units(config.deps) && !algorithm.prunes_by_state())
+        || (algorithm.explores_units(config.deps) && algorithm.explores_every_interleaving())
 }
 
 /// The units of a frontier of `wanted` units or more (those of `shard`, or all) on

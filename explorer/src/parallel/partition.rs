@@ -9,9 +9,10 @@
 //! units below one top-level branch, which a large subtree makes large together,
 //! are neighbours; dealing them spreads them over the shards. The executions that
 //! end above the frontier are shard 1's. The shards together therefore explore
-//! exactly what `--jobs` explores over the same frontier (the same counts, for
-//! `N` up to [`super::UNITS`]), and the soundness argument of the frontier covers
-//! them: which thread or machine explores a unit changes nothing in it.
+//! exactly what one shard of one explores over the same frontier (the same counts,
+//! for `N` up to [`super::UNITS`], on any number of threads each), and the
+//! soundness argument of the frontier covers them: which thread or machine
+//! explores a unit changes nothing in it.
 
 use super::{explore_units, first_stop, Split, UNITS};
 use crate::exploration::{Algorithm, Config, Progress};
