@@ -52,10 +52,10 @@ pub trait Exchanged: Numbered {
 pub struct Exchange {
     /// The number each summary of this thread's was published as, by its number
     /// here.
-    published: FxHashMap<u32, u32>,
+    published: Dense,
     /// The target (a [`SUMMARY`]) of each summary read back, by its published
     /// number.
-    read: FxHashMap<u32, StateId>,
+    read: Dense,
     /// The target of each summary made from the program text, by its rows'
     /// fingerprint.
     made: FxHashMap<Fingerprint, StateId>,
@@ -71,7 +71,7 @@ impl Exchange {
         shared: &SharedSummaries,
     ) -> Option<u32> {
         let local = summaries.number(state)?;
-        if let Some(&number) = self.published.get(&local) {
+        if let Some(number) = self.published.get(local) {
             return Some(number);
         }
         let published = summaries.published(graph, state, shared)?;
@@ -91,7 +91,7 @@ impl Exchange {
         number: u32,
         shared: &SharedSummaries,
     ) -> StateId {
-        if let Some(&to) = self.read.get(&number) {
+        if let Some(to) = self.read.get(number) {
             return to;
         }
         let rows = shared.get(number);
@@ -113,8 +113,50 @@ impl Exchange {
 
     /// The bytes its tables hold.
     pub fn bytes(&self) -> u64 {
-        let entry = 4 + std::mem::size_of::<StateId>().max(4) + 1;
-        let maps = self.published.capacity() + self.read.capacity();
-        (maps * entry + self.made.capacity() * (16 + 4 + 1)) as u64
+        let dense = (self.published.0.capacity() + self.read.0.capacity()) * 4;
+        (dense + self.made.capacity() * (16 + 4 + 1)) as u64
+    }
+}
+
+/// Numbers by numbers that are given densely from 0 (a thread's summaries, the
+/// published ones): a vector, where a hash map took a probe with a miss of its own
+/// for each of the half a million summaries ms_queue(4) exchanges.
+#[derive(Debug, Default)]
+struct Dense(Vec<u32>);
+
+impl Dense {
+    const ABSENT: u32 = u32::MAX;
+
+    fn get(&self, key: u32) -> Option<u32> {
+        let value = *self.0.get(key as usize)?;
+        (value != Self::ABSENT).then_some(value)
+    }
+
+    fn insert(&mut self, key: u32, value: u32) {
+        debug_assert_ne!(value, Self::ABSENT);
+        let k = key as usize;
+        if self.0.len() <= k {
+            self.0.resize(k + 1, Self::ABSENT);
+        }
+        self.0[k] = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dense;
+
+    #[test]
+    fn dense_numbers_are_found_where_given_and_nowhere_else() {
+        let mut d = Dense::default();
+        assert_eq!(d.get(0), None);
+        d.insert(3, 7);
+        d.insert(0, 1 << 31);
+        assert_eq!(
+            (d.get(0), d.get(1), d.get(3), d.get(4)),
+            (Some(1 << 31), None, Some(7), None)
+        );
+        d.insert(3, 8);
+        assert_eq!(d.get(3), Some(8));
     }
 }
