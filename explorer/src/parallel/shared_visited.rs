@@ -20,13 +20,14 @@ use std::sync::OnceLock;
 /// What a thread finds of a state stored before ([`SharedVisited::claim`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stored {
-    /// This thread stored it first, under this number, and may still add to what
-    /// follows it.
+    /// This thread stored it first, under this number, finished with it or not (its
+    /// own graph tells which, as on one thread).
     Mine(StateId),
     /// Another thread stored it first and may still add to what follows it.
     Open,
-    /// Everything that follows it is explored, or given to other threads; its
-    /// summary was published as this number ([`SharedSummaries`]).
+    /// Another thread stored it first, and everything that follows it is explored,
+    /// or given to other threads; its summary was published as this number
+    /// ([`SharedSummaries`]).
     Finished(u32),
 }
 
@@ -160,13 +161,18 @@ impl SharedVisited {
         found.map(|word| self.what(word, me))
     }
 
-    /// What the word stored beside a state says to thread `me`.
+    /// What the word stored beside a state says to thread `me`. Of its own states a
+    /// thread knows itself whether it has finished with them: their word in
+    /// [`Finishes`] is not read, a second miss for most states found again (a
+    /// thread finds its own states again far more often than another's).
     fn what(&self, word: u32, me: usize) -> Stored {
         let threads = self.finishes.len() as u32;
         let (owner, id) = ((word % threads) as usize, word / threads);
+        if owner == me {
+            return Stored::Mine(id);
+        }
         match self.finishes[owner].finished(id) {
             Some(summary) => Stored::Finished(summary),
-            None if owner == me => Stored::Mine(id),
             None => Stored::Open,
         }
     }
@@ -275,8 +281,10 @@ mod tests {
         assert_eq!(store.weight_besides(None), tables + 1_100 + summaries);
     }
 
+    /// A state is its thread's, finished with or not; to the others it is open until
+    /// that thread has finished with it, and then its summary's number.
     #[test]
-    fn a_state_is_its_thread_s_until_finished_with_its_summary() {
+    fn a_state_is_its_thread_s_and_the_others_see_its_summary_once_finished() {
         let store = SharedVisited::new(4);
         let [seven, eight, nine, ten] = [7u128, 8, 9, 10].map(|x| x << 64);
         assert_eq!(store.claim(seven, 3, 0), Ok(None));
@@ -288,7 +296,8 @@ mod tests {
         assert_eq!(store.claim(nine, 3, 1), Ok(None));
         store.finish(3, 0, 0);
         assert_eq!(store.claim(seven, 1, 1), Ok(Some(Stored::Finished(0))));
-        assert_eq!(store.stored(seven, 3), Some(Stored::Finished(0)));
+        assert_eq!(store.stored(seven, 0), Some(Stored::Finished(0)));
+        assert_eq!(store.stored(seven, 3), Some(Stored::Mine(0)));
         assert_eq!(store.stored(nine, 0), Some(Stored::Open));
         store.finish(3, 1, 41);
         assert_eq!(store.stored(nine, 0), Some(Stored::Finished(41)));
