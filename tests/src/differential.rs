@@ -360,6 +360,17 @@ pub struct Outcome {
     pub reduced: Vec<(String, Report)>,
 }
 
+/// A generated program, loaded; `Err` shows its text and the diagnostics (a
+/// generator that writes a program the checker refuses is a bug of the test).
+pub fn load_generated(source: &str) -> Result<frontend::ir::Program, String> {
+    frontend::load(source, &[]).map_err(|d| {
+        format!(
+            "a generated program does not load:\n{source}\n{}",
+            frontend::diagnostic::render("generated.ic", source, &d, false)
+        )
+    })
+}
+
 /// Runs `naive` and every mode on `source`; `Err` describes every disagreement, with
 /// the program and the numbers.
 pub fn differential(source: &str) -> Result<Outcome, String> {
@@ -368,12 +379,7 @@ pub fn differential(source: &str) -> Result<Outcome, String> {
 
 /// [`differential`] for the given modes.
 pub fn differential_with(source: &str, modes: &[Mode]) -> Result<Outcome, String> {
-    let program = frontend::load(source, &[]).map_err(|d| {
-        format!(
-            "a generated program does not load:\n{source}\n{}",
-            frontend::diagnostic::render("generated.ic", source, &d, false)
-        )
-    })?;
+    let program = load_generated(source)?;
     // The reference, whose Mazurkiewicz count is of transition footprints; the count
     // of what events touched is a second run below.
     let with_classes = Config {
@@ -660,12 +666,7 @@ pub fn stateful_config() -> Config {
 /// disagreement: each must reach the reference's set of final states and of
 /// violations, and stop as it does.
 pub fn stateful_differential(source: &str) -> Result<(), String> {
-    let program = frontend::load(source, &[]).map_err(|d| {
-        format!(
-            "a generated program does not load:\n{source}\n{}",
-            frontend::diagnostic::render("generated.ic", source, &d, false)
-        )
-    })?;
+    let program = load_generated(source)?;
     let reference = explorer::explore(
         &program,
         &mut explorer::algorithms::stateful::Stateful,

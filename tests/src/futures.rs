@@ -62,12 +62,7 @@ fn check(
 /// reads, its writes among the writes. `Err` names the walk, the step and the
 /// location left out. A program whose `init` fails has no walk.
 pub fn futures_hold_every_step(source: &str) -> Result<(), String> {
-    let program = frontend::load(source, &[]).map_err(|d| {
-        format!(
-            "a generated program does not load:\n{source}\n{}",
-            frontend::diagnostic::render("generated.ic", source, &d, false)
-        )
-    })?;
+    let program = crate::differential::load_generated(source)?;
     let limits = crate::differential::config().limits;
     let Ok(mut ex) = Executor::new(&program, limits) else {
         return Ok(());
