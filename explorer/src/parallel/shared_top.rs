@@ -505,7 +505,7 @@ impl Link {
         }
         self.top.publish(&top);
         drop(top);
-        self.top.ready.notify_all();
+        self.top.wake();
     }
 
     /// Line 10 for the node at `depth` of the path: `initials` are those of `v`.
@@ -548,7 +548,7 @@ impl Link {
             top.forward_into(node, v, independent);
         }
         self.top.publish(top);
-        self.top.ready.notify_all();
+        self.top.wake();
     }
 
     /// A sequence forwarded to the job for its node at `depth`, which it has given
@@ -563,7 +563,7 @@ impl Link {
         top.forward_into(self.job.ancestors[depth], v, independent);
         self.top.publish(&top);
         drop(top);
-        self.top.ready.notify_all();
+        self.top.wake();
     }
 
     /// Sends what was asked so far (once per execution, so that other threads get
@@ -588,7 +588,7 @@ impl Link {
         }
         self.top.publish(&top);
         drop(top);
-        self.top.ready.notify_all();
+        self.top.wake();
     }
 }
 
@@ -1332,7 +1332,7 @@ impl Drop for Held<'_> {
     fn drop(&mut self) {
         self.top.settle(self.node);
         self.shared.publish(&self.top);
-        self.shared.ready.notify_all();
+        self.shared.wake();
     }
 }
 
@@ -1393,6 +1393,19 @@ impl SharedTop {
             top: lock(&self.inner),
             node,
             after: 0,
+        }
+    }
+
+    /// Wakes the threads that wait for a job, after a change to the top, if any
+    /// waits. A thread counts itself waiting under the top's lock, then waits,
+    /// releasing it: one counted before the change was made (under the lock) is
+    /// seen here, and one not counted yet looks at the top after the change. Waking
+    /// no one costs a system call all the same, and jobs hold a node of the top for
+    /// every sequence they insert there: ocdpor on BB_many(7) took 7.4 s on two
+    /// threads with it, 5.9 s without (one thread: 7.9 s).
+    fn wake(&self) {
+        if self.waiting.load(Ordering::Relaxed) > 0 {
+            self.ready.notify_all();
         }
     }
 
@@ -1457,7 +1470,7 @@ impl SharedTop {
         top.running -= 1;
         self.publish(&top);
         drop(top);
-        self.ready.notify_all();
+        self.wake();
     }
 }
 
