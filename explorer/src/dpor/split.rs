@@ -179,8 +179,9 @@ impl<R: Reduction> Dpor<R> {
         let (top, id) = run.shared_node(d)?;
         let mut held = top.hold(id);
         let node = &mut self.nodes[d];
-        let mut lent = held.lend(None, &mut node.wut);
-        node.sleep = std::mem::take(&mut lent.sleep);
+        let lent = held.lend(None, &mut node.wut);
+        let (mut provisional, lent_settles) = (lent.provisional, lent.settles);
+        node.sleep = lent.sleep.into_owned();
         swap_by_state(&mut held, node);
         node.shared = true;
         // The count of steps held along the path, which `runnable_branch` keeps,
@@ -215,7 +216,7 @@ impl<R: Reduction> Dpor<R> {
             // A provisional leaf may have swallowed what a settled branch asked for.
             if below.provisional_leaves() {
                 node.sleep.distrust_settled();
-                lent.provisional |= lent.settles;
+                provisional |= lent_settles;
             }
             Some((p, entry, below))
         });
@@ -259,7 +260,7 @@ impl<R: Reduction> Dpor<R> {
                 step: Step { process, footprint },
                 before: before.clone(),
                 route,
-                provisional: lent.provisional,
+                provisional,
             };
             (p, started, below, blocked)
         });

@@ -10,6 +10,7 @@ use crate::dependency::footprint::Footprint;
 use crate::dependency::happens_before::HappensBefore;
 use crate::dependency::races;
 use crate::dpor::disabling::{AfterReversal, RaceAfter, Reversal};
+use crate::dpor::sleep::SleepSet;
 use crate::dpor::wakeup_tree::{sleeper_covers, Cover, Entry, Leaves, WakeupTree};
 use crate::executor::Executor;
 use crate::exploration::Exploration;
@@ -42,25 +43,26 @@ impl<R: Reduction> Dpor<R> {
             .then(|| run.shared_node(e))
             .flatten();
         let Some((top, id)) = shared else {
-            return self.insert_here(run, e, entries, after, (&[], false)).0;
+            return self
+                .insert_here(run, e, entries, after, (None, &[], false))
+                .0;
         };
         // The node as this job's branch there met it: the branches started after it
         // are the ones one thread would explore after it.
         let through = run.ex.state.procs[run.ex.events()[e].proc].pid_key;
         let mut held = top.hold(id);
         let node = &mut self.nodes[e];
-        let lent = held.lend(Some(through), &mut node.wut);
-        let own = std::mem::replace(&mut node.sleep, lent.sleep);
         swap_by_state(&mut held, node);
         node.shared = true;
         let steps = self.wakeup_steps;
-        let started = (&lent.after[..], lent.provisional);
-        let (insertion, below) = self.insert_here(run, e, entries, after, started);
+        let lent = held.lend(Some(through), &mut node.wut);
+        let met = (Some(&*lent.sleep), &lent.after[..], lent.provisional);
+        let (insertion, below) = self.insert_here(run, e, entries, after, met);
+        drop(lent);
         self.wakeup_steps = steps;
         let node = &mut self.nodes[e];
         held.give_back(&mut node.wut);
         swap_by_state(&mut held, node);
-        node.sleep = own;
         node.shared = false;
         if let Some((i, rest)) = below {
             let program = run.ex.program();
@@ -75,14 +77,15 @@ impl<R: Reduction> Dpor<R> {
     /// [`Dpor::insert_wakeup`] at this search's node `e`, some of whose branches
     /// may have `started` after the one explored here ([`crate::dpor::forwarding`]):
     /// a sequence that goes below one of those is returned, with the branch's index
-    /// and what remains of it.
+    /// and what remains of it. `sleep`: the node's sleep set as the job's branch met
+    /// it, at a node of a shared top (else the node's own).
     fn insert_here(
         &mut self,
         run: &mut Exploration<'_, '_>,
         e: usize,
         entries: Vec<Entry>,
         after: RaceAfter<'_>,
-        (started, provisional): (&[Entry], bool),
+        (sleep, started, provisional): (Option<&SleepSet>, &[&Entry], bool),
     ) -> (Insertion, Option<(usize, Vec<Entry>)>) {
         let program = run.ex.program();
         let observers = self.parts.observers();
@@ -93,7 +96,7 @@ impl<R: Reduction> Dpor<R> {
         // A leaf whose process sleeps because another unit explores it cannot run
         // here: `runnable_branch` drops it, and what it covered must be below it to
         // be inserted again (as for a search that blocks by state, below).
-        let elsewhere = self.nodes[e].sleep.has_elsewhere();
+        let elsewhere = sleep.unwrap_or(&self.nodes[e].sleep).has_elsewhere();
         let leaves = Leaves {
             extend: cut || observers || elsewhere,
             provisional,
@@ -117,7 +120,8 @@ impl<R: Reduction> Dpor<R> {
             _ => None,
         };
         let (ex, hb) = (&run.ex, &self.hb);
-        let covered = prefix.sleep.covering_steps().any(|(step, covers_beside)| {
+        let met = sleep.unwrap_or(&prefix.sleep);
+        let covered = met.covering_steps().any(|(step, covers_beside)| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))
                 .and_then(|q| Some((q.next?, q.locals.clone())));
@@ -182,8 +186,8 @@ impl<R: Reduction> Dpor<R> {
             });
             let commuted = prefix.commuted.contains(&first.process);
             if !covered && repeats && !commuted && !rest.is_empty() && apart {
-                let started = (started, provisional);
-                return self.insert_here(run, e, rest.to_vec(), after, started);
+                let met = (sleep, started, provisional);
+                return self.insert_here(run, e, rest.to_vec(), after, met);
             }
         }
         if covered && beside {
@@ -192,14 +196,18 @@ impl<R: Reduction> Dpor<R> {
         if covered || repeats || entries.is_empty() {
             return (Insertion::Redundant, None);
         }
-        let below =
-            match (prefix.wut).insert_beside_started(started, entries, &mut independent, leaves) {
-                Ok(added) => {
-                    self.wakeup_steps += added;
-                    None
-                }
-                Err(below) => Some(below),
-            };
+        let below = match (prefix.wut).insert_beside_started(
+            started.iter().copied(),
+            entries,
+            &mut independent,
+            leaves,
+        ) {
+            Ok(added) => {
+                self.wakeup_steps += added;
+                None
+            }
+            Err(below) => Some(below),
+        };
         let pruning = &mut run.stats.pruning;
         pruning.wakeup_inserted += 1;
         pruning.wakeup_beside_commuting += u64::from(commutes);

@@ -350,14 +350,14 @@ impl WakeupTree {
     /// the leftmost of them whose process is a weak initial of `v`, as the insertion
     /// would go had it come before that branch started: `Err` with its index and
     /// what remains of `v` there. Otherwise into the tree: `Ok` with the steps added.
-    pub fn insert_beside_started(
+    pub fn insert_beside_started<'s>(
         &mut self,
-        started: &[Entry],
+        started: impl IntoIterator<Item = &'s Entry>,
         mut v: Vec<Entry>,
         independent: &mut Independent<'_>,
         leaves: Leaves,
     ) -> Result<usize, (usize, Vec<Entry>)> {
-        for (i, c) in started.iter().enumerate() {
+        for (i, c) in started.into_iter().enumerate() {
             if let Some(how) = weak_initial_in_order(&v, c, independent) {
                 if let WeakInitial::At(k) = how {
                     v.remove(k);

@@ -177,6 +177,7 @@ use crate::exploration::{Algorithm, Config, Exploration, Progress};
 use crate::fingerprint::Fingerprint;
 use crate::report::{Parallel, Report, Stats, Stop};
 use frontend::ir::Program;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
@@ -308,12 +309,15 @@ pub struct Started {
 }
 
 /// A node of the top as a job's branch there met it, or meets it as it is taken
-/// ([`Held::lend`]).
-pub struct Lent {
+/// ([`Held::lend`]), read where the node is held: a job inserts a sequence there for
+/// each race it finds, and copying them out for each, under the top's lock, cost
+/// ocdpor on two threads 7% of its time on BB_many(7) and most of its waits for the
+/// lock (BENCHMARKS.md).
+pub struct Lent<'a> {
     /// The sleep set the branch started with.
-    pub sleep: SleepSet,
+    pub sleep: Cow<'a, SleepSet>,
     /// The steps of the branches started after it, in order.
-    pub after: Vec<Entry>,
+    pub after: Vec<&'a Entry>,
     /// [`Started::provisional`].
     pub provisional: bool,
     /// For a branch being taken: whether the branches taken before it sleep in
@@ -1189,7 +1193,7 @@ impl Held<'_> {
     /// [`SleepSet::distrust_settled`]: crate::dpor::sleep::SleepSet::distrust_settled
     /// [`Ending::Running`]: crate::dpor::sleep::Ending::Running
     /// [`sleeper_covers`]: crate::dpor::wakeup_tree::sleeper_covers
-    pub fn lend(&mut self, through: Option<Fingerprint>, wut: &mut WakeupTree) -> Lent {
+    pub fn lend(&mut self, through: Option<Fingerprint>, wut: &mut WakeupTree) -> Lent<'_> {
         let trusted = self.top.left_ended(self.node);
         let Node { pending, sleep, .. } = &mut self.top.nodes[self.node];
         let Pending::Wakeup {
@@ -1197,7 +1201,7 @@ impl Held<'_> {
         } = pending
         else {
             return Lent {
-                sleep: sleep.clone(),
+                sleep: Cow::Borrowed(sleep),
                 after: Vec::new(),
                 provisional: false,
                 settles: false,
@@ -1208,9 +1212,9 @@ impl Held<'_> {
         match at {
             Some(i) => {
                 self.after = i + 1;
-                let later = started[i + 1..].iter().map(|s| s.entry.clone());
+                let later = started[i + 1..].iter().map(|s| &s.entry);
                 Lent {
-                    sleep: started[i].before.clone(),
+                    sleep: Cow::Borrowed(&started[i].before),
                     after: later.collect(),
                     provisional: started[i].provisional,
                     settles: false,
@@ -1238,7 +1242,7 @@ impl Held<'_> {
                     }
                 }
                 Lent {
-                    sleep,
+                    sleep: Cow::Owned(sleep),
                     after: Vec::new(),
                     provisional,
                     settles,
@@ -1775,12 +1779,16 @@ mod tests {
                 .find(|(s, _)| s.process == key)
                 .map(|(_, beside)| beside)
         };
-        let lent = shared.hold(1).lend(None, &mut WakeupTree::default());
-        assert_eq!(covers_beside(&lent, 10), Some(false), "2 runs left of 13");
-        assert_eq!(covers_beside(&lent, 12), Some(false));
-        assert!(lent.provisional && !lent.settles);
+        {
+            let mut held = shared.hold(1);
+            let lent = held.lend(None, &mut WakeupTree::default());
+            assert_eq!(covers_beside(&lent, 10), Some(false), "2 runs left of 13");
+            assert_eq!(covers_beside(&lent, 12), Some(false));
+            assert!(lent.provisional && !lent.settles);
+        }
         lock(&shared.inner).nodes[1].count(2, -1);
-        let lent = shared.hold(1).lend(None, &mut WakeupTree::default());
+        let mut held = shared.hold(1);
+        let lent = held.lend(None, &mut WakeupTree::default());
         assert_eq!(
             covers_beside(&lent, 10),
             Some(true),
