@@ -93,14 +93,6 @@ impl<R: Reduction> Dpor<R> {
         // where `→ob` does not prune below it either (see `WakeupTree::insert`), and a
         // sleeper beside `v` does not cover it (see `sleeper_covers`).
         let cut = self.parts.blocks_by_state();
-        // A leaf whose process sleeps because another unit explores it cannot run
-        // here: `runnable_branch` drops it, and what it covered must be below it to
-        // be inserted again (as for a search that blocks by state, below).
-        let elsewhere = sleep.unwrap_or(&self.nodes[e].sleep).has_elsewhere();
-        let leaves = Leaves {
-            extend: cut || observers || elsewhere,
-            provisional,
-        };
         let dependency = &mut self.dependency;
         let mut independent =
             |seq: &[&Entry], i: usize, k: usize| dependency.lifted(program, seq, i, k);
@@ -108,6 +100,14 @@ impl<R: Reduction> Dpor<R> {
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);
         let prefix = &mut self.nodes[e];
+        let met = sleep.unwrap_or(&prefix.sleep);
+        // A leaf whose process sleeps because another unit explores it cannot run
+        // here: `runnable_branch` drops it, and what it covered must be below it to
+        // be inserted again (as for a search that blocks by state, below).
+        let leaves = Leaves {
+            extend: cut || observers || met.has_elsewhere(),
+            provisional,
+        };
         let mut commutes = false;
         let mut beside = false;
         let made;
@@ -120,7 +120,6 @@ impl<R: Reduction> Dpor<R> {
             _ => None,
         };
         let (ex, hb) = (&run.ex, &self.hb);
-        let met = sleep.unwrap_or(&prefix.sleep);
         let covered = met.covering_steps().any(|(step, covers_beside)| {
             let event = at_prefix
                 .and_then(|st| st.procs.iter().find(|q| q.pid_key == step.process))

@@ -508,8 +508,6 @@ impl Link {
             top.went_through(&self.mailbox, (id, branch));
         }
         self.top.publish(&top);
-        drop(top);
-        self.top.wake();
     }
 
     /// Line 10 for the node at `depth` of the path: `initials` are those of `v`.
@@ -552,7 +550,6 @@ impl Link {
             top.forward_into(node, v, independent);
         }
         self.top.publish(top);
-        self.top.wake();
     }
 
     /// A sequence forwarded to the job for its node at `depth`, which it has given
@@ -566,8 +563,6 @@ impl Link {
         let mut top = lock(&self.top.inner);
         top.forward_into(self.job.ancestors[depth], v, independent);
         self.top.publish(&top);
-        drop(top);
-        self.top.wake();
     }
 
     /// Sends what was asked so far (once per execution, so that other threads get
@@ -591,8 +586,6 @@ impl Link {
             top.ask(self.job.ancestors[depth], &initials);
         }
         self.top.publish(&top);
-        drop(top);
-        self.top.wake();
     }
 }
 
@@ -1336,7 +1329,6 @@ impl Drop for Held<'_> {
     fn drop(&mut self) {
         self.top.settle(self.node);
         self.shared.publish(&self.top);
-        self.shared.wake();
     }
 }
 
@@ -1400,22 +1392,18 @@ impl SharedTop {
         }
     }
 
-    /// Wakes the threads that wait for a job, after a change to the top, if any
-    /// waits. A thread counts itself waiting under the top's lock, then waits,
-    /// releasing it: one counted before the change was made (under the lock) is
-    /// seen here, and one not counted yet looks at the top after the change. Waking
-    /// no one costs a system call all the same, and jobs hold a node of the top for
-    /// every sequence they insert there: ocdpor on BB_many(7) took 7.4 s on two
-    /// threads with it, 5.9 s without (one thread: 7.9 s).
-    fn wake(&self) {
+    /// Publishes the work `top` holds, under its lock, for the threads that read it
+    /// without the lock, and wakes those that wait for a job, if any waits. A thread
+    /// counts itself waiting under the lock, then waits, releasing it: one counted
+    /// before is seen here, and one not counted yet looks at the top after this
+    /// change. Waking no one costs a system call all the same, and jobs hold a node
+    /// of the top for every sequence they insert there: ocdpor on BB_many(7) took
+    /// 7.4 s on two threads with it, 5.9 s without (one thread: 7.9 s).
+    fn publish(&self, top: &Top) {
+        (self.queued).store(top.queue.len() + top.deferred, Ordering::Relaxed);
         if self.waiting.load(Ordering::Relaxed) > 0 {
             self.ready.notify_all();
         }
-    }
-
-    /// Publishes the work `top` holds for the threads that read it without the lock.
-    fn publish(&self, top: &Top) {
-        (self.queued).store(top.queue.len() + top.deferred, Ordering::Relaxed);
     }
 
     /// The next job, waiting while other threads may still add some; `None` when
@@ -1473,8 +1461,6 @@ impl SharedTop {
         }
         top.running -= 1;
         self.publish(&top);
-        drop(top);
-        self.wake();
     }
 }
 
