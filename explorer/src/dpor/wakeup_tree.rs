@@ -120,10 +120,15 @@ fn weak_initial_in_order(
                 .collect();
             first_unordered(&seq, p.process, independent).map(WeakInitial::At)
         }
-        // `p` would run first: each pair is judged as the sequence `p.x`.
-        None => (!v
-            .iter()
-            .any(|x| orders(&[p, x], 0, 1, independent) || orders(&[x, p], 0, 1, independent)))
+        // `p` would run first: each pair is judged as the sequences `p.x` and `x.p`
+        // ([`orders`] both ways; a conflict of footprints goes both ways, so it is
+        // computed once).
+        None => (!v.iter().any(|x| {
+            p.spawns.contains(&x.process)
+                || x.spawns.contains(&p.process)
+                || (x.footprint.conflicts(&p.footprint)
+                    && (!independent(&[p, x], 0, 1) || !independent(&[x, p], 0, 1)))
+        }))
         .then_some(WeakInitial::Beside),
     }
 }
