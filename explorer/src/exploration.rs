@@ -448,7 +448,7 @@ impl<'p, 'a> Exploration<'p, 'a> {
 
     /// Hands the node the job reached to the shared top (`independent` judges where
     /// the sequences forwarded to the job go, [`crate::dpor::forwarding`]).
-    pub fn hand_over(&mut self, node: Handed, independent: &mut Independent<'_>) {
+    pub fn hand_over(&mut self, node: Handed, independent: &mut dyn Independent) {
         if let Some(link) = &mut self.link {
             link.hand(node, independent);
         }
@@ -460,7 +460,7 @@ impl<'p, 'a> Exploration<'p, 'a> {
         &mut self,
         depth: usize,
         v: Vec<WakeupEntry>,
-        independent: &mut Independent<'_>,
+        independent: &mut dyn Independent,
     ) {
         if let Some(link) = &mut self.link {
             link.forward_above(depth, v, independent);

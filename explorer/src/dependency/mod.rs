@@ -28,7 +28,7 @@ pub mod observers;
 pub mod races;
 
 use crate::dpor::parts::{Independence, Parts};
-use crate::dpor::wakeup_tree::{Carry, Entry};
+use crate::dpor::wakeup_tree::{Carry, Entry, Independent};
 use crate::executor::Event as ExEvent;
 use crate::state::{Process, State};
 use constraints::{Event, RelationR};
@@ -110,6 +110,14 @@ impl Dependency {
         }
     }
 
+    /// [`Self::lifted`] as the wakeup trees ask it, with the program it reads.
+    pub fn lifting<'a>(&'a mut self, program: &'a Program) -> Lifting<'a> {
+        Lifting {
+            dependency: self,
+            program,
+        }
+    }
+
     /// With observers, whether `seq[i]` and `seq[k]` write only what the sequence,
     /// which goes on, overwrites before reading it.
     pub fn unobserved(&self, seq: &[&Entry], i: usize, k: usize) -> bool {
@@ -154,5 +162,22 @@ impl Dependency {
     /// cdpor's `R`, for its line 9, if the search has constraints.
     pub fn relation_r(&mut self) -> Option<&mut RelationR> {
         self.r.as_mut()
+    }
+}
+
+/// [`Dependency::lifted`] for the wakeup trees: it never lifts a conflict without
+/// `R` or observers (plain Optimal-DPOR), which spares them building sequences to ask.
+pub struct Lifting<'a> {
+    dependency: &'a mut Dependency,
+    program: &'a Program,
+}
+
+impl Independent for Lifting<'_> {
+    fn lifts(&mut self, seq: &[&Entry], i: usize, k: usize) -> bool {
+        self.dependency.lifted(self.program, seq, i, k)
+    }
+
+    fn never(&self) -> bool {
+        self.dependency.r.is_none() && !self.dependency.observers
     }
 }

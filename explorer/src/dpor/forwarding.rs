@@ -28,7 +28,7 @@
 //! count of traces on two threads).
 
 use super::race_analysis::entry;
-use super::wakeup_tree::{Entry, Leaves};
+use super::wakeup_tree::Leaves;
 use super::{Dpor, Reduction};
 use crate::exploration::Exploration;
 
@@ -49,9 +49,7 @@ impl<R: Reduction> Dpor<R> {
         let program = run.ex.program();
         let carry = self.dependency.carry();
         for (depth, mut v) in run.forwarded() {
-            let dependency = &mut self.dependency;
-            let mut independent =
-                |seq: &[&Entry], i: usize, k: usize| dependency.lifted(program, seq, i, k);
+            let mut independent = self.dependency.lifting(program);
             if depth < self.floor {
                 run.forward_above(depth, v, &mut independent);
                 continue;

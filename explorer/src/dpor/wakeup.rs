@@ -93,9 +93,7 @@ impl<R: Reduction> Dpor<R> {
         // where `→ob` does not prune below it either (see `WakeupTree::insert`), and a
         // sleeper beside `v` does not cover it (see `sleeper_covers`).
         let cut = self.parts.blocks_by_state();
-        let dependency = &mut self.dependency;
-        let mut independent =
-            |seq: &[&Entry], i: usize, k: usize| dependency.lifted(program, seq, i, k);
+        let mut independent = self.dependency.lifting(program);
         // A sleeping step is its process's next event in `s[E']` (kept when
         // the reduction keeps snapshots).
         let at_prefix = self.snapshots.get(e);

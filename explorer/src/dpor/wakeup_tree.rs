@@ -50,16 +50,43 @@ pub struct Carry {
 /// nevertheless: by a property of the two events (cdpor's `R`), or in that sequence
 /// (`odpor-ob`: two writes of a location it overwrites before reading it); never, for
 /// plain Optimal-DPOR.
-pub type Independent<'a> = dyn FnMut(&[&Entry], usize, usize) -> bool + 'a;
+pub trait Independent {
+    fn lifts(&mut self, seq: &[&Entry], i: usize, k: usize) -> bool;
+
+    /// Whether it never lifts a conflict: then a conflict of footprints orders two
+    /// steps, and no sequence needs to be built to ask.
+    fn never(&self) -> bool {
+        false
+    }
+}
+
+impl<F: FnMut(&[&Entry], usize, usize) -> bool> Independent for F {
+    fn lifts(&mut self, seq: &[&Entry], i: usize, k: usize) -> bool {
+        self(seq, i, k)
+    }
+}
+
+/// The relation of a search whose conflicts all order (plain Optimal-DPOR).
+pub struct Never;
+
+impl Independent for Never {
+    fn lifts(&mut self, _: &[&Entry], _: usize, _: usize) -> bool {
+        false
+    }
+
+    fn never(&self) -> bool {
+        true
+    }
+}
 
 /// Whether `seq[i]`, run before `seq[k]`, must stay before it in every equivalent
 /// sequence: program order, creation, or a conflict of footprints that `independent`
 /// does not lift.
-fn orders(seq: &[&Entry], i: usize, k: usize, independent: &mut Independent<'_>) -> bool {
+fn orders(seq: &[&Entry], i: usize, k: usize, independent: &mut dyn Independent) -> bool {
     let (x, later) = (seq[i], seq[k]);
     x.process == later.process
         || x.spawns.contains(&later.process)
-        || (x.footprint.conflicts(&later.footprint) && !independent(seq, i, k))
+        || (x.footprint.conflicts(&later.footprint) && !independent.lifts(seq, i, k))
 }
 
 /// Whether `process` has an event in `seq` and its first one has no predecessor there:
@@ -67,7 +94,7 @@ fn orders(seq: &[&Entry], i: usize, k: usize, independent: &mut Independent<'_>)
 pub fn first_unordered(
     seq: &[&Entry],
     process: Fingerprint,
-    independent: &mut Independent<'_>,
+    independent: &mut dyn Independent,
 ) -> Option<usize> {
     let k = seq.iter().position(|x| x.process == process)?;
     (!(0..k).any(|i| orders(seq, i, k, independent))).then_some(k)
@@ -88,7 +115,7 @@ pub enum WeakInitial {
 fn weak_initial_in_order(
     v: &[Entry],
     p: &Entry,
-    independent: &mut Independent<'_>,
+    independent: &mut dyn Independent,
 ) -> Option<WeakInitial> {
     match v.iter().position(|x| x.process == p.process) {
         // Its step in `v` is the sleeping step, judged with the footprint it sleeps
@@ -103,13 +130,17 @@ fn weak_initial_in_order(
             // Most steps before `k` touch nothing the sleeping step does: then nothing
             // orders them before it ([`orders`]; none is of its process), and the
             // sequence with the sleeping step in place, which only `independent`
-            // reads, need not be built.
+            // reads, need not be built; nor where one does and `independent` lifts
+            // nothing.
             let before = &v[..k];
             if before.iter().any(|x| x.spawns.contains(&p.process)) {
                 return None;
             }
             if !before.iter().any(|x| x.footprint.conflicts(&p.footprint)) {
                 return Some(WeakInitial::At(k));
+            }
+            if independent.never() {
+                return None;
             }
             let sleeping = Entry {
                 footprint: p.footprint.clone(),
@@ -127,7 +158,7 @@ fn weak_initial_in_order(
             p.spawns.contains(&x.process)
                 || x.spawns.contains(&p.process)
                 || (x.footprint.conflicts(&p.footprint)
-                    && (!independent(&[p, x], 0, 1) || !independent(&[x, p], 0, 1)))
+                    && (!independent.lifts(&[p, x], 0, 1) || !independent.lifts(&[x, p], 0, 1)))
         }))
         .then_some(WeakInitial::Beside),
     }
@@ -218,7 +249,7 @@ pub fn sleeper_covers(
     after: Option<&Entry>,
     p: &Entry,
     cut: bool,
-    independent: &mut Independent<'_>,
+    independent: &mut dyn Independent,
 ) -> Cover {
     let conflicts = |x: &Entry| x.footprint.conflicts(&p.footprint);
     match weak_initial_in_order(v, p, independent) {
@@ -345,7 +376,7 @@ impl WakeupTree {
     fn child_for(
         &self,
         v: &[Entry],
-        independent: &mut Independent<'_>,
+        independent: &mut dyn Independent,
     ) -> Option<(usize, WeakInitial)> {
         self.children
             .iter()
@@ -355,7 +386,7 @@ impl WakeupTree {
 
     /// Whether inserting `v` makes a new branch at the root, which starts with `v`'s
     /// first step: no child's process is a weak initial of `v`.
-    pub fn branches_at_root(&self, v: &[Entry], independent: &mut Independent<'_>) -> bool {
+    pub fn branches_at_root(&self, v: &[Entry], independent: &mut dyn Independent) -> bool {
         self.child_for(v, independent).is_none()
     }
 
@@ -370,7 +401,7 @@ impl WakeupTree {
         &mut self,
         started: impl IntoIterator<Item = &'s Entry>,
         mut v: Vec<Entry>,
-        independent: &mut Independent<'_>,
+        independent: &mut dyn Independent,
         leaves: Leaves,
     ) -> Result<usize, (usize, Vec<Entry>)> {
         for (i, c) in started.into_iter().enumerate() {
@@ -426,7 +457,7 @@ impl WakeupTree {
     pub fn insert(
         &mut self,
         mut v: Vec<Entry>,
-        independent: &mut Independent<'_>,
+        independent: &mut dyn Independent,
         leaves: Leaves,
     ) -> usize {
         // The steps of `v` not yet met in the tree are `v[start..]`. A step met leaves

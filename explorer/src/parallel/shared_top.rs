@@ -526,7 +526,7 @@ impl Link {
 
     /// Hands the node the job reached to the top, where it is explored from now on:
     /// the sequences forwarded to the job for it go there too.
-    pub fn hand(&mut self, node: Handed, independent: &mut Independent<'_>) {
+    pub fn hand(&mut self, node: Handed, independent: &mut dyn Independent) {
         self.flush();
         let mut top = lock(&self.top.inner);
         let id = top.adopt(&self.job.ancestors, node, None);
@@ -536,7 +536,7 @@ impl Link {
     /// The job's node is the top's `id` from now on: the branch that reached it is
     /// routed there, and the sequences forwarded to the job so far go there (or, for a
     /// node it gave to the top, to that node).
-    fn moved(&self, top: &mut Top, id: usize, independent: &mut Independent<'_>) {
+    fn moved(&self, top: &mut Top, id: usize, independent: &mut dyn Independent) {
         let floor = self.job.ancestors.len();
         if let Some(&parent) = self.job.ancestors.last() {
             top.reroute(parent, &self.mailbox, id);
@@ -558,7 +558,7 @@ impl Link {
         &mut self,
         depth: usize,
         v: Vec<Entry>,
-        independent: &mut Independent<'_>,
+        independent: &mut dyn Independent,
     ) {
         let mut top = lock(&self.top.inner);
         top.forward_into(self.job.ancestors[depth], v, independent);
@@ -929,7 +929,7 @@ impl Top {
         node: usize,
         index: usize,
         v: Vec<Entry>,
-        independent: &mut Independent<'_>,
+        independent: &mut dyn Independent,
     ) {
         let Pending::Wakeup { started, .. } = &self.nodes[node].pending else {
             return;
@@ -949,7 +949,7 @@ impl Top {
     /// was not explored. A sequence that starts with it would only repeat it, as
     /// `Dpor::insert_wakeup` judges it on one thread ("repeats"): it is left out, or,
     /// where that step commutes with the rest, the rest is inserted.
-    fn forward_into(&mut self, node: usize, mut v: Vec<Entry>, independent: &mut Independent<'_>) {
+    fn forward_into(&mut self, node: usize, mut v: Vec<Entry>, independent: &mut dyn Independent) {
         let Pending::Wakeup {
             wut,
             started,
@@ -1318,7 +1318,7 @@ impl Held<'_> {
 
     /// The sequence `v` goes below the `i`-th of the branches [lent](Held::lend) as
     /// started after the job's ([`crate::dpor::forwarding`]).
-    pub fn forward(&mut self, i: usize, v: Vec<Entry>, independent: &mut Independent<'_>) {
+    pub fn forward(&mut self, i: usize, v: Vec<Entry>, independent: &mut dyn Independent) {
         let (node, after) = (self.node, self.after);
         self.top.forward(node, after + i, v, independent);
     }
