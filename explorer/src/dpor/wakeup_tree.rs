@@ -71,9 +71,13 @@ impl<F: FnMut(&[&Entry], usize, usize) -> bool> Independent for F {
 /// does not lift.
 fn orders(seq: &[&Entry], i: usize, k: usize, independent: &mut dyn Independent) -> bool {
     let (x, later) = (seq[i], seq[k]);
-    x.process == later.process
-        || x.spawns.contains(&later.process)
+    sequenced(x, later)
         || (x.footprint.conflicts(&later.footprint) && !independent.lifts(seq, i, k))
+}
+
+/// Whether `x` stays before `later` whatever they touch: program order or creation.
+fn sequenced(x: &Entry, later: &Entry) -> bool {
+    x.process == later.process || x.spawns.contains(&later.process)
 }
 
 /// Whether `process` has an event in `seq` and its first one has no predecessor there:
@@ -115,12 +119,11 @@ fn weak_initial_in_order(
         // differential test's seed 52052: 2 of 18 executions).
         Some(k) => {
             // Most steps before `k` touch nothing the sleeping step does: then nothing
-            // orders them before it ([`orders`]; none is of its process), and the
-            // sequence with the sleeping step in place, which only `independent`
-            // reads, need not be built; nor where one does and `independent` lifts
-            // nothing.
+            // orders them before it ([`orders`]), and the sequence with the sleeping
+            // step in place, which only `independent` reads, need not be built; nor
+            // where one does and `independent` lifts nothing.
             let before = &v[..k];
-            if before.iter().any(|x| x.spawns.contains(&p.process)) {
+            if before.iter().any(|x| sequenced(x, p)) {
                 return None;
             }
             if !before.iter().any(|x| x.footprint.conflicts(&p.footprint)) {
@@ -142,8 +145,8 @@ fn weak_initial_in_order(
         // ([`orders`] both ways; a conflict of footprints goes both ways, so it is
         // computed once).
         None => (!v.iter().any(|x| {
-            p.spawns.contains(&x.process)
-                || x.spawns.contains(&p.process)
+            sequenced(p, x)
+                || sequenced(x, p)
                 || (x.footprint.conflicts(&p.footprint)
                     && (!independent.lifts(&[p, x], 0, 1) || !independent.lifts(&[x, p], 0, 1)))
         }))
