@@ -9,7 +9,7 @@ use crate::analysis::may_touch::WHOLE;
 use crate::ir::{GlobalId, GlobalKind, Program};
 use crate::map::Map;
 use crate::value::Value;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
@@ -45,7 +45,11 @@ pub struct Memory {
     base: Arc<[usize]>,
 }
 
-/// `clone_from` reuses the slots' buffer (explorers copy memories at almost every step).
+/// `clone_from` reuses the slots' buffer (explorers copy memories at almost every
+/// step), and writes only the slots that differ: a search that keeps a state per node
+/// (csdpor, cdpor, odpor-cs) copies it over the one it kept at that depth on an
+/// earlier path, which most slots still equal, and reading a slot costs less than
+/// writing it (cdpor on filesystem(22), 116 slots: 9% faster).
 impl Clone for Memory {
     fn clone(&self) -> Self {
         Memory {
@@ -56,7 +60,15 @@ impl Clone for Memory {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        self.slots.clone_from(&source.slots);
+        if self.slots.len() == source.slots.len() {
+            for (to, from) in self.slots.iter_mut().zip(&source.slots) {
+                if to != from {
+                    *to = from.clone();
+                }
+            }
+        } else {
+            self.slots.clone_from(&source.slots);
+        }
         self.maps.clone_from(&source.maps);
         self.base.clone_from(&source.base);
     }
@@ -189,7 +201,9 @@ impl<'a> Rewound<'a> {
     /// The whole memory.
     pub fn memory(&self) -> Memory {
         let mut mem = self.after.clone();
-        let mut fixed = HashSet::new();
+        // Fx, not std's SipHash: this runs for many races (odpor's reversals past an
+        // `await`), and hashing the cells took 5% of odpor's time on abs(5).
+        let mut fixed = FxHashSet::default();
         for (range, kept) in &self.events {
             mem.rewind(self.log, range.clone(), *kept, &mut fixed);
         }
@@ -381,7 +395,7 @@ impl Memory {
         log: &UndoLog,
         range: Range<usize>,
         kept: bool,
-        fixed: &mut HashSet<Cell>,
+        fixed: &mut FxHashSet<Cell>,
     ) {
         for old in log.entries[range].iter().rev() {
             let cell = old.cell();
