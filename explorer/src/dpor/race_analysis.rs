@@ -35,9 +35,10 @@ impl<R: Reduction> Dpor<R> {
         let mut guarded: Vec<usize> = Vec::new();
         let mut closed: Vec<Loc> = Vec::new();
         loop {
-            let races: Vec<usize> = races::races(run.ex.events(), &self.hb)
-                .into_iter()
+            let n = run.ex.events().len() - 1;
+            let races: Vec<usize> = (self.hb.races_of(n).iter())
                 .filter(|e| !analysed.contains(e))
+                .copied()
                 .collect();
             if races.is_empty() {
                 return;
