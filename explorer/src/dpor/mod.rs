@@ -280,7 +280,8 @@ impl<R: Reduction> Dpor<R> {
         if self.parts.optimal() {
             self.pass_disabling_writes(run);
         }
-        run.ex.enabled(&mut self.enabled);
+        debug_assert_eq!(run.ex.events().len(), self.depth + 1);
+        (run.ex).enabled_after(&self.nodes[self.depth].enabled, &mut self.enabled);
         self.probe_disabled(run);
     }
 
