@@ -3,7 +3,7 @@
 //! interpreter's undo log; the running process's locals are saved in a reused buffer;
 //! spawned processes are appended and truncated.
 
-use crate::dependency::footprint::{Carried, Footprint, Policy, CACHED};
+use crate::dependency::footprint::{Carried, Footprint, Policy, Sketch, CACHED};
 use crate::fingerprint::Fingerprint;
 use crate::pid::Pid;
 use crate::state::{Process, State};
@@ -51,12 +51,17 @@ pub struct Event {
     /// A probe ([`Executor::probe`]): the guard of a process waiting at an `await`,
     /// read where its block cannot run.
     pub probe: bool,
+    /// Its footprint's [`Sketch`], set with the footprint by the executor (`None` for
+    /// an event built otherwise: its conflicts are found by the footprints alone).
+    pub(crate) sketch: Option<Sketch>,
 }
 
 impl Event {
     /// Dependent by data (see [`Footprint::conflicts`]).
     pub fn conflicts(&self, other: &Event) -> bool {
-        self.footprint.conflicts(&other.footprint)
+        let apart =
+            matches!((&self.sketch, &other.sketch), (Some(a), Some(b)) if !a.may_conflict(b));
+        !apart && self.footprint.conflicts(&other.footprint)
     }
 
     /// Ordered before `later` whatever the data: the same process, or `later`'s
@@ -547,6 +552,7 @@ impl<'p> Executor<'p> {
                 }
             });
         }
+        event.sketch = Some(Sketch::of(&event.footprint));
         event.spawned = (first_child, self.state.procs.len());
         event.failed = outcome.is_err();
         event.written.clear();
@@ -648,6 +654,7 @@ impl<'p> Executor<'p> {
         event.block = p
             .next
             .expect("only a process with a next block is recorded");
+        event.sketch = Some(Sketch::of(&footprint));
         event.footprint = footprint;
         event.written.clear();
         event.read.clear();

@@ -53,6 +53,69 @@ impl Footprint {
     }
 }
 
+/// A footprint in three words per side, for a conflict test that needs no walk of
+/// the locations where it answers no: the searches ask each new event whether it
+/// conflicts with every earlier one it is not ordered with already, most of them
+/// touching other locations (sdpor on filesystem(22): a fifth of its time in
+/// [`Footprint::conflicts`]). Each location sets the bit of its global and, but for
+/// [`WHOLE`], a bit of its own: two footprints that share a location share its bit, or
+/// one touches the whole of a global the other touches. Other locations may share
+/// bits too, and then the footprints are compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sketch {
+    reads: Bits,
+    writes: Bits,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Bits {
+    /// A bit per location (not [`WHOLE`]), from a hash of it.
+    locs: u64,
+    /// A bit per global touched, and per global touched whole.
+    globals: u64,
+    whole: u64,
+}
+
+impl Bits {
+    fn of(locs: &[Loc]) -> Bits {
+        let mut bits = Bits::default();
+        for l in locs {
+            let global = 1 << (l.global % 64);
+            bits.globals |= global;
+            if l.elem == WHOLE {
+                bits.whole |= global;
+            } else {
+                let h = (l.elem as u64 ^ (u64::from(l.global) << 32))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                bits.locs |= 1 << (h >> 58);
+            }
+        }
+        bits
+    }
+
+    fn may_meet(self, other: Bits) -> bool {
+        self.locs & other.locs != 0
+            || self.whole & other.globals != 0
+            || other.whole & self.globals != 0
+    }
+}
+
+impl Sketch {
+    pub fn of(footprint: &Footprint) -> Sketch {
+        Sketch {
+            reads: Bits::of(&footprint.reads),
+            writes: Bits::of(&footprint.writes),
+        }
+    }
+
+    /// False only where the footprints cannot conflict.
+    pub fn may_conflict(&self, other: &Sketch) -> bool {
+        self.writes.may_meet(other.writes)
+            || self.writes.may_meet(other.reads)
+            || self.reads.may_meet(other.writes)
+    }
+}
+
 /// `into ∪ from`, both sorted and deduplicated.
 fn merge(into: &mut Vec<Loc>, from: &[Loc]) {
     if from.iter().all(|l| into.binary_search(l).is_ok()) {
@@ -261,4 +324,58 @@ pub fn static_footprints(program: &Program) -> Vec<Footprint> {
         Footprint::from(frontend::analysis::may_touch::whole(reads, writes))
     };
     program.sets.iter().map(whole).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Up to four locations of three globals, some of them whole.
+    fn locs() -> impl Strategy<Value = Vec<Loc>> {
+        let loc = (0u32..3, prop_oneof![Just(WHOLE), -3i64..5, 60i64..70]);
+        prop::collection::vec(loc.prop_map(|(global, elem)| Loc { global, elem }), 0..4).prop_map(
+            |mut v| {
+                v.sort_unstable();
+                v.dedup();
+                v
+            },
+        )
+    }
+
+    proptest! {
+        /// The sketches never rule out a conflict there is.
+        #[test]
+        fn a_sketch_says_apart_only_of_footprints_that_do_not_conflict(
+            (r1, w1, r2, w2) in (locs(), locs(), locs(), locs())
+        ) {
+            let (a, b) = (
+                Footprint { reads: r1, writes: w1 },
+                Footprint { reads: r2, writes: w2 },
+            );
+            if a.conflicts(&b) {
+                prop_assert!(Sketch::of(&a).may_conflict(&Sketch::of(&b)));
+            }
+        }
+    }
+
+    /// Writes of two of an array's first 32 elements are told apart by their sketches
+    /// alone: the hash gives each element its own bit (filesystem(N)'s locks and
+    /// inodes are such arrays).
+    #[test]
+    fn writes_of_other_elements_are_mostly_told_apart() {
+        let write = |elem| Footprint {
+            reads: Vec::new(),
+            writes: vec![Loc { global: 1, elem }],
+        };
+        let mut collide = 0;
+        for i in 0..32 {
+            for j in i + 1..32 {
+                let (a, b) = (write(i), write(j));
+                assert!(!a.conflicts(&b));
+                collide += usize::from(Sketch::of(&a).may_conflict(&Sketch::of(&b)));
+            }
+        }
+        assert_eq!(collide, 0, "{collide} of 496 pairs not told apart");
+    }
 }
