@@ -57,11 +57,12 @@ impl<R: Reduction> Dpor<R> {
             for d in depth..=self.depth {
                 let node = &mut self.nodes[d];
                 // The branches explored from node `d`, then the one being explored
-                // (its event is the `d`-th).
-                let mut children = node.explored.clone();
-                children.extend((d < self.depth).then(|| entry(&run.ex, d, false, carry)));
+                // (its event is the `d`-th), read in place rather than copied for each
+                // sequence forwarded: a node may have explored many.
+                let current = (d < self.depth).then(|| entry(&run.ex, d, false, carry));
+                let children = node.explored.len() + usize::from(current.is_some());
                 match node.wut.insert_beside_started(
-                    &children,
+                    node.explored.iter().chain(&current),
                     v,
                     &mut independent,
                     Leaves::default(),
@@ -70,7 +71,7 @@ impl<R: Reduction> Dpor<R> {
                         self.wakeup_steps += added;
                         run.stats.pruning.wakeup_inserted += 1;
                     }
-                    Err((i, rest)) if i + 1 == children.len() && d < self.depth => {
+                    Err((i, rest)) if i + 1 == children && d < self.depth => {
                         v = rest;
                         continue;
                     }
