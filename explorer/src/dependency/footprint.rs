@@ -363,19 +363,17 @@ mod tests {
     /// alone: the hash gives each element its own bit (filesystem(N)'s locks and
     /// inodes are such arrays).
     #[test]
-    fn writes_of_other_elements_are_mostly_told_apart() {
+    fn writes_of_other_elements_are_told_apart() {
         let write = |elem| Footprint {
             reads: Vec::new(),
             writes: vec![Loc { global: 1, elem }],
         };
-        let mut collide = 0;
         for i in 0..32 {
             for j in i + 1..32 {
                 let (a, b) = (write(i), write(j));
-                assert!(!a.conflicts(&b));
-                collide += usize::from(Sketch::of(&a).may_conflict(&Sketch::of(&b)));
+                assert!(!Sketch::of(&a).may_conflict(&Sketch::of(&b)), "{i} and {j}");
             }
+            assert!(Sketch::of(&write(i)).may_conflict(&Sketch::of(&write(i))));
         }
-        assert_eq!(collide, 0, "{collide} of 496 pairs not told apart");
     }
 }

@@ -70,7 +70,11 @@ impl HappensBefore {
     ) {
         let d = events.len() - 1;
         let e = &events[d];
-        let mut races = std::mem::take(self.races.get_mut(d).unwrap_or(&mut Vec::new()));
+        let mut races = self
+            .races
+            .get_mut(d)
+            .map(std::mem::take)
+            .unwrap_or_default();
         races.clear();
         self.push_ordered(events, procs, independent, |i, earlier| {
             if earlier.precedes_in_program(e) {
