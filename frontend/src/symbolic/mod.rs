@@ -92,6 +92,14 @@ pub const UNROLL: u32 = 2;
 pub const MAX_CONCRETE_ITERATIONS: u32 = 64;
 /// Nesting of inlined fun calls.
 const MAX_INLINE_DEPTH: u32 = 16;
+/// Nodes a value that a block stores may have, as [`Visit`] counts them (atoms,
+/// variables, applications), before the block is given up ([`Abort::TermTooLarge`]).
+/// Terms are trees: `l = l ++ l` in a loop of 40 turns, unrolled, doubles the term of
+/// `l` at each turn, and ic-synth ran out of memory on it (and on a generated program
+/// whose list writes copied a list into itself, 1,024 paths of such states, 24 GB).
+/// The largest value any block of `examples/` and `benches/programs/` stores has 102
+/// nodes (`ms_shared.ic`); with this bound their synthesis is unchanged.
+pub const MAX_TERM: usize = 512;
 
 /// Why a block has no transition system here. Callers treat the block as
 /// unanalysable (dependent on everything), which is sound.
@@ -100,6 +108,8 @@ pub enum Abort {
     TooManyPaths,
     TooLarge,
     InlineTooDeep,
+    /// A value past [`MAX_TERM`].
+    TermTooLarge,
 }
 
 impl std::fmt::Display for Abort {
@@ -108,6 +118,7 @@ impl std::fmt::Display for Abort {
             Abort::TooManyPaths => "too many paths",
             Abort::TooLarge => "arithmetic coefficients too large",
             Abort::InlineTooDeep => "fun calls nested too deep to inline",
+            Abort::TermTooLarge => "terms too large",
         })
     }
 }

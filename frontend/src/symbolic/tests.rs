@@ -219,3 +219,27 @@ fn params_are_free() {
     };
     assert!(x.terms.iter().any(|(a, _)| *a == IAtom::Var(Var::Param(0))));
 }
+
+/// A list that doubles at every turn of a loop unrolled on constants: its term, a
+/// tree, would double too (2^40 nodes). The block is given up once a value it stores
+/// is past `MAX_TERM` nodes; with the loop abstracted at once, it is analysed.
+#[test]
+fn a_term_past_its_budget_gives_the_block_up() {
+    let src = "global list l = [1];
+        proc p() { for i in 0..40 { l = l ++ l; } }
+        init { spawn p(); }";
+    let p = load(src);
+    let exec = Exec::new(&p, Some(src));
+    assert_eq!(exec.transition_system(0).err(), Some(Abort::TermTooLarge));
+    // After k turns the term has 2^(k+1) - 1 nodes: eight stay within the budget
+    // (511), nine do not.
+    for (turns, within) in [(8, true), (9, false)] {
+        let src = src.replace("0..40", &format!("0..{turns}"));
+        let p = load(&src);
+        let ts = Exec::new(&p, Some(&src)).transition_system(0);
+        assert_eq!(ts.is_ok(), within, "{turns} turns");
+    }
+    exec.set_unroll(0);
+    let ts = exec.transition_system(0).expect("the loop abstracted");
+    assert!(!ts.exact);
+}
