@@ -57,7 +57,8 @@ struct Cli {
     no_spin: bool,
 
     /// Also run each search that splits (`ic-check --jobs`) on this many threads and
-    /// on one, the fastest of 3 each, where its table run took more than a second,
+    /// on one, the fastest of 5 each (the two alternating), where its table run took
+    /// more than a second,
     /// and print the speed-ups (in the cyclic set: the searches whose threads share
     /// one store, the stateful reference and dl-spor).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
@@ -209,7 +210,8 @@ fn run_group(
         print!(
             "\n## On {jobs} threads (`--jobs {jobs}`)\n\nEach search that splits, where its run \
              above took more than {} s, on one thread and on {jobs}, the fastest of {} runs \
-             each; S +%: the states the split explores beyond one thread's.\n\n{}",
+             each, the two alternating; S +%: the states the split explores beyond one \
+             thread's.\n\n{}",
             threads::LONGER_THAN,
             threads::RUNS,
             threads::table(jobs as usize, &on_threads)

@@ -433,8 +433,8 @@ pub fn run(timeout: Duration, only: &[String], with_spin: bool, jobs: Option<usi
         print!(
             "\n## On {jobs} threads (`--jobs {jobs}`)\n\nEach search whose threads share one \
              store, where its run above took more than {} s, on one thread and on {jobs}, the \
-             fastest of {} runs each; S: 1 + the transitions taken; S +%: those beyond one \
-             thread's.\n\n{}",
+             fastest of {} runs each, the two alternating; S: 1 + the transitions taken; S \
+             +%: those beyond one thread's.\n\n{}",
             threads::LONGER_THAN,
             threads::RUNS,
             threads::table(jobs, &measured)

@@ -6,6 +6,11 @@
 //! of both: a split at a frontier explores more (it branches on every process, and a
 //! unit starts with processes asleep that it may not run); threads that share the
 //! top (sdpor, csdpor, cdpor) may too, less.
+//!
+//! The runs alternate, one thread then N, so that a machine whose speed drifts
+//! while a row is measured (a shared host: a tenth within minutes) slows both
+//! sides alike; run side by side, all of one side first, the speed-ups of one row
+//! moved by a tenth from one table to the next.
 
 use super::markdown::{count, Table};
 use super::measure::{self, Algo, Run};
@@ -16,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Runs of each side; the fastest counts.
-pub const RUNS: usize = 3;
+pub const RUNS: usize = 5;
 
 /// The rows measured: those where one thread took longer (below, a split's fixed
 /// cost, the frontier, weighs on what is measured).
@@ -30,7 +35,8 @@ pub struct Measured {
     pub many: Run,
 }
 
-/// `algo` on `program` on one thread and on `jobs`, the fastest of [`RUNS`] each.
+/// `algo` on `program` on one thread and on `jobs`, the fastest of [`RUNS`] each,
+/// the two sides alternating.
 pub fn measure(
     program: &Program,
     algo: Algo,
@@ -39,17 +45,19 @@ pub fn measure(
     ics: Option<&Arc<ResolvedIcs>>,
     jobs: usize,
 ) -> Result<(Run, Run), String> {
-    let fastest = |jobs: usize| -> Result<Run, String> {
-        let mut best: Option<Run> = None;
-        for _ in 0..RUNS {
+    let mut best: [Option<Run>; 2] = [None, None];
+    for _ in 0..RUNS {
+        for (side, jobs) in [1, jobs].into_iter().enumerate() {
             let run = measure::run_on(program, algo, deps, timeout, ics, jobs)?;
-            if best.as_ref().is_none_or(|b| run.seconds < b.seconds) {
-                best = Some(run);
+            if best[side].as_ref().is_none_or(|b| run.seconds < b.seconds) {
+                best[side] = Some(run);
             }
         }
-        best.ok_or_else(|| "no run".to_string())
-    };
-    Ok((fastest(1)?, fastest(jobs)?))
+    }
+    match best {
+        [Some(one), Some(many)] => Ok((one, many)),
+        _ => Err("no run".to_string()),
+    }
 }
 
 /// The markdown table of the rows measured on `jobs` threads.
