@@ -57,8 +57,8 @@ struct Cli {
     no_spin: bool,
 
     /// Also run each search that splits (`ic-check --jobs`) on this many threads and
-    /// on one, the fastest of 5 each (the two alternating), where its table run took
-    /// more than a second,
+    /// on one, the two in turn, the fastest of several runs each, where its table run
+    /// took more than a second,
     /// and print the speed-ups (in the cyclic set: the searches whose threads share
     /// one store, the stateful reference and dl-spor).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]

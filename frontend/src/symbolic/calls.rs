@@ -6,7 +6,7 @@ use super::eval::{int_result, prune};
 use super::paths::Exit;
 use super::state::{app_of, value_of, State};
 use super::term::{Coef, Form, Fun, IAtom, Lin, ListOp, ListT, Val};
-use super::{Abort, Analysed, Cases, Exec, MAX_INLINE_DEPTH};
+use super::{within_budget, Abort, Analysed, Cases, Exec, Visit, MAX_INLINE_DEPTH};
 use crate::ir::{Builtin, Code, Expr, ExprKind, FunId, InstrKind};
 use crate::value::Value;
 use std::collections::BTreeSet;
@@ -157,6 +157,8 @@ impl Exec<'_> {
     }
 
     pub(super) fn call(&self, f: FunId, args: Vec<Val>, depth: u32) -> Analysed<Cases<Val>> {
+        let terms: Vec<&dyn Visit> = args.iter().map(|a| a as _).collect();
+        within_budget(&terms)?;
         let fun = &self.program.funs[f as usize];
         if self.inlinable[f as usize] {
             if depth >= MAX_INLINE_DEPTH {

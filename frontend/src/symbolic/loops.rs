@@ -6,7 +6,7 @@ use super::state::{app_of, GlobalVal, SpawnKind, Spawned, State};
 use super::term::{
     ArrBase, ArrVal, Coef, Form, Fun, IAtom, Lin, LoopOut, MapBase, MapVal, Slot, Val,
 };
-use super::{Analysed, Exec};
+use super::{within_budget, Analysed, Exec, Visit};
 use crate::ir::{
     Code, Expr, ExprKind, GlobalId, GlobalKind, InstrKind, LocalId, Pc, Place, ProcId,
 };
@@ -134,6 +134,8 @@ impl Exec<'_> {
                 inputs.push(Val::Int(self.const_kind_lin(k)));
             }
         }
+        // Every output of the rest of the loop takes all of them.
+        within_budget(&inputs.iter().map(|v| v as &dyn Visit).collect::<Vec<_>>())?;
         let f = |out| Fun::Loop {
             proc,
             pc: entry,

@@ -243,3 +243,20 @@ fn a_term_past_its_budget_gives_the_block_up() {
     let ts = exec.transition_system(0).expect("the loop abstracted");
     assert!(!ts.exact);
 }
+
+/// The same from a literal, which `++` folds into a longer literal rather than a
+/// larger term: counted by its elements, the list of 2^9 is past the budget too
+/// (uncounted, the executor built the 2^40 elements).
+#[test]
+fn a_literal_list_counts_its_elements() {
+    for (turns, within) in [(8, true), (9, false), (40, false)] {
+        let src = format!(
+            "global int x = 0;
+            proc p() {{ list m = [1]; for i in 0..{turns} {{ m = m ++ m; }} x = len(m); }}
+            init {{ spawn p(); }}"
+        );
+        let p = load(&src);
+        let ts = Exec::new(&p, Some(&src)).transition_system(0);
+        assert_eq!(ts.is_ok(), within, "{turns} turns");
+    }
+}
