@@ -157,8 +157,7 @@ impl Exec<'_> {
     }
 
     pub(super) fn call(&self, f: FunId, args: Vec<Val>, depth: u32) -> Analysed<Cases<Val>> {
-        let terms: Vec<&dyn Visit> = args.iter().map(|a| a as _).collect();
-        within_budget(&terms)?;
+        within_budget(args.iter().map(|a| a as &dyn Visit))?;
         let fun = &self.program.funs[f as usize];
         if self.inlinable[f as usize] {
             if depth >= MAX_INLINE_DEPTH {

@@ -135,7 +135,7 @@ impl Exec<'_> {
             }
         }
         // Every output of the rest of the loop takes all of them.
-        within_budget(&inputs.iter().map(|v| v as &dyn Visit).collect::<Vec<_>>())?;
+        within_budget(inputs.iter().map(|v| v as &dyn Visit))?;
         let f = |out| Fun::Loop {
             proc,
             pc: entry,

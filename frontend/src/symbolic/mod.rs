@@ -136,7 +136,7 @@ impl From<TooLarge> for Abort {
 /// [`MAX_PATHS`] paths. Asked of what a block stores, what an inlined `fun` takes and
 /// returns, and what the rest of a loop is abstracted over: every way a term can be
 /// copied into a larger one.
-fn within_budget(terms: &[&dyn Visit]) -> Analysed<()> {
+fn within_budget<'t>(terms: impl IntoIterator<Item = &'t dyn Visit>) -> Analysed<()> {
     let mut nodes = 0;
     for term in terms {
         term.visit(&mut |node| {

@@ -4,7 +4,7 @@
 use super::eval::env_of;
 use super::state::{GlobalVal, LoopVisits, SpawnKind, Spawned, State};
 use super::term::{Form, Slot, Val};
-use super::{within_budget, Abort, Analysed, Exec, MAX_CONCRETE_ITERATIONS, MAX_PATHS};
+use super::{within_budget, Abort, Analysed, Exec, Visit, MAX_CONCRETE_ITERATIONS, MAX_PATHS};
 use crate::ir::{BlockId, Code, Expr, InstrKind, Pc, Place, ProcId};
 
 impl Exec<'_> {
@@ -120,7 +120,7 @@ impl Exec<'_> {
                 InstrKind::Return(Some(e)) => {
                     let cases = self.eval(e, &env_of(&st, locals), depth)?;
                     for (conds, v) in cases {
-                        within_budget(&[&v])?;
+                        within_budget([&v as &dyn Visit])?;
                         let mut s = st.clone();
                         if s.assume(conds) {
                             done.push((s, Exit::Value(v)));
@@ -144,7 +144,7 @@ impl Exec<'_> {
         let l = slot as usize;
         let mut out = Vec::new();
         for (conds, v) in self.eval(e, &env_of(&st, l), depth)? {
-            within_budget(&[&v])?;
+            within_budget([&v as &dyn Visit])?;
             let mut st = st.clone();
             if !st.assume(conds) {
                 continue;
@@ -161,7 +161,7 @@ impl Exec<'_> {
                 Place::ArrayElem(g, i) => {
                     for (c, iv) in self.eval(i, &env_of(&st, l), depth)? {
                         let idx = iv.int().clone();
-                        within_budget(&[&idx])?;
+                        within_budget([&idx as &dyn Visit])?;
                         let mut s = st.clone();
                         let mut c = c;
                         c.extend(self.in_bounds(*g, &idx)?);
@@ -178,7 +178,7 @@ impl Exec<'_> {
                 Place::MapElem(g, k) => {
                     for (c, kv) in self.eval(k, &env_of(&st, l), depth)? {
                         let key = kv.int().clone();
-                        within_budget(&[&key])?;
+                        within_budget([&key as &dyn Visit])?;
                         let mut s = st.clone();
                         if !s.assume(c) {
                             continue;
@@ -202,7 +202,7 @@ impl Exec<'_> {
                             st.locals[l][*g as usize].list().clone()
                         };
                         for (c2, new) in self.list_set(&list, iv.int(), &v)? {
-                            within_budget(&[&new])?;
+                            within_budget([&new as &dyn Visit])?;
                             let mut s = st.clone();
                             let mut cs = c.clone();
                             cs.extend(c2);
