@@ -10,7 +10,9 @@
 //! needs an SMT solver.
 
 use crate::ast::{self, BinOp, Span, UnOp};
-use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId, Program};
+use crate::ir::{
+    BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, LocalId, Program, MAX_LIST_LEN,
+};
 use crate::memory::{Loc, Memory};
 use crate::value::{Ty, Value};
 use serde::{Deserialize, Serialize};
@@ -652,8 +654,13 @@ impl Eval<'_> {
             BinOp::Eq => Value::Bool(self.eval(a)? == self.eval(b)?),
             BinOp::Ne => Value::Bool(self.eval(a)? != self.eval(b)?),
             BinOp::Concat => {
-                let mut l = self.list(a)?.to_vec();
-                l.extend_from_slice(&self.list(b)?);
+                let (a, b) = (self.list(a)?, self.list(b)?);
+                // Beyond the limit the program's `++` fails: no value, as for overflow.
+                if a.len() + b.len() > MAX_LIST_LEN as usize {
+                    return None;
+                }
+                let mut l = a.to_vec();
+                l.extend_from_slice(&b);
                 Value::List(l.into())
             }
             _ => {
@@ -680,7 +687,11 @@ impl Eval<'_> {
             Builtin::Head => Value::Int(*self.list(&args[0])?.first()?),
             Builtin::Tail => Value::List(self.list(&args[0])?.get(1..)?.into()),
             Builtin::Append => {
-                let mut l = self.list(&args[0])?.to_vec();
+                let l = self.list(&args[0])?;
+                if l.len() >= MAX_LIST_LEN as usize {
+                    return None;
+                }
+                let mut l = l.to_vec();
                 l.push(self.int(&args[1])?);
                 Value::List(l.into())
             }

@@ -10,6 +10,7 @@
 use crate::ast::{BinOp, Span, UnOp};
 use crate::ir::{
     BlockId, Builtin, Code, Expr, ExprKind, GlobalId, InstrKind, Place, ProcId, Program,
+    MAX_LIST_LEN,
 };
 use crate::memory::{Loc, Memory, UndoLog};
 use crate::value::Value;
@@ -41,6 +42,7 @@ pub enum ErrorKind {
     DivisionByZero,
     IndexOutOfRange { index: i64, len: usize },
     EmptyList(&'static str),
+    ListTooLong(&'static str),
     StepLimit(u64),
     CallDepth(u32),
     NoReturn(String),
@@ -55,6 +57,9 @@ impl fmt::Display for ErrorKind {
                 write!(f, "index {index} out of range for length {len}")
             }
             ErrorKind::EmptyList(op) => write!(f, "`{op}` of an empty list"),
+            ErrorKind::ListTooLong(op) => {
+                write!(f, "`{op}` makes a list longer than {MAX_LIST_LEN} elements")
+            }
             ErrorKind::StepLimit(n) => write!(f, "block did not terminate (more than {n} steps)"),
             ErrorKind::CallDepth(n) => write!(f, "fun calls nested more than {n} deep"),
             ErrorKind::NoReturn(name) => write!(f, "fun `{name}` ended without `return`"),
@@ -694,6 +699,9 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Fault> {
         // The remainder always fits: `i64::MIN % -1` is 0, not an overflow.
         BinOp::Mod => Ok(Value::Int(a.int().wrapping_rem(b.int()))),
         BinOp::Concat => {
+            if a.list().len() + b.list().len() > MAX_LIST_LEN as usize {
+                return err(ErrorKind::ListTooLong("++"), span);
+            }
             let mut items = a.list().to_vec();
             items.extend_from_slice(b.list());
             Ok(Value::List(Arc::from(items)))
@@ -726,6 +734,9 @@ fn builtin(b: Builtin, args: &[Value], span: Span) -> Result<Value, Fault> {
             None => return err(ErrorKind::EmptyList("tail"), span),
         },
         (Builtin::Append, [l, v]) => {
+            if l.list().len() >= MAX_LIST_LEN as usize {
+                return err(ErrorKind::ListTooLong("append"), span);
+            }
             let mut items = l.list().to_vec();
             items.push(v.int());
             Value::List(Arc::from(items))

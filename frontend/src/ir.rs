@@ -11,6 +11,12 @@ use std::collections::BTreeSet;
 /// The largest array the checker accepts (elements are explored states, not storage).
 pub const MAX_ARRAY_LEN: i64 = 1 << 20;
 
+/// The longest list a program may build: a longer list literal is a load error, and
+/// a `++` or `append` that would make one a runtime error. Without it, a block that
+/// doubles a list in a loop (`l = l ++ l`, forty times) ended the run by exhausting
+/// memory, with no schedule to show for it.
+pub const MAX_LIST_LEN: i64 = 1 << 20;
+
 pub type GlobalId = u32;
 pub type LocalId = u32;
 pub type ProcId = u32;

@@ -150,6 +150,30 @@ fn a_define_can_make_an_array_size_invalid() {
     insta::assert_snapshot!(render("prog.ic", WITH_PARAMS, &diags, false));
 }
 
+/// A list literal holds at most `MAX_LIST_LEN` elements, as any list does (a longer
+/// one would be a list no `++` or `append` could have made).
+#[test]
+fn a_list_literal_longer_than_the_limit_is_refused() {
+    let literal = |n: i64| {
+        let items = vec!["0"; n as usize].join(",");
+        format!("global list l = [{items}];\ninit {{ }}\n")
+    };
+    let max = frontend::ir::MAX_LIST_LEN;
+    assert!(diagnostics(&literal(max), &[]).is_empty());
+    let source = literal(max + 1);
+    let diags = diagnostics(&source, &[]);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].message, "list literal is too long");
+    assert_eq!(diags[0].label, "1048577 elements");
+    assert_eq!(
+        diags[0].help.as_deref(),
+        Some("a list holds at most 1048576 elements")
+    );
+    let span = diags[0].span.expect("a place in the file");
+    assert_eq!(&source[span.start..span.start + 3], "[0,");
+    assert!(source[..span.end].ends_with("0]"));
+}
+
 /// Independent mistakes in different bodies are all reported, each once, in source order.
 const SEVERAL_MISTAKES: &str = r#"// Four independent mistakes.
 global int x = 0;

@@ -1018,6 +1018,39 @@ fn head_and_tail_of_an_empty_list() {
     );
 }
 
+/// A list is at most `MAX_LIST_LEN` (2^20) elements long: a `++` or `append` past it
+/// is a runtime error at the operator, not an allocation that exhausts memory.
+#[test]
+fn a_list_longer_than_the_limit_is_a_runtime_error() {
+    let decls = "global list l = [1];\nglobal int out;";
+    // Doubled 20 times, the list has exactly 2^20 elements: within the limit.
+    let doubled = |times: u32| format!("for i in 0..{times} {{ l = l ++ l; }} out = len(l);");
+    let source = format!("{decls}\nproc p() {{ {} }}\ninit {{ }}\n", doubled(20));
+    let (p, mem, result, _) = run_p(&source, Limits::default());
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(global(&p, &mem, "out"), Value::Int(1 << 20));
+    // Once more is 2^21, and forty times more than memory holds.
+    for times in [21, 40] {
+        assert_eq!(
+            runtime_error(decls, &doubled(times), Limits::default()),
+            (ErrorKind::ListTooLong("++"), "l ++ l".to_string())
+        );
+    }
+    // One element past the limit by `append`.
+    assert_eq!(
+        runtime_error(
+            decls,
+            &format!("{} l = append(l, 0);", doubled(20)),
+            Limits::default()
+        ),
+        (ErrorKind::ListTooLong("append"), "append(l, 0)".to_string())
+    );
+    assert_eq!(
+        ErrorKind::ListTooLong("append").to_string(),
+        "`append` makes a list longer than 1048576 elements"
+    );
+}
+
 #[test]
 fn the_step_bound_stops_a_block_that_does_not_terminate() {
     let limits = Limits {

@@ -12,7 +12,9 @@
 //! [`validate`] runs both orders with the interpreter ([`frontend::interp`]) from many
 //! states per pair: random values, the boundary values `0`, `±1`, `i64::MIN`,
 //! `i64::MAX`, `MIN + 1`, `MAX - 1`, the constants of the program (and their
-//! neighbours), lists and maps of 0 to 3 elements, and random values of both
+//! neighbours), lists and maps of 0 to 3 elements, lists at the length limit
+//! ([`frontend::ir::MAX_LIST_LEN`], past which `++` and `append` fail) and one
+//! element short of it, and random values of both
 //! processes' locals at the entry of the blocks. Wherever a constraint holds and
 //! both blocks are enabled, a difference is a [`Counterexample`]. Sampling is
 //! deterministic given [`Options::seed`].
@@ -23,10 +25,11 @@
 //! constraint may overflow while being evaluated where the blocks do not, which
 //! makes it not hold — safe, but not necessary.)
 
+use frontend::analysis::may_touch::WHOLE;
 use frontend::ics::{Constraint, ResolvedIcs};
 use frontend::interp::{Effects, Fault, Limits, Machine, Next};
-use frontend::ir::{BlockId, ExprKind, GlobalKind, ProcId, Program};
-use frontend::memory::{write_global, Memory, UndoLog};
+use frontend::ir::{BlockId, ExprKind, GlobalKind, ProcId, Program, MAX_LIST_LEN};
+use frontend::memory::{write_global, Loc, Memory, UndoLog};
 use frontend::value::{Ty, Value};
 use std::fmt;
 use std::sync::Arc;
@@ -143,11 +146,13 @@ pub fn validate(program: &Program, ics: &ResolvedIcs, options: &Options) -> Vali
                 rng: Rng::new(options.seed ^ (u64::from(a) << 32 | u64::from(b))),
                 pool: &pool,
                 boundary: false,
+                long_list: false,
             };
             for i in 0..options.samples {
                 // Half the samples use small values only: constraints often relate
                 // values (`x == y`), which small values hit.
                 sampler.boundary = i % 2 == 1;
+                sampler.long_list = sampler.boundary;
                 let finding = check_sample(
                     &machine,
                     [a, b],
@@ -371,11 +376,15 @@ fn difference(program: &Program, blocks: [BlockId; 2], ab: &Run, ba: &Run) -> Op
     };
     let (ab_name, ba_name) = (order(0), order(1));
     for (g, global) in program.globals.iter().enumerate() {
-        let (x, y) = (
-            show_global(m1, g as u32, &global.kind),
-            show_global(m2, g as u32, &global.kind),
-        );
-        if x != y {
+        let whole = Loc {
+            global: g as u32,
+            elem: WHOLE,
+        };
+        if !m1.same_at(m2, program, whole) {
+            let (x, y) = (
+                show_global(m1, g as u32, &global.kind),
+                show_global(m2, g as u32, &global.kind),
+            );
             return Some(format!(
                 "global {} differs: {x} after {ab_name}, {y} after {ba_name}",
                 global.name
@@ -431,11 +440,27 @@ fn difference(program: &Program, blocks: [BlockId; 2], ab: &Run, ba: &Run) -> Op
     (m1 != m2).then(|| "the memories differ".to_string())
 }
 
+/// A global's value as the user writes it, [`brief`].
 fn show_global(mem: &Memory, g: u32, kind: &GlobalKind) -> String {
     let mut s = String::new();
     // Writing to a String cannot fail.
     let _ = write_global(&mut s, mem, g, kind);
-    s
+    brief(s)
+}
+
+/// A value as shown, cut after 120 characters: a list at the length limit, which the
+/// sampler draws, has a million elements.
+fn brief(shown: String) -> String {
+    const SHOWN: usize = 120;
+    if shown.len() <= SHOWN {
+        return shown;
+    }
+    let cut = (0..=SHOWN).rev().find(|&i| shown.is_char_boundary(i));
+    format!(
+        "{}… ({} characters)",
+        &shown[..cut.unwrap_or(0)],
+        shown.len()
+    )
 }
 
 /// `x = 1, a = [0, 2]; a: i = 3; b: i' = 4`
@@ -445,7 +470,14 @@ fn show_state(
     mem: &Memory,
     locals: &[Vec<Value>; 2],
 ) -> String {
-    let mut out = mem.show(program).to_string();
+    let globals = (program.globals.iter().enumerate()).map(|(g, global)| {
+        format!(
+            "{} = {}",
+            global.name,
+            show_global(mem, g as u32, &global.kind)
+        )
+    });
+    let mut out = globals.collect::<Vec<_>>().join(", ");
     for slot in 0..2 {
         let block = &program.blocks[blocks[slot] as usize];
         let code = &program.procs[block.proc as usize].code;
@@ -458,7 +490,7 @@ fn show_state(
                     "{}{} = {}",
                     local.name,
                     if slot == 1 { "'" } else { "" },
-                    locals[slot][l as usize]
+                    brief(locals[slot][l as usize].to_string())
                 )
             })
             .collect();
@@ -521,7 +553,14 @@ struct Sampler<'a> {
     pool: &'a [i64],
     /// Whether this sample may use the interesting values.
     boundary: bool,
+    /// Whether the next list drawn may be one at the length limit: the first of a
+    /// boundary sample, one time in [`LONG_LIST_ODDS`] (it is 8 MB, and each order
+    /// copies it).
+    long_list: bool,
 }
+
+/// A boundary sample's first list is at the length limit one time in this many.
+const LONG_LIST_ODDS: u64 = 32;
 
 impl Sampler<'_> {
     fn int(&mut self) -> i64 {
@@ -538,6 +577,12 @@ impl Sampler<'_> {
         match ty {
             Ty::Int => Value::Int(self.int()),
             Ty::Bool => Value::Bool(self.rng.below(2) == 0),
+            Ty::List
+                if std::mem::take(&mut self.long_list) && self.rng.below(LONG_LIST_ODDS) == 0 =>
+            {
+                let n = MAX_LIST_LEN as u64 - self.rng.below(2);
+                Value::List(Arc::from(vec![self.int(); n as usize]))
+            }
             Ty::List => {
                 let n = self.rng.below(4) as usize;
                 let items: Vec<i64> = (0..n).map(|_| self.int()).collect();

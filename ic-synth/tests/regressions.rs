@@ -183,6 +183,32 @@ fn overflow_is_a_failure() {
     assert!(c.state.contains(", y = "), "{c}");
 }
 
+/// `a` appends to `l` and `b` writes another list: they commute wherever `a` runs
+/// normally, which is where `l` is shorter than the length limit (`append` fails
+/// past it). Lists were unbounded, and the pair's constraint was `true`.
+const LONG_LIST: &str = "global list l = []; global list m = [];
+proc a() { l = append(l, 1); } proc b() { m = []; }
+init { spawn a(); spawn b(); }";
+
+#[test]
+fn a_list_past_the_length_limit_is_a_failure() {
+    let program = load(LONG_LIST);
+    assert_eq!(
+        pair(&program, LONG_LIST, "a", "b"),
+        (vec!["len(l) <= 1048575".to_string()], false)
+    );
+    assert!(validation(&program, LONG_LIST, None).is_none());
+    let c = validation(&program, LONG_LIST, Some(("a", "b", "true"))).expect("found");
+    let end = "block a fails: `append` makes a list longer than 1048576 elements";
+    assert!(
+        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
+        "{c}"
+    );
+    // The list of a million elements is shown cut short.
+    assert!(c.state.starts_with("l = ["), "{c}");
+    assert!(c.state.len() < 400, "{c}");
+}
+
 #[test]
 fn the_operations_that_overflow_are_those_of_the_interpreter() {
     // Each block fails at the boundary the interpreter checks: constraints must
@@ -252,7 +278,8 @@ fn validation_is_deterministic_given_a_seed() {
 /// values of the uninterpreted list sort, in an array from Int): which elements two
 /// blocks touch, and what their lists are, decide. Two appends of the same value
 /// commute wherever they land; an append and a read of a length, where the indices
-/// differ.
+/// differ. Each append also needs its list shorter than the length limit (two
+/// appends to one element, two elements shorter).
 #[test]
 fn an_array_of_lists_is_analysed() {
     let src = "global list[2] r; global int x = 0;
@@ -264,15 +291,23 @@ fn an_array_of_lists_is_analysed() {
     assert_eq!(pair(&program, src, "a", "b"), one("true"));
     assert_eq!(
         pair(&program, src, "a", "d"),
-        one("i' <= 1 && i' >= 0 && i' != 0")
+        one("len(r[i']) <= 1048575 && i' <= 1 && i' >= 0 && i' != 0")
     );
     assert_eq!(
         pair(&program, src, "d", "d"),
-        one("i <= 1 && i' <= 1 && i >= 0 && i' >= 0")
+        (
+            vec![
+                "i <= 1 && i >= 0 && i == i' && len(r[i]) <= 1048574".to_string(),
+                "len(r[i]) <= 1048575 && len(r[i']) <= 1048575 && i <= 1 && i' <= 1 \
+                 && i >= 0 && i' >= 0 && i != i'"
+                    .to_string()
+            ],
+            false
+        )
     );
     assert_eq!(
         pair(&program, src, "d", "e"),
-        one("i <= 1 && j' <= 1 && i >= 0 && j' >= 0 && i != j'")
+        one("len(r[i]) <= 1048575 && i <= 1 && j' <= 1 && i >= 0 && j' >= 0 && i != j'")
     );
 }
 

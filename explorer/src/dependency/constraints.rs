@@ -325,7 +325,7 @@ impl Independence {
             // Only where every global that may vary has a range: a cube that reads one
             // without (an array, a sum of locals) cannot hold throughout.
             let varying: BTreeSet<GlobalId> = c.globals.iter().copied().filter(varies).collect();
-            varying.iter().all(|g| self.ranges.get(*g).is_some())
+            varying.iter().all(|g| self.ranges.bounded(*g))
                 && c.holds_within(program, mem, (la, lb), &self.ranges, &varying)
         })
     }

@@ -24,6 +24,16 @@
 //! task's argument): its size `d` is then the largest over the local states the block
 //! may start with ([`LocalStates`]), when they are known. The same argument holds:
 //! every event changes the global by at most `d`.
+//!
+//! **Lengths of lists.** The constraints also carry the condition that a list an
+//! `append` or `++` makes stays within the length limit (`len(l) <= 1048575`), and
+//! bounding a list global's length (of every element, for an array of lists) serves
+//! them as bounding a counter does. The same argument bounds it from above: on every
+//! path of a block, a list global ends as a list of the same global (each element as
+//! one of the array's old elements), as a literal, or as another list global's
+//! (element), each with at most so many elements more (`append`, `++` with a literal;
+//! `tail`, `take`, `drop` and element writes only keep or shorten); otherwise (`l ++
+//! l`, a local's list) it has no bound.
 
 use crate::analysis::local_states::LocalStates;
 use crate::ast::{BinOp, UnOp};
@@ -31,15 +41,19 @@ use crate::ics::{Constraint, Eval};
 use crate::interp::{Limits, Machine};
 use crate::ir::{BlockId, Builtin, Expr, ExprKind, GlobalId, GlobalKind, Param, Program};
 use crate::memory::Memory;
-use crate::symbolic::{Exec, GlobalVal, IAtom, Lin, Val, Var};
+use crate::symbolic::{ArrBase, Exec, Fun, GlobalVal, IAtom, Lin, ListOp, ListT, Val, Var};
 use crate::value::{Ty, Value};
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
-/// The range of each global, or `None` (not a scalar `int`, or not bounded).
+/// The range of each global, or `None` (not a scalar `int`, or not bounded); and of
+/// the length of each list global's lists.
 #[derive(Clone, Debug, Default)]
 pub struct Ranges {
     bounds: Vec<Option<(i64, i64)>>,
+    /// By scalar list or array of lists: the lengths its lists (each element's) lie
+    /// in, from 0, or `None`.
+    lengths: Vec<Option<(i64, i64)>>,
 }
 
 /// What the blocks do to one scalar `int` global.
@@ -78,6 +92,7 @@ impl Ranges {
         };
         let scalar_int = |g: usize| matches!(program.globals[g].kind, GlobalKind::Scalar(Ty::Int));
         let mut writes = vec![Writes::default(); program.globals.len()];
+        let mut lengths = vec![Writes::default(); program.globals.len()];
         let exec = Exec::new(program, None);
         for (b, block) in program.blocks.iter().enumerate() {
             let written: BTreeSet<GlobalId> = program.sets[b].writes.clone();
@@ -93,9 +108,10 @@ impl Ranges {
                 Ok(all)
             });
             for &g in &written {
-                let w = &mut writes[g as usize];
+                let (w, l) = (&mut writes[g as usize], &mut lengths[g as usize]);
                 let Ok(outcomes) = &outcomes else {
                     w.unbounded = true;
+                    l.unbounded = true;
                     continue;
                 };
                 let starts = || starts_of(b as BlockId);
@@ -104,32 +120,125 @@ impl Ranges {
                         GlobalVal::Scalar(Val::Int(lin)) => {
                             record(w, lin, g, &starts, &program.params)
                         }
-                        _ => w.unbounded = true,
+                        GlobalVal::Scalar(Val::List(list)) => record_length(l, list, g),
+                        GlobalVal::Array(array) if array.base == ArrBase::Init(g) => {
+                            for (_, element) in &array.log {
+                                match element {
+                                    Val::List(list) => record_length(l, list, g),
+                                    _ => l.unbounded = true,
+                                }
+                            }
+                            w.unbounded = true;
+                        }
+                        _ => {
+                            w.unbounded = true;
+                            l.unbounded = true;
+                        }
                     }
                 }
             }
         }
         // A global that copies another gets that one's range: computed in rounds,
         // each settling the globals whose sources are settled (a cycle stays `None`).
-        let mut bounds: Vec<Option<(i64, i64)>> = vec![None; writes.len()];
-        let mut settled = vec![false; writes.len()];
-        for _ in 0..=writes.len() {
-            for (g, w) in writes.iter().enumerate() {
-                if settled[g] || !w.copies.iter().all(|(h, _)| settled[*h as usize]) {
-                    continue;
-                }
-                settled[g] = true;
-                if scalar_int(g) {
-                    bounds[g] = range(w, initial.scalar(g as GlobalId), &bounds, events);
-                }
-            }
-        }
-        Ranges { bounds }
+        let bounds = settle(&writes, events, |g| {
+            scalar_int(g).then(|| initial.scalar(g as GlobalId).clone())
+        });
+        let lengths = settle(&lengths, events, |g| {
+            let longest = match program.globals[g].kind {
+                GlobalKind::Scalar(Ty::List) => initial.scalar(g as GlobalId).list().len(),
+                GlobalKind::Array {
+                    elem: Ty::List,
+                    len,
+                } => (0..len)
+                    .map(|i| initial.element(g as GlobalId, i).list().len())
+                    .max()
+                    .unwrap_or(0),
+                _ => return None,
+            };
+            Some(Value::Int(longest as i64))
+        });
+        // A length is never below 0, however many steps.
+        let lengths = (lengths.into_iter())
+            .map(|r| r.map(|(_, hi)| (0, hi)))
+            .collect();
+        Ranges { bounds, lengths }
     }
 
     /// The range of global `g`, if it has one.
     pub fn get(&self, g: GlobalId) -> Option<(i64, i64)> {
         self.bounds.get(g as usize).copied().flatten()
+    }
+
+    /// The lengths the lists of list global `g` lie in (every element's, for an array
+    /// of lists), if bounded.
+    pub fn length(&self, g: GlobalId) -> Option<(i64, i64)> {
+        self.lengths.get(g as usize).copied().flatten()
+    }
+
+    /// Whether global `g` has a range, or its lists a bound on their length.
+    pub fn bounded(&self, g: GlobalId) -> bool {
+        self.get(g).is_some() || self.length(g).is_some()
+    }
+}
+
+/// The ranges of the globals whose writes are `writes` and whose initial values
+/// `initial` gives (`None`: not bounded here), a global that copies another
+/// getting that one's range: computed in rounds, each settling the globals whose
+/// sources are settled (a cycle stays `None`).
+fn settle(
+    writes: &[Writes],
+    events: u64,
+    initial: impl Fn(usize) -> Option<Value>,
+) -> Vec<Option<(i64, i64)>> {
+    let mut bounds: Vec<Option<(i64, i64)>> = vec![None; writes.len()];
+    let mut settled = vec![false; writes.len()];
+    for _ in 0..=writes.len() {
+        for (g, w) in writes.iter().enumerate() {
+            if settled[g] || !w.copies.iter().all(|(h, _)| settled[*h as usize]) {
+                continue;
+            }
+            settled[g] = true;
+            if let Some(v0) = initial(g) {
+                bounds[g] = range(w, &v0, &bounds, events);
+            }
+        }
+    }
+    bounds
+}
+
+/// One path's final list `list` of list global `g` (or of one of its elements), by
+/// its length ([`length_of`]).
+fn record_length(w: &mut Writes, list: &ListT, g: GlobalId) {
+    match length_of(list) {
+        Some((Some(h), c)) if h == g => w.step = w.step.max(c),
+        Some((Some(h), c)) => w.copies.push((h, c)),
+        Some((None, c)) => w.constants.push(c),
+        None => w.unbounded = true,
+    }
+}
+
+/// A bound on the length of `list`, a list a block made from the state before it:
+/// at most that of list global `g`'s old value (or of one of its old elements) plus
+/// `c`, as `(Some(g), c)`, or at most `c`, as `(None, c)`; `None` when neither.
+fn length_of(list: &ListT) -> Option<(Option<GlobalId>, i128)> {
+    match list {
+        ListT::Var(Var::Global(g)) => Some((Some(*g), 0)),
+        ListT::Select(base, _) => match **base {
+            ArrBase::Init(g) => Some((Some(g), 0)),
+            ArrBase::App(..) => None,
+        },
+        ListT::App(Fun::List(op), args) => match op {
+            ListOp::Lit(n) => Some((None, *n as i128)),
+            ListOp::Append => length_of(args[0].list()).map(|(of, c)| (of, c + 1)),
+            ListOp::Concat => match (length_of(args[0].list())?, length_of(args[1].list())?) {
+                ((of, a), (None, b)) | ((None, a), (of, b)) => Some((of, a + b)),
+                // Two old lists (`l ++ l`): doubling, no bound by steps.
+                _ => None,
+            },
+            ListOp::Set | ListOp::Tail | ListOp::Take | ListOp::Drop => length_of(args[0].list()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -217,6 +326,28 @@ impl Within<'_> {
                     b.checked_mul(d)?,
                 ];
                 (*corners.iter().min()?, *corners.iter().max()?)
+            }
+            // A list's length, when the list is a list global or an element of an
+            // array of lists at an index that every such state evaluates alike
+            // (and within the array, or the evaluation fails).
+            ExprKind::Builtin(Builtin::Len, args) => {
+                let (_, hi) = match &args[0].kind {
+                    ExprKind::Global(g) => self.ranges.length(*g)?,
+                    ExprKind::ArrayGet(g, i) if self.fixed(i) => {
+                        let i = self.eval.int(i)?;
+                        let GlobalKind::Array { len, .. } =
+                            self.eval.program.globals[*g as usize].kind
+                        else {
+                            return None;
+                        };
+                        if usize::try_from(i).map_or(true, |i| i >= len) {
+                            return None;
+                        }
+                        self.ranges.length(*g)?
+                    }
+                    _ => return None,
+                };
+                (0, i128::from(hi))
             }
             ExprKind::Builtin(Builtin::Min | Builtin::Max, args) => {
                 let ((a, b), (c, d)) = (self.int(&args[0])?, self.int(&args[1])?);
@@ -417,6 +548,48 @@ init { spawn a(1); }
             r.get(g("copy")),
             Some((5 - 300 + 2 - 100, 5 + 300 + 2 + 100))
         );
+    }
+
+    /// List globals' lengths are bounded from above as counters are: by steps of
+    /// `append`s (and `++` of literals), by literals written, by copies; `tail`,
+    /// `take` and element writes only keep or shorten; `l ++ l` leaves no bound.
+    #[test]
+    fn lengths_of_lists() {
+        let (p, r) = ranges(
+            "global list l = [1, 2];
+global list fixed = [];
+global list shrinking = [1, 2, 3];
+global list copy = [];
+global list doubled = [1];
+global list[2] rows;
+proc a(int i) {
+    l = append(l, 1);
+    l = l ++ [2, 3];
+    yield;
+    fixed = [4, 5, 6, 7];
+    shrinking = tail(shrinking);
+    shrinking[0] = 9;
+    copy = take(l, 1);
+    yield;
+    doubled = doubled ++ doubled;
+    rows[i] = append(rows[1 - i], 5);
+}
+init { rows[1] = [1, 1]; spawn a(0); }
+",
+            10,
+        );
+        let g = |name: &str| p.global_by_name(name).expect("global");
+        // From 2 elements, at most 3 more per event.
+        assert_eq!(r.length(g("l")), Some((0, 2 + 30)));
+        assert_eq!(r.length(g("fixed")), Some((0, 4)));
+        assert_eq!(r.length(g("shrinking")), Some((0, 3)));
+        assert_eq!(r.length(g("copy")), Some((0, 32)));
+        assert_eq!(r.length(g("doubled")), None);
+        // The longest element, 2, and one more per event.
+        assert_eq!(r.length(g("rows")), Some((0, 2 + 10)));
+        // A length bound is no range of values.
+        assert_eq!(r.get(g("l")), None);
+        assert!(r.bounded(g("l")) && !r.bounded(g("doubled")));
     }
 
     #[test]

@@ -92,6 +92,17 @@ impl Checker {
             ast::ExprKind::Bool(b) => (ExprKind::Const(Value::Bool(*b)), Ty::Bool),
             ast::ExprKind::Var(name) => return self.var(body, name),
             ast::ExprKind::List(items) => {
+                if items.len() as i64 > ir::MAX_LIST_LEN {
+                    self.error(
+                        Diagnostic::error(span, "list literal is too long")
+                            .with_label(format!("{} elements", items.len()))
+                            .with_help(format!(
+                                "a list holds at most {} elements",
+                                ir::MAX_LIST_LEN
+                            )),
+                    );
+                    return None;
+                }
                 let items: Vec<Option<ir::Expr>> = items
                     .iter()
                     .map(|i| self.expect(body, i, Ty::Int))

@@ -5,7 +5,7 @@
 use super::eval::{int_result, prune};
 use super::paths::Exit;
 use super::state::{app_of, value_of, State};
-use super::term::{Coef, Form, Fun, IAtom, Lin, ListOp, ListT, Val};
+use super::term::{list_fits, Coef, Form, Fun, IAtom, Lin, ListOp, ListT, Val};
 use super::{within_budget, Abort, Analysed, Cases, Exec, Visit, MAX_INLINE_DEPTH};
 use crate::ir::{Builtin, Code, Expr, ExprKind, FunId, InstrKind};
 use crate::value::Value;
@@ -36,6 +36,18 @@ impl Exec<'_> {
         }
         self.abstracted();
         ListT::App(Fun::List(op), args)
+    }
+
+    /// A list that `++` or `append` made, with the condition that it is no longer
+    /// than the interpreter allows ([`list_fits`]); no case when it certainly is
+    /// longer.
+    pub(super) fn grown_list(&self, op: ListOp, args: Vec<Val>) -> Analysed<Cases<Val>> {
+        let list = self.list_app(op, args);
+        let conds = list_fits(&self.list_len(&list)?)?;
+        if conds.contains(&Form::False) {
+            return Ok(Vec::new());
+        }
+        Ok(vec![(conds, Val::List(list))])
     }
 
     fn list_len(&self, l: &ListT) -> Analysed<Lin> {
@@ -150,7 +162,7 @@ impl Exec<'_> {
                 };
                 Ok(vec![(vec![nonempty], v)])
             }
-            Builtin::Append => one(Val::List(self.list_app(ListOp::Append, args.to_vec()))),
+            Builtin::Append => self.grown_list(ListOp::Append, args.to_vec()),
             Builtin::Take => one(Val::List(self.list_app(ListOp::Take, args.to_vec()))),
             Builtin::Drop => one(Val::List(self.list_app(ListOp::Drop, args.to_vec()))),
         }

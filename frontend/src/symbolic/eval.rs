@@ -318,9 +318,7 @@ impl Exec<'_> {
                     Val::Int(Lin::atom(IAtom::App(fun, vec![a.clone(), b.clone()]))),
                 )])
             }
-            BinOp::Concat => one(Val::List(
-                self.list_app(ListOp::Concat, vec![a.clone(), b.clone()]),
-            )),
+            BinOp::Concat => self.grown_list(ListOp::Concat, vec![a.clone(), b.clone()]),
             BinOp::Eq | BinOp::Ne => {
                 let eq = match (a, b) {
                     (Val::List(x), Val::List(y)) => {

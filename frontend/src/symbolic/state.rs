@@ -67,16 +67,39 @@ pub struct LoopVisits {
 }
 
 impl State {
+    /// Adds `conds` to the path condition: false when one is plainly false.
+    ///
+    /// An upper bound on lengths of lists (`len(l) + 2 <= MAX_LIST_LEN`, the
+    /// condition that a list `append` or `++` made fits) tightens the bound the
+    /// path already has on the same lengths, if any, rather than adding one: a loop
+    /// that appends at every turn then adds no condition of its own at each turn,
+    /// and its turns count as decided by constants ([`LoopVisits`]), as they did
+    /// before lists had a length limit.
     pub(super) fn assume(&mut self, conds: Vec<Form>) -> bool {
         for c in conds {
             match c {
                 Form::True => {}
                 Form::False => return false,
+                Form::Le(bound) if bounds_lengths(&bound) => {
+                    let same = |f: &Form| matches!(f, Form::Le(old) if old.terms == bound.terms);
+                    match self.path.iter_mut().find(|f| same(f)) {
+                        // `terms + k <= 0`: the larger `k`, the tighter.
+                        Some(Form::Le(old)) => old.k = old.k.max(bound.k),
+                        _ => self.path.push(Form::Le(bound)),
+                    }
+                }
                 c => self.path.push(c),
             }
         }
         true
     }
+}
+
+/// Whether `lin <= 0` bounds lengths of lists from above: every atom a length, every
+/// coefficient positive.
+fn bounds_lengths(lin: &Lin) -> bool {
+    let length = |a: &IAtom| matches!(a, IAtom::App(Fun::List(ListOp::Len), _));
+    !lin.terms.is_empty() && (lin.terms.iter()).all(|(a, c)| length(a) && *c > 0)
 }
 
 /// One path through a block: its condition, the state after it, the continuation.

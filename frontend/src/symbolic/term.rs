@@ -13,7 +13,7 @@
 //! except through long chains of multiplications, which are then reported as
 //! [`TooLarge`] rather than wrapped.
 
-use crate::ir::{FunId, GlobalId, LocalId, Pc, ProcId};
+use crate::ir::{FunId, GlobalId, LocalId, Pc, ProcId, MAX_LIST_LEN};
 use crate::value::Ty;
 
 pub type Coef = i128;
@@ -323,14 +323,15 @@ pub const INT_MAX: Coef = i64::MAX as Coef;
 /// The values an integer atom can take in any state, when it is bounded.
 ///
 /// Everything a state holds is a 64-bit value (variables, array and map elements,
-/// list elements and lengths, what a loop or a fun produced), so such atoms lie in
-/// `[INT_MIN, INT_MAX]`. The exception is [`Fun::Mul`]: it stands for the
+/// list elements, what a loop or a fun produced), so such atoms lie in
+/// `[INT_MIN, INT_MAX]`; a list's length lies in `[0, MAX_LIST_LEN]`, since every
+/// way to make a list longer fails beyond it ([`list_fits`]). The exception is [`Fun::Mul`]: it stands for the
 /// mathematical product of its arguments, whose range is exactly what the "no
 /// overflow" condition of a multiplication constrains, so it is unbounded here.
 pub fn atom_range(a: &IAtom) -> Option<(Coef, Coef)> {
     match a {
         IAtom::App(Fun::Mul, _) => None,
-        IAtom::App(Fun::List(ListOp::Len), _) => Some((0, INT_MAX)),
+        IAtom::App(Fun::List(ListOp::Len), _) => Some((0, MAX_LIST_LEN as Coef)),
         IAtom::ArrLen(_) => Some((0, crate::ir::MAX_ARRAY_LEN as Coef)),
         IAtom::ModC(_, c) => {
             let m = Coef::from(*c).abs() - 1;
@@ -359,6 +360,19 @@ pub fn lin_range(l: &Lin) -> Option<(Coef, Coef)> {
         hi = hi.checked_add(x.max(y))?;
     }
     Some((lo, hi))
+}
+
+/// The condition under which a list of length `len`, just made by `++` or
+/// `append`, is no longer than the interpreter allows: it raises a runtime error
+/// beyond [`MAX_LIST_LEN`] (`interp.rs`). None where the bounds of the lengths
+/// already guarantee it (a literal); [`Form::False`] where a constant length is
+/// beyond.
+pub fn list_fits(len: &Lin) -> Result<Vec<Form>, TooLarge> {
+    let max = MAX_LIST_LEN as Coef;
+    match lin_range(len) {
+        Some((_, hi)) if hi <= max => Ok(Vec::new()),
+        _ => Ok(vec![Form::le(len.add_const(-max)?)]),
+    }
 }
 
 /// The conditions under which `r`, the result of one 64-bit operation of the

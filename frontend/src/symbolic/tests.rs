@@ -146,6 +146,48 @@ fn paths(src: &str) -> Vec<Vec<Form>> {
     ts.transitions.into_iter().map(|t| t.state.path).collect()
 }
 
+/// `++` and `append` fail past `MAX_LIST_LEN` elements, as the interpreter's do:
+/// each carries the condition that the list it makes fits, unless the lengths'
+/// bounds already show it (a literal; a list's length is at most the limit).
+#[test]
+fn a_list_that_grows_carries_its_length_condition() {
+    let len = |g: u32| {
+        Lin::atom(IAtom::App(
+            Fun::List(ListOp::Len),
+            vec![Val::List(ListT::Var(Var::Global(g)))],
+        ))
+    };
+    let max = crate::ir::MAX_LIST_LEN as Coef;
+    let fits = |l: Lin| Form::le(l.add_const(-max).expect("small"));
+    let src = |body: &str| {
+        format!("global list l; global list m; global int n; proc q() {{ {body} }} init {{ spawn q(); }}")
+    };
+    assert_eq!(
+        paths(&src("l = append(l, 1);")),
+        [vec![fits(len(0).add_const(1).expect("small"))]]
+    );
+    let both = len(0).add(&len(1)).expect("small");
+    assert_eq!(paths(&src("l = l ++ m;")), [vec![fits(both)]]);
+    // Lengths are at most the limit, so `len(l) + 1` cannot overflow.
+    assert_eq!(paths(&src("n = len(l) + 1;")), [Vec::<Form>::new()]);
+    // Literals fold, and their length is known.
+    assert_eq!(
+        paths(&src("l = append([1], 2) ++ [3];")),
+        [Vec::<Form>::new()]
+    );
+    // A loop that appends at every turn tightens one bound: its turns are decided by
+    // constants, and the loop is unrolled whole (not abstracted).
+    assert_eq!(
+        paths(&src("for i in 0..5 { l = append(l, i); }")),
+        [vec![fits(len(0).add_const(5).expect("small"))]]
+    );
+    let doubled = len(0).scale(8).expect("small");
+    assert_eq!(
+        paths(&src("for i in 0..3 { l = l ++ l; }")),
+        [vec![Form::le(doubled.add_const(-max).expect("small"))]]
+    );
+}
+
 #[test]
 fn arithmetic_carries_its_no_overflow_condition() {
     let x = || Lin::var(Var::Global(0));
