@@ -66,7 +66,9 @@
 //! within that many events from the initial state; [`frontend::ics::Constraint::holds_within`]
 //! evaluates the constraint with intervals over those ranges. That is what the
 //! synthesis's 64-bit conditions need (`count <= 9223372036854775806` for
-//! `count = count + 1`): a counter stays far from `i64::MAX` in 10,000 events.
+//! `count = count + 1`): a counter stays far from `i64::MAX` in 10,000 events. It
+//! bounds the lengths of list globals likewise, for the conditions that lists stay
+//! within their length limit (`len(l) <= 1048575` for `l = append(l, v)`).
 //!
 //! # Globals private to the pair
 //!
