@@ -12,8 +12,9 @@
 //! [`validate`] runs both orders with the interpreter ([`frontend::interp`]) from many
 //! states per pair: random values, the boundary values `0`, `±1`, `i64::MIN`,
 //! `i64::MAX`, `MIN + 1`, `MAX - 1`, the constants of the program (and their
-//! neighbours), lists and maps of 0 to 3 elements, lists at the length limit
-//! ([`frontend::ir::MAX_LIST_LEN`], past which `++` and `append` fail) and one
+//! neighbours), lists and maps of 0 to 3 elements, in one boundary sample of 32 one
+//! list (any of the sample's) at the length limit
+//! ([`frontend::ir::MAX_LIST_LEN`], past which `++` and `append` fail) or one
 //! element short of it, and random values of both
 //! processes' locals at the entry of the blocks. Wherever a constraint holds and
 //! both blocks are enabled, a difference is a [`Counterexample`]. Sampling is
@@ -146,13 +147,17 @@ pub fn validate(program: &Program, ics: &ResolvedIcs, options: &Options) -> Vali
                 rng: Rng::new(options.seed ^ (u64::from(a) << 32 | u64::from(b))),
                 pool: &pool,
                 boundary: false,
-                long_list: false,
+                long_list: LongList::No,
+                lists: lists_drawn(program, [a, b]),
             };
             for i in 0..options.samples {
                 // Half the samples use small values only: constraints often relate
                 // values (`x == y`), which small values hit.
                 sampler.boundary = i % 2 == 1;
-                sampler.long_list = sampler.boundary;
+                sampler.long_list = match sampler.boundary {
+                    true => LongList::Undecided,
+                    false => LongList::No,
+                };
                 let finding = check_sample(
                     &machine,
                     [a, b],
@@ -553,14 +558,46 @@ struct Sampler<'a> {
     pool: &'a [i64],
     /// Whether this sample may use the interesting values.
     boundary: bool,
-    /// Whether the next list drawn may be one at the length limit: the first of a
-    /// boundary sample, one time in [`LONG_LIST_ODDS`] (it is 8 MB, and each order
-    /// copies it).
-    long_list: bool,
+    /// Which list of this sample, if any, is one at the length limit.
+    long_list: LongList,
+    /// How many lists a sample draws.
+    lists: u64,
 }
 
-/// A boundary sample's first list is at the length limit one time in this many.
+/// One boundary sample in this many has a list at the length limit (it is 8 MB, and
+/// each order copies it).
 const LONG_LIST_ODDS: u64 = 32;
+
+/// Whether a sample has a list at the length limit, and where.
+#[derive(Clone, Copy, Debug)]
+enum LongList {
+    No,
+    /// A boundary sample, whose first list is not drawn yet: decided then (a
+    /// program without lists draws nothing more than before), each of its lists
+    /// as likely as the others.
+    Undecided,
+    /// The list drawn after this many more (globals in their order, then both
+    /// processes' locals).
+    After(u64),
+}
+
+/// How many lists a sample of the pair of blocks `blocks` draws: one per list
+/// global, per element of an array of lists, and per list local of both procs.
+fn lists_drawn(program: &Program, blocks: [BlockId; 2]) -> u64 {
+    let globals = program.globals.iter().map(|g| match g.kind {
+        GlobalKind::Scalar(Ty::List) => 1,
+        GlobalKind::Array {
+            elem: Ty::List,
+            len,
+        } => len as u64,
+        _ => 0,
+    });
+    let locals = blocks.iter().map(|&b| {
+        let code = &program.procs[program.blocks[b as usize].proc as usize].code;
+        code.locals.iter().filter(|l| l.ty == Ty::List).count() as u64
+    });
+    globals.chain(locals).sum()
+}
 
 impl Sampler<'_> {
     fn int(&mut self) -> i64 {
@@ -577,9 +614,7 @@ impl Sampler<'_> {
         match ty {
             Ty::Int => Value::Int(self.int()),
             Ty::Bool => Value::Bool(self.rng.below(2) == 0),
-            Ty::List
-                if std::mem::take(&mut self.long_list) && self.rng.below(LONG_LIST_ODDS) == 0 =>
-            {
+            Ty::List if self.long_list_now() => {
                 let n = MAX_LIST_LEN as u64 - self.rng.below(2);
                 Value::List(Arc::from(vec![self.int(); n as usize]))
             }
@@ -588,6 +623,27 @@ impl Sampler<'_> {
                 let items: Vec<i64> = (0..n).map(|_| self.int()).collect();
                 Value::List(Arc::from(items))
             }
+        }
+    }
+
+    /// Whether the list drawn now is the sample's list at the length limit.
+    fn long_list_now(&mut self) -> bool {
+        if let LongList::Undecided = self.long_list {
+            self.long_list = match self.rng.below(LONG_LIST_ODDS) {
+                0 => LongList::After(self.rng.below(self.lists)),
+                _ => LongList::No,
+            };
+        }
+        match self.long_list {
+            LongList::After(0) => {
+                self.long_list = LongList::No;
+                true
+            }
+            LongList::After(n) => {
+                self.long_list = LongList::After(n - 1);
+                false
+            }
+            LongList::No | LongList::Undecided => false,
         }
     }
 

@@ -56,7 +56,8 @@ pub struct Ranges {
     lengths: Vec<Option<(i64, i64)>>,
 }
 
-/// What the blocks do to one scalar `int` global.
+/// What the blocks do to one scalar `int` global, or to the length of a list
+/// global's lists (then `g` below stands for that length).
 #[derive(Clone, Debug, Default)]
 struct Writes {
     /// Some write is neither a constant step nor a constant.
@@ -70,9 +71,10 @@ struct Writes {
 }
 
 impl Ranges {
-    /// The ranges of the scalar `int` globals in every state reached by at most
-    /// `events` events from the state with memory `initial` and processes at the
-    /// blocks and local states `processes`.
+    /// The ranges of the scalar `int` globals, and of the lengths of the list
+    /// globals' lists, in every state reached by at most `events` events from the
+    /// state with memory `initial` and processes at the blocks and local states
+    /// `processes`.
     pub fn reachable(
         program: &Program,
         initial: &Memory,
@@ -138,8 +140,6 @@ impl Ranges {
                 }
             }
         }
-        // A global that copies another gets that one's range: computed in rounds,
-        // each settling the globals whose sources are settled (a cycle stays `None`).
         let bounds = settle(&writes, events, |g| {
             scalar_int(g).then(|| initial.scalar(g as GlobalId).clone())
         });

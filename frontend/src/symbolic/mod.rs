@@ -19,7 +19,9 @@
 //! - Integers are the solver's unbounded integers, but every `+`, `-`, `*`, unary
 //!   `-`, `abs` and `/` carries the condition that its result fits in 64 bits
 //!   ([`no_overflow`]), exactly where the interpreter (`interp.rs`) raises
-//!   "integer overflow" (`%` never overflows there: `i64::MIN % -1` is 0).
+//!   "integer overflow" (`%` never overflows there: `i64::MIN % -1` is 0). Likewise
+//!   every `++` and `append` carries the condition that the list it makes has at
+//!   most `MAX_LIST_LEN` elements ([`list_fits`]).
 //! - Loops inside a block are unrolled: iterations whose branches are all decided by
 //!   constants (`for i in 0..3`) up to [`MAX_CONCRETE_ITERATIONS`], the others up to
 //!   [`Exec::set_unroll`] times. The rest of a loop becomes uninterpreted functions

@@ -2,7 +2,7 @@
 
 use super::term::{ArrVal, Coef, Form, Fun, IAtom, Lin, ListOp, ListT, MapVal, Slot, Val, Var};
 use crate::interp::Next;
-use crate::ir::{BlockId, Pc, ProcId};
+use crate::ir::{BlockId, Pc, ProcId, MAX_LIST_LEN};
 use crate::value::{Ty, Value};
 
 /// The value of one global in a symbolic state.
@@ -69,12 +69,13 @@ pub struct LoopVisits {
 impl State {
     /// Adds `conds` to the path condition: false when one is plainly false.
     ///
-    /// An upper bound on lengths of lists (`len(l) + 2 <= MAX_LIST_LEN`, the
-    /// condition that a list `append` or `++` made fits) tightens the bound the
-    /// path already has on the same lengths, if any, rather than adding one: a loop
-    /// that appends at every turn then adds no condition of its own at each turn,
-    /// and its turns count as decided by constants ([`LoopVisits`]), as they did
-    /// before lists had a length limit.
+    /// The condition that a list an `append` or `++` made fits (`len(l) + 2 <=
+    /// MAX_LIST_LEN`: [`super::term::list_fits`]) tightens the one the path already
+    /// has on the same lengths, if any, rather than adding one: a loop that appends
+    /// at every turn then adds no condition of its own at each turn, and its turns
+    /// count as decided by constants ([`LoopVisits`]), as they did before lists had
+    /// a length limit. A program's own test of a length (`while (len(l) < 100)`)
+    /// is added as any branch is: it decides the turn.
     pub(super) fn assume(&mut self, conds: Vec<Form>) -> bool {
         for c in conds {
             match c {
@@ -95,11 +96,15 @@ impl State {
     }
 }
 
-/// Whether `lin <= 0` bounds lengths of lists from above: every atom a length, every
-/// coefficient positive.
+/// Whether `lin <= 0` is the condition that a list fits ([`super::term::list_fits`]):
+/// it bounds a sum of lengths of lists, each with a positive coefficient, by at
+/// least half the limit. A bound that large is what a list that grows needs (a
+/// program that tests a length against such a number is not told apart, and
+/// tightening two bounds of one sum is only the same conjunction, shorter).
 fn bounds_lengths(lin: &Lin) -> bool {
     let length = |a: &IAtom| matches!(a, IAtom::App(Fun::List(ListOp::Len), _));
-    !lin.terms.is_empty() && (lin.terms.iter()).all(|(a, c)| length(a) && *c > 0)
+    let near_the_limit = -lin.k >= MAX_LIST_LEN as Coef / 2;
+    near_the_limit && !lin.terms.is_empty() && (lin.terms.iter()).all(|(a, c)| length(a) && *c > 0)
 }
 
 /// One path through a block: its condition, the state after it, the continuation.

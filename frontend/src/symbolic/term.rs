@@ -364,9 +364,9 @@ pub fn lin_range(l: &Lin) -> Option<(Coef, Coef)> {
 
 /// The condition under which a list of length `len`, just made by `++` or
 /// `append`, is no longer than the interpreter allows: it raises a runtime error
-/// beyond [`MAX_LIST_LEN`] (`interp.rs`). None where the bounds of the lengths
-/// already guarantee it (a literal); [`Form::False`] where a constant length is
-/// beyond.
+/// beyond [`MAX_LIST_LEN`] (`interp.rs`). No condition where the bounds of the
+/// lengths already guarantee it (a literal); [`Form::False`] where a constant
+/// length is beyond.
 pub fn list_fits(len: &Lin) -> Result<Vec<Form>, TooLarge> {
     let max = MAX_LIST_LEN as Coef;
     match lin_range(len) {
