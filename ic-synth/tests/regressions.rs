@@ -85,6 +85,18 @@ fn validation(
     v.counterexample
 }
 
+/// The validator's counterexample to `true` for `(a, b)`, whose problem is that
+/// block `a` fails, with `end` (in either order).
+fn fails_in_one_order(program: &Program, source: &str, end: &str) -> Counterexample {
+    let c = validation(program, source, Some(("a", "b", "true"))).expect("found");
+    let end = format!("block a fails: {end}");
+    assert!(
+        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
+        "{c}"
+    );
+    c
+}
+
 #[test]
 fn a_conditional_write_in_a_loop_keeps_the_value_before() {
     let program = load(LOOP_WRITE);
@@ -135,11 +147,10 @@ fn a_loop_that_may_not_terminate_is_dependent() {
         ]
     );
     assert!(validation(&program, NON_TERMINATION, None).is_none());
-    let c = validation(&program, NON_TERMINATION, Some(("a", "b", "true"))).expect("found");
-    let end = "block a fails: block did not terminate (more than 100000 steps)";
-    assert!(
-        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
-        "{c}"
+    fails_in_one_order(
+        &program,
+        NON_TERMINATION,
+        "block did not terminate (more than 100000 steps)",
     );
 }
 
@@ -172,12 +183,7 @@ fn overflow_is_a_failure() {
         ]
     );
     assert!(validation(&program, OVERFLOW, None).is_none());
-    let c = validation(&program, OVERFLOW, Some(("a", "b", "true"))).expect("found");
-    let end = "block a fails: integer overflow in `+`";
-    assert!(
-        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
-        "{c}"
-    );
+    let c = fails_in_one_order(&program, OVERFLOW, "integer overflow in `+`");
     // The state is shown as assignments of the globals.
     assert!(c.state.starts_with("x = "), "{c}");
     assert!(c.state.contains(", y = "), "{c}");
@@ -199,11 +205,10 @@ fn a_list_past_the_length_limit_is_a_failure() {
         (vec!["len(m) <= 1048575".to_string()], false)
     );
     assert!(validation(&program, LONG_LIST, None).is_none());
-    let c = validation(&program, LONG_LIST, Some(("a", "b", "true"))).expect("found");
-    let end = "block a fails: `append` makes a list longer than 1048576 elements";
-    assert!(
-        c.problem == format!("in order b·a, {end}") || c.problem == format!("in order a·b, {end}"),
-        "{c}"
+    let c = fails_in_one_order(
+        &program,
+        LONG_LIST,
+        "`append` makes a list longer than 1048576 elements",
     );
     // The list of a million elements is shown cut short.
     assert!(c.state.contains(", m = ["), "{c}");

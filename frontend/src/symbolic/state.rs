@@ -81,7 +81,7 @@ impl State {
             match c {
                 Form::True => {}
                 Form::False => return false,
-                Form::Le(bound) if bounds_lengths(&bound) => {
+                Form::Le(bound) if is_fit_condition(&bound) => {
                     let same = |f: &Form| matches!(f, Form::Le(old) if old.terms == bound.terms);
                     match self.path.iter_mut().find(|f| same(f)) {
                         // `terms + k <= 0`: the larger `k`, the tighter.
@@ -101,7 +101,7 @@ impl State {
 /// least half the limit. A bound that large is what a list that grows needs (a
 /// program that tests a length against such a number is not told apart, and
 /// tightening two bounds of one sum is only the same conjunction, shorter).
-fn bounds_lengths(lin: &Lin) -> bool {
+fn is_fit_condition(lin: &Lin) -> bool {
     let length = |a: &IAtom| matches!(a, IAtom::App(Fun::List(ListOp::Len), _));
     let near_the_limit = -lin.k >= MAX_LIST_LEN as Coef / 2;
     near_the_limit && !lin.terms.is_empty() && (lin.terms.iter()).all(|(a, c)| length(a) && *c > 0)
