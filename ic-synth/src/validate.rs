@@ -147,17 +147,14 @@ pub fn validate(program: &Program, ics: &ResolvedIcs, options: &Options) -> Vali
                 rng: Rng::new(options.seed ^ (u64::from(a) << 32 | u64::from(b))),
                 pool: &pool,
                 boundary: false,
-                long_list: LongList::No,
+                long_list: None,
                 lists: lists_drawn(program, [a, b]),
             };
             for i in 0..options.samples {
                 // Half the samples use small values only: constraints often relate
                 // values (`x == y`), which small values hit.
                 sampler.boundary = i % 2 == 1;
-                sampler.long_list = match sampler.boundary {
-                    true => LongList::Undecided,
-                    false => LongList::No,
-                };
+                sampler.long_list = sampler.long_list_at();
                 let finding = check_sample(
                     &machine,
                     [a, b],
@@ -558,8 +555,9 @@ struct Sampler<'a> {
     pool: &'a [i64],
     /// Whether this sample may use the interesting values.
     boundary: bool,
-    /// Which list of this sample, if any, is one at the length limit.
-    long_list: LongList,
+    /// How many lists this sample draws before its list at the length limit, if it
+    /// has one.
+    long_list: Option<u64>,
     /// How many lists a sample draws.
     lists: u64,
 }
@@ -567,19 +565,6 @@ struct Sampler<'a> {
 /// One boundary sample in this many has a list at the length limit (it is 8 MB, and
 /// each order copies it).
 const LONG_LIST_ODDS: u64 = 32;
-
-/// Whether a sample has a list at the length limit, and where.
-#[derive(Clone, Copy, Debug)]
-enum LongList {
-    No,
-    /// A boundary sample, whose first list is not drawn yet: decided then (a
-    /// program without lists draws nothing more than before), each of its lists
-    /// as likely as the others.
-    Undecided,
-    /// The list drawn after this many more (globals in their order, then both
-    /// processes' locals).
-    After(u64),
-}
 
 /// How many lists a sample of the pair of blocks `blocks` draws: one per list
 /// global, per element of an array of lists, and per list local of both procs.
@@ -626,25 +611,20 @@ impl Sampler<'_> {
         }
     }
 
+    /// Where this sample's list at the length limit is, among the lists it draws
+    /// (globals in their order, then both processes' locals): one boundary sample
+    /// in [`LONG_LIST_ODDS`] has one, any of its lists as likely. A pair without
+    /// lists draws nothing for it.
+    fn long_list_at(&mut self) -> Option<u64> {
+        let has = self.boundary && self.lists > 0 && self.rng.below(LONG_LIST_ODDS) == 0;
+        has.then(|| self.rng.below(self.lists))
+    }
+
     /// Whether the list drawn now is the sample's list at the length limit.
     fn long_list_now(&mut self) -> bool {
-        if let LongList::Undecided = self.long_list {
-            self.long_list = match self.rng.below(LONG_LIST_ODDS) {
-                0 => LongList::After(self.rng.below(self.lists)),
-                _ => LongList::No,
-            };
-        }
-        match self.long_list {
-            LongList::After(0) => {
-                self.long_list = LongList::No;
-                true
-            }
-            LongList::After(n) => {
-                self.long_list = LongList::After(n - 1);
-                false
-            }
-            LongList::No | LongList::Undecided => false,
-        }
+        let now = self.long_list == Some(0);
+        self.long_list = self.long_list.and_then(|n| n.checked_sub(1));
+        now
     }
 
     fn memory(&mut self, program: &Program) -> Memory {
